@@ -1,0 +1,31 @@
+// Options of each command, as plain structs; only cli/app.cpp knows CLI11.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/problem.hpp"
+
+namespace gemmtune {
+
+struct TuneCommandOptions {
+  std::vector<Shape> shapes;
+  std::vector<DType> dtypes{DType::f32};
+  std::string out;         ///< empty: results/<device>.json
+  std::string device;      ///< index, UUID or name substring; empty: best device
+  uint64_t seed = 1;
+  int samples = 10;
+  int warmup = 2;
+  int finalists = 3;
+  double budget_s = 90.0;  ///< per shape, shared by its dtypes
+};
+
+struct DevicesCommandOptions {
+  bool json = false;
+};
+
+int run_tune(const TuneCommandOptions& options);
+int run_devices(const DevicesCommandOptions& options);
+
+}  // namespace gemmtune

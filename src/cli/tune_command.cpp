@@ -1,0 +1,145 @@
+// `gemmtune tune`: for each shape and dtype, sweep, verify and time; keep the table on disk current after every
+// entry so nothing measured is lost.
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/options.hpp"
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "kernels/registry.hpp"
+#include "report/table.hpp"
+#include "tuner/tuner.hpp"
+#include "version.hpp"
+#include "vk/device.hpp"
+#include "vk/instance.hpp"
+
+namespace gemmtune {
+
+DeviceIdentity device_identity(const vk::DeviceInfo& d) {
+  return {d.name,          d.vendor_id, d.device_id, d.driver_version, d.driver_name, vk::api_version_string(d.api_version),
+          vk::device_type_name(d.type), vk::uuid_string(d.pipeline_cache_uuid)};
+}
+
+namespace {
+ConfigResult config_result(const EvaluatedConfig& e) {
+  const Measurement& m = e.measurement;
+  return {e.family->name, e.name, e.config.values, m.median_us, m.min_us, m.gflops,
+          m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size())};
+}
+
+TableEntry table_entry(const TuneResult& r) {
+  TableEntry e;
+  e.m = r.problem.shape.m;
+  e.n = r.problem.shape.n;
+  e.k = r.problem.shape.k;
+  e.batch = r.problem.shape.batch;
+  e.dtype = std::string(dtype_name(r.problem.dtype));
+  e.alpha = r.problem.alpha;
+  e.beta = r.problem.beta;
+  if (const EvaluatedConfig* best = r.best()) e.best = config_result(*best);
+  if (const EvaluatedConfig* second = r.runner_up()) e.runner_up = config_result(*second);
+  e.candidates = {r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped};
+  e.budget_exhausted = r.budget_exhausted;
+  e.tune_seconds = std::round(r.elapsed_s * 1000.0) / 1000.0;
+  return e;
+}
+
+void print_result(const TuneResult& r, const std::string& device_name) {
+  std::printf("\n%s %s on %s: %zu evaluated, %zu failed, %zu pruned, %zu skipped by the budget; %.1f s%s\n",
+              r.problem.shape.to_string().c_str(), std::string(dtype_name(r.problem.dtype)).c_str(), device_name.c_str(),
+              r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped, r.elapsed_s, r.timestamps ? "" : " (host timing)");
+  std::printf("  %-40s %6s %12s %12s %10s  %s\n", "config", "runs", "median us", "min us", "GFLOP/s", "error / bound");
+  const size_t shown_screened = 5;
+  size_t screened = 0;
+  for (const EvaluatedConfig& e : r.evaluated) {
+    const Measurement& m = e.measurement;
+    if (!e.finalist && ++screened > shown_screened) break;
+    const char* mark = &e == r.best() ? "*" : " ";
+    if (m.disposition != Disposition::passed) {
+      std::printf("%s %-40s %s: %s\n", mark, e.name.c_str(), disposition_name(m.disposition), m.detail.c_str());
+      continue;
+    }
+    std::printf("%s %-40s %6zu %12.1f %12.1f %10.2f  %.1e / %.0e\n", mark, e.name.c_str(), m.samples_us.size(), m.median_us,
+                m.min_us, m.gflops, m.error.error, m.error.bound);
+  }
+  if (const EvaluatedConfig* best = r.best()) {
+    std::printf("  best: %s, %.1f us, %.2f GFLOP/s\n", best->name.c_str(), best->measurement.median_us, best->measurement.gflops);
+  } else {
+    std::printf("  no verified candidate\n");
+  }
+  std::fflush(stdout);
+}
+}  // namespace
+
+int run_tune(const TuneCommandOptions& o) {
+  // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
+  // tables fail fast, and a table that cannot be read is never overwritten.
+  TuningTable table;
+  auto load_existing = [&](const std::string& path) {
+    preflight_writable(path);
+    if (std::filesystem::exists(path)) table = load_table(path);
+  };
+  if (!o.out.empty()) load_existing(o.out);
+
+  vk::Instance instance(vk::validation_requested_by_env());
+  vk::Device device(instance, instance.select(o.device));
+  const vk::DeviceInfo& info = device.info();
+  spdlog::info("device {}: {} ({}, driver {}, Vulkan {})", info.index, info.name, vk::device_type_name(info.type),
+               info.driver_version, vk::api_version_string(info.api_version));
+
+  const std::string out = o.out.empty() ? "results/" + vk::device_slug(info.name) + ".json" : o.out;
+  if (o.out.empty()) load_existing(out);
+  if (!table.entries.empty() && !(table.device == device_identity(info))) {
+    throw usage_error("--out", out, "holds a table of another device or driver (" + table.device.name + ", driver " +
+                                        table.device.driver_version + "); choose another --out");
+  }
+  table.tool = {"gemmtune", kVersion, kGitHash};
+  table.device = device_identity(info);
+  table.timing = info.timestamps() ? "timestamps" : "host";
+  if (!info.timestamps()) spdlog::warn("the compute queue has no timestamps: timing with the host clock");
+
+  TuneOptions tune;
+  tune.warmup = o.warmup;
+  tune.samples = o.samples;
+  tune.finalists = o.finalists;
+  tune.run.seed = o.seed;
+
+  ExitCode worst = ExitCode::ok;
+  for (const Shape& shape : o.shapes) {
+    double shape_budget = o.budget_s;
+    for (size_t i = 0; i < o.dtypes.size(); ++i) {
+      const GemmProblem problem{shape, o.dtypes[i], 1.0f, 0.0f};
+      tune.budget_s = shape_budget / double(o.dtypes.size() - i);
+      TuneResult result;
+      try {
+        result = tune_problem(device, problem, kernel_families(), tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
+          spdlog::debug("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(e.measurement.disposition),
+                        e.measurement.median_us);
+        });
+      } catch (const Error& e) {
+        if (e.code() != ExitCode::unsupported) throw;  // device faults end the run; the table holds what was measured
+        spdlog::error("{}", e.what());
+        worst = ExitCode::unsupported;
+        continue;
+      }
+      shape_budget = std::max(0.0, shape_budget - result.elapsed_s);
+      print_result(result, info.name);
+      TableEntry entry = table_entry(result);
+      if (!entry.best && worst == ExitCode::ok) worst = ExitCode::unverified;
+      table.created = utc_now();
+      table.upsert(entry);
+      save_table(out, table);
+    }
+  }
+  spdlog::info("tuning table: {}", out);
+  if (instance.validation_errors() > 0) {
+    spdlog::error("the validation layer reported {} errors", instance.validation_errors());
+    if (worst == ExitCode::ok) worst = ExitCode::device_fault;
+  }
+  return static_cast<int>(worst);
+}
+
+}  // namespace gemmtune

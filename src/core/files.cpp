@@ -1,0 +1,86 @@
+#include "core/files.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace gemmtune {
+
+namespace {
+Error io_error(const std::string& path, const std::string& why) { return Error(ExitCode::io, path + ": " + why); }
+
+std::string parent_folder(const std::string& path) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+void write_all(int fd, const std::string& data, const std::string& path) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw io_error(path, std::string("write failed: ") + std::strerror(errno));
+    }
+    done += size_t(n);
+  }
+}
+}  // namespace
+
+std::string read_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw io_error(path, std::string("cannot open: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw io_error(path, "is a directory, expected a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw io_error(path, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw io_error(path, "read failed");
+  return ss.str();
+}
+
+void write_file_atomic(const std::string& path, const std::string& data) {
+  preflight_writable(path);
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw io_error(path, std::string("cannot create temp file: ") + std::strerror(errno));
+  try {
+    write_all(fd, data, path);
+    if (::fsync(fd) != 0) throw io_error(path, std::string("fsync failed: ") + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw io_error(path, std::string("rename failed: ") + std::strerror(err));
+  }
+  int dir = ::open(parent_folder(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+void preflight_writable(const std::string& path) {
+  if (path.empty()) throw io_error("''", "empty output path");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw io_error(path, "is a directory, expected a file");
+  std::string folder = parent_folder(path);
+  if (::stat(folder.c_str(), &st) != 0) throw io_error(path, "folder '" + folder + "' does not exist");
+  if (!S_ISDIR(st.st_mode)) throw io_error(path, "'" + folder + "' is not a folder");
+  if (::access(folder.c_str(), W_OK) != 0) throw io_error(path, "folder '" + folder + "' is not writable");
+}
+
+}  // namespace gemmtune

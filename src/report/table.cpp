@@ -1,0 +1,187 @@
+#include "report/table.hpp"
+
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+
+namespace gemmtune {
+
+using json = nlohmann::ordered_json;
+
+void TuningTable::upsert(const TableEntry& entry) {
+  for (TableEntry& e : entries) {
+    if (e.same_key(entry)) {
+      e = entry;
+      return;
+    }
+  }
+  entries.push_back(entry);
+}
+
+namespace {
+/// A non-negative integer of at most `max`: nlohmann's get<uint64_t>() would wrap -5 silently.
+uint64_t get_uint(const json& j, const char* key, uint64_t max = UINT64_MAX, uint64_t min = 0) {
+  const json& v = j.at(key);
+  if (!v.is_number_integer()) throw std::invalid_argument(std::string(key) + ": expected an integer, found " + v.type_name());
+  if (v.is_number_unsigned() ? v.get<uint64_t>() < min : v.get<int64_t>() < int64_t(min)) {
+    throw std::invalid_argument(std::string(key) + ": " + v.dump() + " is below " + std::to_string(min));
+  }
+  uint64_t u = v.get<uint64_t>();
+  if (u > max) throw std::invalid_argument(std::string(key) + ": " + v.dump() + " exceeds " + std::to_string(max));
+  return u;
+}
+
+json config_to_json(const std::optional<ConfigResult>& c) {
+  if (!c) return nullptr;
+  json params = json::object();
+  for (const auto& [k, v] : c->params) params[k] = v;
+  return {{"variant", c->variant}, {"name", c->name}, {"params", params}, {"median_us", c->median_us}, {"min_us", c->min_us},
+          {"gflops", c->gflops}, {"error", c->error}, {"elementwise_rel_error", c->elementwise_rel_error},
+          {"bound", c->bound}, {"samples", c->samples}};
+}
+
+std::optional<ConfigResult> config_from_json(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  ConfigResult c;
+  c.variant = j.at("variant").get<std::string>();
+  c.name = j.at("name").get<std::string>();
+  const json& params = j.at("params");
+  if (!params.is_object()) throw std::invalid_argument("params: expected an object");
+  for (const auto& [k, v] : params.items()) c.params.emplace_back(k, uint32_t(get_uint(params, k.c_str(), UINT32_MAX)));
+  c.median_us = j.at("median_us").get<double>();
+  c.min_us = j.at("min_us").get<double>();
+  c.gflops = j.at("gflops").get<double>();
+  c.error = j.at("error").get<double>();
+  c.elementwise_rel_error = j.at("elementwise_rel_error").get<double>();
+  c.bound = j.at("bound").get<double>();
+  c.samples = int(get_uint(j, "samples", INT32_MAX));
+  return c;
+}
+
+/// 1-based line and column of a byte offset, for error messages.
+std::string position(const std::string& text, size_t byte) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
+/// nlohmann messages start with "[json.exception.type_error.302] "; keep the readable part.
+std::string readable(const std::exception& e) {
+  std::string s = e.what();
+  size_t close = s.find("] ");
+  return close != std::string::npos && s.rfind("[json.exception", 0) == 0 ? s.substr(close + 2) : s;
+}
+}  // namespace
+
+std::string table_to_json(const TuningTable& t) {
+  json entries = json::array();
+  for (const TableEntry& e : t.entries) {
+    entries.push_back({{"m", e.m}, {"n", e.n}, {"k", e.k}, {"batch", e.batch}, {"dtype", e.dtype}, {"layout", e.layout},
+                       {"alpha", e.alpha}, {"beta", e.beta}, {"best", config_to_json(e.best)},
+                       {"runner_up", config_to_json(e.runner_up)},
+                       {"candidates", {{"evaluated", e.candidates.evaluated}, {"failed", e.candidates.failed},
+                                       {"pruned", e.candidates.pruned}, {"skipped", e.candidates.skipped}}},
+                       {"budget_exhausted", e.budget_exhausted}, {"tune_seconds", e.tune_seconds}});
+  }
+  json j = {{"schema_version", t.schema_version},
+            {"tool", {{"name", t.tool.name}, {"version", t.tool.version}, {"git", t.tool.git}}},
+            {"device",
+             {{"name", t.device.name}, {"vendor_id", t.device.vendor_id}, {"device_id", t.device.device_id},
+              {"driver_version", t.device.driver_version}, {"driver_name", t.device.driver_name},
+              {"api_version", t.device.api_version}, {"type", t.device.type},
+              {"pipeline_cache_uuid", t.device.pipeline_cache_uuid}}},
+            {"created", t.created},
+            {"timing", t.timing},
+            {"entries", entries}};
+  return j.dump(2) + "\n";
+}
+
+TuningTable table_from_json(const std::string& text, const std::string& source) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(ExitCode::usage, source + ":" + position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " + readable(e));
+  }
+  std::string where = "top level";
+  try {
+    if (!j.is_object()) throw Error(ExitCode::usage, source + ": expected a JSON object at the top level");
+    int version = int(get_uint(j, "schema_version", INT32_MAX));
+    if (version != kSchemaVersion) {
+      throw Error(ExitCode::usage, source + ": schema_version " + std::to_string(version) + " is not supported (expected " +
+                                       std::to_string(kSchemaVersion) + ")");
+    }
+    TuningTable t;
+    t.schema_version = version;
+    where = "tool";
+    const json& tool = j.at("tool");
+    t.tool = {tool.at("name").get<std::string>(), tool.at("version").get<std::string>(), tool.at("git").get<std::string>()};
+    where = "device";
+    const json& d = j.at("device");
+    t.device.name = d.at("name").get<std::string>();
+    t.device.vendor_id = uint32_t(get_uint(d, "vendor_id", UINT32_MAX));
+    t.device.device_id = uint32_t(get_uint(d, "device_id", UINT32_MAX));
+    t.device.driver_version = d.at("driver_version").get<std::string>();
+    t.device.driver_name = d.at("driver_name").get<std::string>();
+    t.device.api_version = d.at("api_version").get<std::string>();
+    t.device.type = d.at("type").get<std::string>();
+    t.device.pipeline_cache_uuid = d.at("pipeline_cache_uuid").get<std::string>();
+    where = "top level";
+    t.created = j.at("created").get<std::string>();
+    t.timing = j.at("timing").get<std::string>();
+    const json& entries = j.at("entries");
+    if (!entries.is_array()) throw Error(ExitCode::usage, source + ": entries: expected an array");
+    for (size_t i = 0; i < entries.size(); ++i) {
+      where = "entries[" + std::to_string(i) + "]";
+      const json& e = entries[i];
+      TableEntry entry;
+      entry.m = get_uint(e, "m", UINT64_MAX, 1);
+      entry.n = get_uint(e, "n", UINT64_MAX, 1);
+      entry.k = get_uint(e, "k", UINT64_MAX, 1);
+      entry.batch = get_uint(e, "batch", UINT64_MAX, 1);
+      entry.dtype = e.at("dtype").get<std::string>();
+      entry.layout = e.at("layout").get<std::string>();
+      entry.alpha = e.at("alpha").get<double>();
+      entry.beta = e.at("beta").get<double>();
+      where += ".best";
+      entry.best = config_from_json(e.at("best"));
+      where = "entries[" + std::to_string(i) + "].runner_up";
+      entry.runner_up = config_from_json(e.at("runner_up"));
+      where = "entries[" + std::to_string(i) + "]";
+      const json& c = e.at("candidates");
+      entry.candidates = {get_uint(c, "evaluated"), get_uint(c, "failed"), get_uint(c, "pruned"), get_uint(c, "skipped")};
+      entry.budget_exhausted = e.at("budget_exhausted").get<bool>();
+      entry.tune_seconds = e.at("tune_seconds").get<double>();
+      t.entries.push_back(std::move(entry));
+    }
+    return t;
+  } catch (const json::exception& e) {
+    throw Error(ExitCode::usage, source + ": " + where + ": " + readable(e));
+  } catch (const std::invalid_argument& e) {
+    throw Error(ExitCode::usage, source + ": " + where + ": " + e.what());
+  }
+}
+
+TuningTable load_table(const std::string& path) { return table_from_json(read_file(path), path); }
+
+void save_table(const std::string& path, const TuningTable& table) { write_file_atomic(path, table_to_json(table)); }
+
+std::string utc_now() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace gemmtune

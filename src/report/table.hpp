@@ -1,0 +1,88 @@
+// The tuning table: gemmtune's product. Plain data, JSON read and write (atomic), no GPU needed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gemmtune {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct ToolInfo {
+  std::string name = "gemmtune";
+  std::string version;
+  std::string git;
+  bool operator==(const ToolInfo&) const = default;
+};
+
+struct DeviceIdentity {
+  std::string name;
+  uint32_t vendor_id = 0, device_id = 0;
+  std::string driver_version;  ///< decoded per vendor
+  std::string driver_name;
+  std::string api_version;
+  std::string type;  ///< discrete, integrated, virtual, cpu, other
+  std::string pipeline_cache_uuid;
+  bool operator==(const DeviceIdentity&) const = default;
+};
+
+struct ConfigResult {
+  std::string variant;
+  std::string name;  ///< deterministic config name
+  std::vector<std::pair<std::string, uint32_t>> params;
+  double median_us = 0, min_us = 0, gflops = 0;
+  double error = 0;                  ///< max|gpu-ref|/max|ref|
+  double elementwise_rel_error = 0;  ///< over |ref| > 1e-3 max|ref|
+  double bound = 0;
+  int samples = 0;
+  bool operator==(const ConfigResult&) const = default;
+};
+
+struct CandidateCounts {
+  uint64_t evaluated = 0, failed = 0, pruned = 0, skipped = 0;
+  bool operator==(const CandidateCounts&) const = default;
+};
+
+struct TableEntry {
+  uint64_t m = 0, n = 0, k = 0, batch = 1;
+  std::string dtype;
+  std::string layout = "nn";
+  double alpha = 1.0, beta = 0.0;
+  std::optional<ConfigResult> best;  ///< null: no verified candidate
+  std::optional<ConfigResult> runner_up;
+  CandidateCounts candidates;
+  bool budget_exhausted = false;
+  double tune_seconds = 0;
+  bool operator==(const TableEntry&) const = default;
+  bool same_key(const TableEntry& o) const {
+    return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout;
+  }
+};
+
+struct TuningTable {
+  int schema_version = kSchemaVersion;
+  ToolInfo tool;
+  DeviceIdentity device;
+  std::string created;  ///< UTC, ISO 8601
+  std::string timing = "timestamps";  ///< "timestamps", or "host" where the queue has none
+  std::vector<TableEntry> entries;
+
+  /// Replaces the entry with the same key (shape, dtype, layout) or appends it.
+  void upsert(const TableEntry& entry);
+  bool operator==(const TuningTable&) const = default;
+};
+
+std::string table_to_json(const TuningTable& table);
+/// Parses a table; `source` names the file in errors ("FILE:LINE:COL: reason", exit 2).
+TuningTable table_from_json(const std::string& text, const std::string& source);
+/// Reads a table file (exit 5 if unreadable, exit 2 if malformed).
+TuningTable load_table(const std::string& path);
+/// Writes a table atomically (exit 5 on failure).
+void save_table(const std::string& path, const TuningTable& table);
+/// Current UTC time, ISO 8601 with seconds ("2026-11-29T12:00:00Z").
+std::string utc_now();
+
+}  // namespace gemmtune

@@ -1,0 +1,41 @@
+#include "tuner/space.hpp"
+
+#include <algorithm>
+
+namespace gemmtune {
+
+SearchSpace build_search_space(const std::vector<const KernelFamily*>& families, const GemmProblem& problem,
+                               const vk::DeviceInfo& device) {
+  SearchSpace space;
+  for (const KernelFamily* family : families) {
+    for (Config& config : family->all_configs()) {
+      std::string name = family->config_name(config, problem.dtype);
+      bool rejected = false;
+      for (const Constraint& c : family->constraints) {
+        if (auto reason = c.check(*family, config, problem.shape, device)) {
+          space.pruned.push_back({name, c.code, *reason});
+          rejected = true;
+          break;
+        }
+      }
+      if (!rejected) space.candidates.push_back({family, std::move(config), std::move(name)});
+    }
+  }
+  return space;
+}
+
+void order_for_screening(std::vector<Candidate>& candidates) {
+  auto key = [](const Candidate& c) {
+    uint32_t wg = c.family->workgroup_size(c.config);
+    bool good_wg = wg >= 64 && wg <= 256;
+    uint64_t per_invocation = 1, tile = 1;
+    for (const auto& [name, value] : c.config.values) {
+      if (name == "tm" || name == "tn") per_invocation *= value;
+      if (name == "bm" || name == "bn") tile *= value;
+    }
+    return std::make_tuple(!good_wg, -int64_t(per_invocation), -int64_t(tile));
+  };
+  std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,37 @@
+// The search space of one problem: every config of every family, pruned against the device before anything is
+// built, each pruned config keeping its reason.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_def.hpp"
+
+namespace gemmtune {
+
+struct Candidate {
+  const KernelFamily* family;
+  Config config;
+  std::string name;
+};
+
+struct PrunedConfig {
+  std::string name;
+  std::string code;    ///< the constraint's reason code
+  std::string reason;  ///< the figures behind it
+};
+
+struct SearchSpace {
+  std::vector<Candidate> candidates;
+  std::vector<PrunedConfig> pruned;
+};
+
+SearchSpace build_search_space(const std::vector<const KernelFamily*>& families, const GemmProblem& problem,
+                               const vk::DeviceInfo& device);
+
+/// Screening order: the configs most likely to be fast first, so a budget that runs out has covered them.
+/// Workgroups of 64 to 256 invocations, then more work per invocation (TM * TN), then larger tiles; ties keep
+/// declaration order. Deterministic.
+void order_for_screening(std::vector<Candidate>& candidates);
+
+}  // namespace gemmtune

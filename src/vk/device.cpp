@@ -1,0 +1,108 @@
+#include "vk/device.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/files.hpp"
+#include "vk/check.hpp"
+
+namespace gemmtune::vk {
+
+std::string cache_folder() {
+  if (const char* dir = std::getenv("GEMMTUNE_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/gemmtune";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/gemmtune";
+  return "";
+}
+
+Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(chosen.physical), info_(chosen.info) {
+  vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = info_.compute_queue_family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue_info;
+  check(vkCreateDevice(physical_, &info, nullptr, &device_), "vkCreateDevice");
+  volkLoadDevice(device_);
+  vkGetDeviceQueue(device_, info_.compute_queue_family, 0, &queue_);
+  load_pipeline_cache();
+}
+
+Device::~Device() {
+  if (device_ == VK_NULL_HANDLE) return;
+  vkDeviceWaitIdle(device_);
+  save_pipeline_cache();
+  if (pipeline_cache_ != VK_NULL_HANDLE) vkDestroyPipelineCache(device_, pipeline_cache_, nullptr);
+  vkDestroyDevice(device_, nullptr);
+}
+
+void Device::load_pipeline_cache() {
+  std::string folder = cache_folder();
+  std::string data;
+  if (!folder.empty()) {
+    pipeline_cache_path_ = folder + "/pipelines-" + device_slug(info_.name) + "-" + uuid_string(info_.pipeline_cache_uuid) + ".bin";
+    std::error_code ec;
+    if (std::filesystem::exists(pipeline_cache_path_, ec)) {
+      try {
+        data = read_file(pipeline_cache_path_);
+      } catch (const Error& e) {
+        spdlog::warn("pipeline cache not loaded: {}", e.what());
+      }
+    }
+  }
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  info.initialDataSize = data.size();
+  info.pInitialData = data.empty() ? nullptr : data.data();
+  // The driver checks the header (vendor, device, cache UUID) and ignores data from elsewhere; if it refuses the
+  // data outright, start empty.
+  if (vkCreatePipelineCache(device_, &info, nullptr, &pipeline_cache_) != VK_SUCCESS) {
+    info.initialDataSize = 0;
+    info.pInitialData = nullptr;
+    check(vkCreatePipelineCache(device_, &info, nullptr, &pipeline_cache_), "vkCreatePipelineCache");
+  }
+}
+
+void Device::save_pipeline_cache() noexcept {
+  if (pipeline_cache_path_.empty() || pipeline_cache_ == VK_NULL_HANDLE) return;
+  try {
+    size_t size = 0;
+    if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, nullptr) != VK_SUCCESS || size == 0) return;
+    std::string data(size, '\0');
+    if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, data.data()) != VK_SUCCESS) return;
+    data.resize(size);
+    std::filesystem::create_directories(std::filesystem::path(pipeline_cache_path_).parent_path());
+    write_file_atomic(pipeline_cache_path_, data);
+  } catch (const std::exception& e) {
+    spdlog::warn("pipeline cache not saved: {}", e.what());
+  }
+}
+
+uint32_t Device::memory_type(uint32_t type_bits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const {
+  uint32_t fallback = UINT32_MAX;
+  for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    VkMemoryPropertyFlags flags = memory_.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) return i;
+    if (fallback == UINT32_MAX) fallback = i;
+  }
+  if (fallback == UINT32_MAX) throw Error(ExitCode::unsupported, info_.name + ": no memory type with the required properties");
+  return fallback;
+}
+
+VkDeviceSize Device::heap_size_for(uint32_t type_bits, VkMemoryPropertyFlags required) const {
+  VkDeviceSize best = 0;
+  for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    if ((memory_.memoryTypes[i].propertyFlags & required) != required) continue;
+    best = std::max(best, memory_.memoryHeaps[memory_.memoryTypes[i].heapIndex].size);
+  }
+  return best;
+}
+
+}  // namespace gemmtune::vk

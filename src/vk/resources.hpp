@@ -1,0 +1,100 @@
+// Vulkan resources with one owner each: buffers, compute pipelines (with their descriptor set), and a submitter
+// (command pool, command buffer, fence, timestamp queries).
+#pragma once
+
+#include <volk.h>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "vk/device.hpp"
+
+namespace gemmtune::vk {
+
+class Buffer {
+ public:
+  /// `host_visible`: mapped, coherent memory (cached where available) for uploads and readback; otherwise
+  /// device-local memory where the device has it.
+  Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible);
+  ~Buffer();
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&&) = delete;
+  Buffer(const Buffer&) = delete;
+
+  VkBuffer handle() const { return buffer_; }
+  VkDeviceSize size() const { return size_; }
+  void* mapped() const { return mapped_; }
+
+ private:
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_ = 0;
+  void* mapped_ = nullptr;
+};
+
+struct SpecConstant {
+  uint32_t id;
+  uint32_t value;
+};
+
+class ComputePipeline {
+ public:
+  /// Builds the pipeline (through the device's pipeline cache) with `buffers.size()` storage-buffer bindings
+  /// 0..n-1, bound to `buffers`, and a push-constant block of `push_bytes`.
+  ComputePipeline(const Device& device, std::span<const uint32_t> spirv, const std::vector<SpecConstant>& constants,
+                  const std::vector<VkBuffer>& buffers, uint32_t push_bytes);
+  ~ComputePipeline();
+  ComputePipeline(const ComputePipeline&) = delete;
+  ComputePipeline& operator=(const ComputePipeline&) = delete;
+
+  /// Binds pipeline and descriptor set, pushes the constants and dispatches.
+  void record_dispatch(VkCommandBuffer cmd, const void* push, uint32_t x, uint32_t y, uint32_t z) const;
+
+ private:
+  void release() noexcept;
+  VkDevice device_ = VK_NULL_HANDLE;
+  uint32_t push_bytes_ = 0;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+};
+
+/// Records and submits one command buffer at a time on the device's queue, waiting with a bounded timeout.
+class Submitter {
+ public:
+  Submitter(const Device& device, uint64_t timeout_ns);
+  ~Submitter();
+  Submitter(const Submitter&) = delete;
+  Submitter& operator=(const Submitter&) = delete;
+
+  using Recorder = std::function<void(VkCommandBuffer)>;
+  /// Records, submits and waits. A fence wait past the timeout throws VulkanError(VK_TIMEOUT) (exit 4).
+  void run(const Recorder& record);
+  /// Like run(), and returns the device time of what `timed` recorded, in nanoseconds: from timestamps (masked
+  /// to the valid bits, so one wrap-around is handled, scaled by timestampPeriod), or, on a queue without
+  /// timestamps, the host time from submit to fence. `before` and `after` are recorded outside the timed region.
+  double run_timed(const Recorder& timed, const Recorder& before = {}, const Recorder& after = {});
+  bool uses_timestamps() const { return query_pool_ != VK_NULL_HANDLE; }
+
+ private:
+  void submit_and_wait();
+  void release() noexcept;
+
+  const Device& device_;
+  uint64_t timeout_ns_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  VkQueryPool query_pool_ = VK_NULL_HANDLE;
+};
+
+/// Memory barrier between compute writes/transfers and later compute or transfer reads.
+void record_full_barrier(VkCommandBuffer cmd);
+
+}  // namespace gemmtune::vk

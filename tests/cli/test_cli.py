@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The gemmtune binary end to end: exit codes, one-line errors, the tuning table on disk, devices, linkage."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", "build/gemmtune"))
+
+
+def load_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def run(*args, cwd=None):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, cwd=cwd, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+class BadInput(unittest.TestCase):
+    def expect(self, code, args, *fragments):
+        rc, out, err = run(*args)
+        self.assertEqual(rc, code, f"{args}: rc {rc}, stderr {err!r}")
+        lines = [l for l in err.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, f"{args}: expected one stderr line, got {err!r}")
+        for f in fragments:
+            self.assertIn(f, lines[0], f"{args}: {lines[0]!r}")
+
+    def test_malformed_shapes_exit_2_naming_argument_and_value(self):
+        for shape in ["5x5", "5x5x5x5x5", "0x5x5", "-1x5x5", "5X5X5", "1e3x5x5", "", "9223372036854775808x1x1"]:
+            self.expect(2, ["--shape", shape], "--shape", f"'{shape}'")
+
+    def test_bad_flag_values_exit_2(self):
+        self.expect(2, ["--shape", "8x8x8", "--dtype", "f64"], "--dtype", "'f64'")
+        self.expect(2, ["--shape", "8x8x8", "--samples", "-1"], "--samples")
+        self.expect(2, ["--shape", "8x8x8", "--samples", "abc"], "--samples")
+        self.expect(2, ["--shape", "8x8x8", "--budget", "-3"], "--budget")
+        self.expect(2, ["--shape", "8x8x8", "--device", "99"], "--device", "'99'")
+        self.expect(2, ["--shape", "8x8x8", "--device", "no-such-gpu"], "--device")
+        self.expect(2, ["--frobnicate"], "frobnicate")
+
+    def test_missing_shape_exits_2(self):
+        rc, _, err = run()
+        self.assertEqual(rc, 2)
+        self.assertIn("--shape", err.splitlines()[-1])
+
+    def test_unwritable_outputs_exit_5_before_any_work(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.expect(5, ["--shape", "8x8x8", "--out", os.path.join(d, "missing", "t.json")], "does not exist")
+            self.expect(5, ["--shape", "8x8x8", "--out", d], "is a directory")
+
+    def test_malformed_existing_table_is_refused_and_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            with open(path, "w") as f:
+                f.write('{"schema_version": 1,,}')
+            self.expect(2, ["--shape", "8x8x8", "--out", path], path + ":1:")
+            with open(path) as f:
+                self.assertEqual(f.read(), '{"schema_version": 1,,}')
+
+
+class Tune(unittest.TestCase):
+    def test_every_dtype_gives_a_verified_winner_and_a_valid_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, out, err = run("--shape", "33x17x65", "--dtype", "f32,f16,bf16", "--budget", "6", "--samples", "3",
+                               "--out", path)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("best: tiled_f32_", out)
+            table = load_json(path)
+            self.assertEqual(table["schema_version"], 1)
+            self.assertEqual(table["tool"]["name"], "gemmtune")
+            for key in ["name", "vendor_id", "device_id", "driver_version", "api_version", "type", "pipeline_cache_uuid"]:
+                self.assertIn(key, table["device"])
+            self.assertEqual([e["dtype"] for e in table["entries"]], ["f32", "f16", "bf16"])
+            bounds = {"f32": 1e-5, "f16": 2e-3, "bf16": 8e-3}
+            for e in table["entries"]:
+                self.assertEqual((e["m"], e["n"], e["k"], e["batch"], e["layout"]), (33, 17, 65, 1, "nn"))
+                best = e["best"]
+                self.assertEqual(best["variant"], "tiled")
+                self.assertTrue(best["name"].startswith(f"tiled_{e['dtype']}_"))
+                self.assertEqual(best["bound"], bounds[e["dtype"]])
+                self.assertLessEqual(best["error"], best["bound"])
+                self.assertGreater(best["median_us"], 0)
+                self.assertGreaterEqual(best["median_us"], best["min_us"])
+                self.assertEqual(set(best["params"]), {"bm", "bn", "bk", "tm", "tn"})
+                c = e["candidates"]
+                self.assertGreater(c["evaluated"], 0)
+                self.assertEqual(c["failed"], 0)
+                if e["runner_up"] is not None:
+                    self.assertLessEqual(best["median_us"], e["runner_up"]["median_us"])
+
+            # A second run for another shape keeps the first entries (upsert) and leaves no temp file.
+            rc, _, err = run("--shape", "8x8x8x2", "--budget", "1", "--samples", "3", "--out", path)
+            self.assertEqual(rc, 0, err)
+            table = load_json(path)
+            self.assertEqual(len(table["entries"]), 4)
+            self.assertEqual(table["entries"][3]["batch"], 2)
+            self.assertEqual(os.listdir(d), ["t.json"])
+
+    def test_default_output_is_results_slash_device(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "results"))
+            rc, _, err = run("--shape", "4x4x4", "--budget", "0", "--samples", "3", cwd=d)
+            self.assertEqual(rc, 0, err)
+            files = os.listdir(os.path.join(d, "results"))
+            self.assertEqual(len(files), 1)
+            self.assertTrue(files[0].endswith(".json"))
+
+
+class Devices(unittest.TestCase):
+    def test_text_and_json(self):
+        rc, out, err = run("devices")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("timestamps", out)
+        rc, out, err = run("devices", "--json")
+        self.assertEqual(rc, 0, err)
+        devices = json.loads(out)
+        self.assertGreaterEqual(len(devices), 1)
+        for key in ["name", "vendor_id", "driver_version", "api_version", "type", "limits", "subgroup_size", "timestamps"]:
+            self.assertIn(key, devices[0])
+
+
+class Linkage(unittest.TestCase):
+    def test_only_system_runtime_libraries(self):
+        out = subprocess.run(["ldd", BIN], capture_output=True, text=True).stdout
+        allowed = ("linux-vdso", "ld-linux", "libc.so", "libm.so", "libstdc++", "libgcc_s")
+        extra = [l.split()[0] for l in out.splitlines() if l.strip() and not any(a in l for a in allowed)]
+        self.assertEqual(extra, [], out)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,26 @@
+// One Vulkan instance and device for the GPU tests (lavapipe on machines without a GPU), with the validation
+// layer on: GpuTest fails any test during which the layer reported an error.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "vk/device.hpp"
+#include "vk/instance.hpp"
+
+namespace gemmtune::test {
+
+vk::Instance& instance();
+vk::Device& device();
+
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override { errors_before_ = instance().validation_errors(); }
+  void TearDown() override {
+    EXPECT_EQ(instance().validation_errors(), errors_before_) << "the validation layer reported errors during this test";
+  }
+
+ private:
+  uint64_t errors_before_ = 0;
+};
+
+}  // namespace gemmtune::test

@@ -1,0 +1,42 @@
+// The tuner end to end on a real driver: screening, finals, winner and runner-up, budget accounting.
+#include "gpu/lavapipe_env.hpp"
+#include "kernels/registry.hpp"
+#include "tuner/tuner.hpp"
+
+namespace gemmtune::test {
+
+class Tuner : public GpuTest {};
+
+TEST_F(Tuner, PicksTheFastestVerifiedFinalist) {
+  GemmProblem p{{96, 80, 72, 1}, DType::f16, 1.0f, 0.0f};
+  TuneOptions o;
+  o.budget_s = 1e9;  // the whole space
+  o.samples = 3;
+  o.warmup = 1;
+  TuneResult r = tune_problem(device(), p, kernel_families(), o);
+  ASSERT_NE(r.best(), nullptr);
+  ASSERT_NE(r.runner_up(), nullptr);
+  EXPECT_FALSE(r.budget_exhausted);
+  EXPECT_EQ(r.skipped, 0u);
+  EXPECT_EQ(r.evaluated.size() + r.pruned.size(), 432u);
+  EXPECT_LE(r.best()->measurement.median_us, r.runner_up()->measurement.median_us);
+  EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);
+  size_t finalists = 0;
+  for (const EvaluatedConfig& e : r.evaluated) finalists += e.finalist;
+  EXPECT_EQ(finalists, 3u);
+  EXPECT_EQ(r.failed(), 0u);
+}
+
+TEST_F(Tuner, ATinyBudgetStillGivesAVerifiedWinnerAndCountsTheSkipped) {
+  GemmProblem p{{128, 128, 128, 1}, DType::f32, 1.0f, 0.0f};
+  TuneOptions o;
+  o.budget_s = 0.0;
+  TuneResult r = tune_problem(device(), p, kernel_families(), o);
+  ASSERT_NE(r.best(), nullptr);
+  EXPECT_TRUE(r.budget_exhausted);
+  EXPECT_EQ(r.evaluated.size(), 1u);
+  EXPECT_EQ(r.evaluated.size() + r.skipped + r.pruned.size(), 432u);
+  EXPECT_GE(r.best()->measurement.samples_us.size(), 3u);
+}
+
+}  // namespace gemmtune::test

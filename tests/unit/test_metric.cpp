@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/problem.hpp"
+#include "verify/metric.hpp"
+#include "verify/operands.hpp"
+#include "verify/reference.hpp"
+
+using namespace gemmtune;
+
+namespace {
+std::vector<float> as_float(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
+}  // namespace
+
+TEST(Metric, ExactResultPasses) {
+  std::vector<double> ref = {1.0, -2.0, 3.0, 0.5};
+  auto st = compare_with_reference(as_float(ref), ref, 1e-5);
+  EXPECT_TRUE(st.passed);
+  EXPECT_EQ(st.error, 0.0);
+}
+
+TEST(Metric, DeliberatelyPerturbedResultFails) {
+  GemmProblem p{{31, 17, 45, 1}, DType::f32, 1.0f, 0.0f};
+  auto ops = make_operands(p, 3);
+  auto ref = reference_gemm(p, ops);
+  auto gpu = as_float(ref);
+  ASSERT_TRUE(compare_with_reference(gpu, ref, 1e-5).passed);
+  double max_ref = 0;
+  for (double r : ref) max_ref = std::max(max_ref, std::fabs(r));
+  gpu[100] += float(2e-5 * max_ref);  // twice the f32 bound
+  auto st = compare_with_reference(gpu, ref, 1e-5);
+  EXPECT_FALSE(st.passed);
+  EXPECT_EQ(st.worst_index, 100u);
+  EXPECT_NEAR(st.error, 2e-5, 1e-6);
+}
+
+TEST(Metric, NaNOrInfNeverPasses) {
+  std::vector<double> ref = {1.0, 2.0};
+  std::vector<float> gpu = {1.0f, std::numeric_limits<float>::quiet_NaN()};
+  auto st = compare_with_reference(gpu, ref, 1.0);
+  EXPECT_FALSE(st.passed);
+  EXPECT_EQ(st.non_finite, 1u);
+  gpu[1] = std::numeric_limits<float>::infinity();
+  EXPECT_FALSE(compare_with_reference(gpu, ref, 1.0).passed);
+}
+
+TEST(Metric, ElementwiseErrorIgnoresTinyReferenceValues) {
+  std::vector<double> ref = {1000.0, 1e-6};
+  std::vector<float> gpu = {1000.0f, 2e-6f};  // 100 % off on an element below 1e-3 of the largest
+  auto st = compare_with_reference(gpu, ref, 1e-5);
+  EXPECT_TRUE(st.passed);
+  EXPECT_EQ(st.elementwise_rel, 0.0);
+}
+
+TEST(Operands, AreSeededNonZeroAndRepresentable) {
+  for (DType d : {DType::f32, DType::f16, DType::bf16}) {
+    GemmProblem p{{7, 9, 11, 2}, d, 1.0f, 0.5f};
+    auto a = make_operands(p, 42), b = make_operands(p, 42), c = make_operands(p, 43);
+    EXPECT_EQ(a.a, b.a);
+    EXPECT_NE(a.a, c.a);
+    EXPECT_EQ(a.a.size(), 2u * 7 * 11);
+    EXPECT_EQ(a.c0.size(), 2u * 7 * 9);
+    for (float v : a.a) {
+      EXPECT_NE(v, 0.0f);
+      EXPECT_LE(std::fabs(v), 1.0f);
+    }
+    EXPECT_EQ(a.a_device.size() % 4, 0u);
+  }
+}
+
+TEST(Reference, MatchesANaiveDoubleLoopWithAlphaBetaAndBatch) {
+  GemmProblem p{{5, 6, 7, 3}, DType::bf16, 0.75f, -1.25f};
+  auto ops = make_operands(p, 9);
+  auto ref = reference_gemm(p, ops);
+  for (uint64_t z = 0; z < 3; ++z)
+    for (uint64_t i = 0; i < 5; ++i)
+      for (uint64_t j = 0; j < 6; ++j) {
+        double acc = 0;
+        for (uint64_t k = 0; k < 7; ++k) acc += double(ops.a[z * 35 + i * 7 + k]) * double(ops.b[z * 42 + k * 6 + j]);
+        double want = 0.75 * acc - 1.25 * double(ops.c0[z * 30 + i * 6 + j]);
+        EXPECT_NEAR(ref[z * 30 + i * 6 + j], want, 1e-12);
+      }
+}

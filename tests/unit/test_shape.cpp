@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "core/problem.hpp"
+
+using namespace gemmtune;
+
+TEST(ShapeParser, AcceptsThreeAndFourDimensions) {
+  EXPECT_EQ(parse_shape("1024x768x3072"), (Shape{1024, 768, 3072, 1}));
+  EXPECT_EQ(parse_shape("1x1x1"), (Shape{1, 1, 1, 1}));
+  EXPECT_EQ(parse_shape("5x6x7x8"), (Shape{5, 6, 7, 8}));
+  EXPECT_EQ(parse_shape("2147483647x1x1").m, kMaxDimension);
+}
+
+TEST(ShapeParser, ListsSplitOnCommasAndDropDuplicates) {
+  auto list = parse_shape_list("8x8x8,1x2x3,8x8x8");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[1], (Shape{1, 2, 3, 1}));
+}
+
+TEST(ShapeParser, ToStringRoundTrips) {
+  EXPECT_EQ(parse_shape("17x33x65").to_string(), "17x33x65");
+  EXPECT_EQ(parse_shape("17x33x65x4").to_string(), "17x33x65x4");
+}
+
+struct Malformed {
+  std::string text;
+  std::string reason_fragment;
+};
+
+void PrintTo(const Malformed& m, std::ostream* os) { *os << "'" << escaped(m.text) << "'"; }
+
+class ShapeParserRejects : public ::testing::TestWithParam<Malformed> {};
+
+TEST_P(ShapeParserRejects, WithUsageErrorNamingArgumentValueAndReason) {
+  const Malformed& m = GetParam();
+  try {
+    parse_shape(m.text);
+    FAIL() << "accepted '" << m.text << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("--shape: '", 0), 0u) << msg;
+    EXPECT_NE(msg.find(m.reason_fragment), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "one line: " << msg;
+    EXPECT_EQ(msg.find('\0'), std::string::npos) << "no NUL: " << msg;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, ShapeParserRejects,
+    ::testing::Values(Malformed{"", "empty"}, Malformed{"5x5", "too few"}, Malformed{"5x5x5x5x5", "too many"},
+                      Malformed{"5x5x", "missing K"}, Malformed{"x5x5", "expected a decimal digit for M"},
+                      Malformed{"5X5X5", "expected 'x'"}, Malformed{"5.0x5x5", "expected 'x'"},
+                      Malformed{"1e3x5x5", "expected 'x'"}, Malformed{"+5x5x5", "digit for M"},
+                      Malformed{"-1x5x5", "digit for M"}, Malformed{"0x5x5", "M is 0"}, Malformed{"5x0x5", "N is 0"},
+                      Malformed{"5x5x0", "K is 0"}, Malformed{"5x5x5x0", "batch is 0"}, Malformed{" 5x5x5", "position 1"},
+                      Malformed{"5x5x5 ", "position 6"}, Malformed{"5 x5x5", "expected 'x'"},
+                      Malformed{"\xef\xbc\x95x5x5", "byte 239"}, Malformed{std::string("5\0x5x5", 6), "byte 0"},
+                      Malformed{"2147483648x1x1", "exceeds"}, Malformed{"9223372036854775808x1x1", "exceeds"},
+                      Malformed{"99999999999999999999999999x1x1", "exceeds"}, Malformed{"5xx5x5", "digit for N"},
+                      Malformed{"5x5x5,", "found ','"}, Malformed{"0x0x0", "M is 0"}, Malformed{"ax5x5", "digit for M"}));
+
+TEST(ShapeParser, ListRejectsEmptyItem) {
+  EXPECT_THROW(parse_shape_list("8x8x8,,1x1x1"), Error);
+  EXPECT_THROW(parse_shape_list("8x8x8,"), Error);
+}
+
+TEST(DTypeParser, AcceptsKnownNamesAndRejectsOthers) {
+  auto list = parse_dtype_list("f16,bf16,f16");
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0], DType::f16);
+  EXPECT_EQ(list[1], DType::bf16);
+  for (const char* bad : {"f64", "F32", "", "fp16", "f32 "}) {
+    try {
+      parse_dtype(bad);
+      FAIL() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage);
+      EXPECT_NE(std::string(e.what()).find("--dtype"), std::string::npos);
+    }
+  }
+}
+
+TEST(DType, BoundsAreTheDocumentedOnes) {
+  EXPECT_EQ(dtype_error_bound(DType::f32), 1e-5);
+  EXPECT_EQ(dtype_error_bound(DType::f16), 2e-3);
+  EXPECT_EQ(dtype_error_bound(DType::bf16), 8e-3);
+}

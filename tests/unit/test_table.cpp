@@ -1,0 +1,128 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/files.hpp"
+#include "report/table.hpp"
+
+using namespace gemmtune;
+
+namespace {
+TuningTable sample_table() {
+  TuningTable t;
+  t.tool = {"gemmtune", "0.1.0", "abc123"};
+  t.device = {"Test GPU", 0x10de, 0x2335, "580.1.2.3", "NVIDIA", "1.4.312", "discrete", "00112233-4455-6677-8899-aabbccddeeff"};
+  t.created = "2026-11-29T12:00:00Z";
+  TableEntry e;
+  e.m = 1024;
+  e.n = 768;
+  e.k = 3072;
+  e.dtype = "f16";
+  e.best = ConfigResult{"tiled", "tiled_f16_bm64_bn64_bk16_tm4_tn4", {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
+                        12.5, 12.0, 1234.5, 1e-4, 2e-3, 2e-3, 10};
+  e.runner_up = ConfigResult{"tiled", "tiled_f16_bm32_bn64_bk16_tm4_tn4", {{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
+                             13.5, 13.0, 1100.25, 1e-4, 2e-3, 2e-3, 10};
+  e.candidates = {40, 1, 99, 3};
+  e.budget_exhausted = true;
+  e.tune_seconds = 61.5;
+  t.entries.push_back(e);
+  TableEntry unverified = e;
+  unverified.dtype = "bf16";
+  unverified.best.reset();
+  unverified.runner_up.reset();
+  t.entries.push_back(unverified);
+  return t;
+}
+
+std::string temp_path(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("gemmtune-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+ExitCode code_of_parse(const std::string& text, std::string* message = nullptr) {
+  try {
+    table_from_json(text, "t.json");
+  } catch (const Error& e) {
+    if (message) *message = e.what();
+    return e.code();
+  }
+  return ExitCode::ok;
+}
+}  // namespace
+
+TEST(TuningTable, RoundTripsThroughJson) {
+  TuningTable t = sample_table();
+  EXPECT_EQ(table_from_json(table_to_json(t), "mem"), t);
+}
+
+TEST(TuningTable, RoundTripsThroughAFileWrittenAtomically) {
+  TuningTable t = sample_table();
+  std::string path = temp_path("table.json");
+  save_table(path, t);
+  EXPECT_EQ(load_table(path), t);
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+    EXPECT_EQ(entry.path().string().find(".tmp."), std::string::npos) << "temp file left: " << entry.path();
+  }
+}
+
+TEST(TuningTable, UpsertReplacesTheSameKeyAndKeepsOthers) {
+  TuningTable t = sample_table();
+  TableEntry e = t.entries[0];
+  e.best->median_us = 1.0;
+  t.upsert(e);
+  ASSERT_EQ(t.entries.size(), 2u);
+  EXPECT_EQ(t.entries[0].best->median_us, 1.0);
+  e.layout = "nt";
+  t.upsert(e);
+  EXPECT_EQ(t.entries.size(), 3u);
+}
+
+TEST(TuningTable, MalformedJsonNamesFileLineAndColumn) {
+  std::string msg;
+  EXPECT_EQ(code_of_parse("{\n  \"schema_version\": 1,\n  ]", &msg), ExitCode::usage);
+  EXPECT_EQ(msg.rfind("t.json:3:", 0), 0u) << msg;
+  EXPECT_EQ(code_of_parse("", &msg), ExitCode::usage);
+  EXPECT_EQ(code_of_parse("{\"a\": 1,}", &msg), ExitCode::usage);
+  EXPECT_EQ(code_of_parse("{\"schema_version\": NaN}", &msg), ExitCode::usage);
+}
+
+TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
+  std::string good = table_to_json(sample_table());
+  std::string msg;
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return s.replace(at, from.size(), to);
+  };
+  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 1", "\"schema_version\": 2"), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("schema_version 2"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": \"1024\""), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("entries[0]"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": -5"), &msg), ExitCode::usage);
+  EXPECT_EQ(code_of_parse(replaced("\"vendor_id\"", "\"vendor\""), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("device"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse("[]", &msg), ExitCode::usage);
+}
+
+TEST(Files, UnreadableAndDirectoryPathsAreIoErrors) {
+  try {
+    load_table("/nonexistent/table.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::io);
+  }
+  std::string dir = std::filesystem::path(temp_path("x")).parent_path().string();
+  try {
+    save_table(dir, sample_table());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::io);
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos);
+  }
+  EXPECT_THROW(preflight_writable("/nonexistent/folder/t.json"), Error);
+}
