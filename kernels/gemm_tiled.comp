@@ -61,7 +61,10 @@ float load_b(uint i) { return decode16(b_data[i >> 1], i); }
 
 layout(std430, binding = 2) buffer BufC { float c_data[]; };
 
-shared float tile_a[BK * BM];  // k-major: tile_a[kk * BM + row]
+// A is staged with consecutive invocations on consecutive k, so its k-major tile gets one float of padding per
+// k row: without it those stores hit one shared-memory bank (a BM-word stride).
+const uint A_STRIDE = BM + 1;
+shared float tile_a[BK * A_STRIDE];  // k-major: tile_a[kk * A_STRIDE + row]
 shared float tile_b[BK * BN];  // k-major: tile_b[kk * BN + col]
 
 void main() {
@@ -85,7 +88,7 @@ void main() {
     for (uint i = lid; i < BM * BK; i += WG) {
       const uint r = i / BK, kk = i % BK;
       const uint gr = row0 + r, gk = k0 + kk;
-      tile_a[kk * BM + r] = (gr < p.M && gk < p.K) ? load_a(a_base + gr * p.K + gk) : 0.0;
+      tile_a[kk * A_STRIDE + r] = (gr < p.M && gk < p.K) ? load_a(a_base + gr * p.K + gk) : 0.0;
     }
     for (uint i = lid; i < BK * BN; i += WG) {
       const uint kk = i / BN, cc = i % BN;
@@ -96,7 +99,7 @@ void main() {
     for (uint kk = 0; kk < BK; ++kk) {
       float av[TM];
       float bv[TN];
-      [[unroll]] for (uint i = 0; i < TM; ++i) av[i] = tile_a[kk * BM + ty + i * RY];
+      [[unroll]] for (uint i = 0; i < TM; ++i) av[i] = tile_a[kk * A_STRIDE + ty + i * RY];
       [[unroll]] for (uint j = 0; j < TN; ++j) bv[j] = tile_b[kk * BN + tx + j * RX];
       [[unroll]] for (uint i = 0; i < TM; ++i) {
         [[unroll]] for (uint j = 0; j < TN; ++j) acc[i * TN + j] = fma(av[i], bv[j], acc[i * TN + j]);

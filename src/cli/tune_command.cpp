@@ -27,7 +27,7 @@ namespace {
 ConfigResult config_result(const EvaluatedConfig& e) {
   const Measurement& m = e.measurement;
   return {e.family->name, e.name, e.config.values, m.median_us, m.min_us, m.gflops,
-          m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size())};
+          m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()), m.runs_per_sample};
 }
 
 TableEntry table_entry(const TuneResult& r) {
@@ -51,7 +51,7 @@ void print_result(const TuneResult& r, const std::string& device_name) {
   std::printf("\n%s %s on %s: %zu evaluated, %zu failed, %zu pruned, %zu skipped by the budget; %.1f s%s\n",
               r.problem.shape.to_string().c_str(), std::string(dtype_name(r.problem.dtype)).c_str(), device_name.c_str(),
               r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped, r.elapsed_s, r.timestamps ? "" : " (host timing)");
-  std::printf("  %-40s %6s %12s %12s %10s  %s\n", "config", "runs", "median us", "min us", "GFLOP/s", "error / bound");
+  std::printf("  %-40s %9s %12s %12s %10s  %s\n", "config", "samples", "median us", "min us", "GFLOP/s", "error / bound");
   const size_t shown_screened = 5;
   size_t screened = 0;
   for (const EvaluatedConfig& e : r.evaluated) {
@@ -62,7 +62,8 @@ void print_result(const TuneResult& r, const std::string& device_name) {
       std::printf("%s %-40s %s: %s\n", mark, e.name.c_str(), disposition_name(m.disposition), m.detail.c_str());
       continue;
     }
-    std::printf("%s %-40s %6zu %12.1f %12.1f %10.2f  %.1e / %.0e\n", mark, e.name.c_str(), m.samples_us.size(), m.median_us,
+    const std::string samples = std::to_string(m.samples_us.size()) + "x" + std::to_string(m.runs_per_sample);
+    std::printf("%s %-40s %9s %12.2f %12.2f %10.2f  %.1e / %.0e\n", mark, e.name.c_str(), samples.c_str(), m.median_us,
                 m.min_us, m.gflops, m.error.error, m.error.bound);
   }
   if (const EvaluatedConfig* best = r.best()) {

@@ -36,7 +36,8 @@ KernelFamily make_tiled() {
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("tm")) * (c.get("bn") / c.get("tn")); };
-  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float); };
+  // The A tile has one float of padding per k row (see the shader).
+  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("bk")) * (c.get("bm") + 1 + c.get("bn")) * sizeof(float); };
   f.grid = [](const Config& c, const Shape& s) {
     return std::array<uint64_t, 3>{ceil_div(s.n, c.get("bn")), ceil_div(s.m, c.get("bm")), s.batch};
   };

@@ -39,7 +39,7 @@ json config_to_json(const std::optional<ConfigResult>& c) {
   for (const auto& [k, v] : c->params) params[k] = v;
   return {{"variant", c->variant}, {"name", c->name}, {"params", params}, {"median_us", c->median_us}, {"min_us", c->min_us},
           {"gflops", c->gflops}, {"error", c->error}, {"elementwise_rel_error", c->elementwise_rel_error},
-          {"bound", c->bound}, {"samples", c->samples}};
+          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample}};
 }
 
 std::optional<ConfigResult> config_from_json(const json& j) {
@@ -57,6 +57,7 @@ std::optional<ConfigResult> config_from_json(const json& j) {
   c.elementwise_rel_error = j.at("elementwise_rel_error").get<double>();
   c.bound = j.at("bound").get<double>();
   c.samples = int(get_uint(j, "samples", INT32_MAX));
+  c.runs_per_sample = uint32_t(get_uint(j, "runs_per_sample", UINT32_MAX, 1));
   return c;
 }
 

@@ -38,6 +38,7 @@ struct ConfigResult {
   double elementwise_rel_error = 0;  ///< over |ref| > 1e-3 max|ref|
   double bound = 0;
   int samples = 0;
+  uint32_t runs_per_sample = 1;  ///< back-to-back dispatches per timed sample
   bool operator==(const ConfigResult&) const = default;
 };
 

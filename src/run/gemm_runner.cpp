@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 #include "verify/reference.hpp"
@@ -97,8 +99,12 @@ void GemmRunner::reset_c() {
   });
 }
 
-void GemmRunner::record_gemm(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, const std::array<uint64_t, 3>& grid) const {
-  pipeline.record_dispatch(cmd, &push_, uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2]));
+void GemmRunner::record_gemm(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, const std::array<uint64_t, 3>& grid,
+                             uint32_t repeats) const {
+  for (uint32_t r = 0; r < repeats; ++r) {
+    if (r > 0) vk::record_full_barrier(cmd);  // each dispatch writes C: keep them ordered, as a caller's would be
+    pipeline.record_dispatch(cmd, &push_, uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2]));
+  }
 }
 
 Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& config, int warmup, int samples) {
@@ -151,11 +157,16 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
     return m;
   }
 
-  if (samples == 0) m.samples_us.push_back(verify_ns / 1000.0);
-  for (int i = 0; i < warmup; ++i) submitter_.run([&](VkCommandBuffer cmd) { record_gemm(cmd, pipeline, grid); });
-  for (int i = 0; i < samples; ++i) {
-    m.samples_us.push_back(submitter_.run_timed([&](VkCommandBuffer cmd) { record_gemm(cmd, pipeline, grid); }) / 1000.0);
+  const uint32_t repeats = uint32_t(std::clamp(std::ceil(options_.min_sample_ns / std::max(verify_ns, 1.0)), 1.0, 256.0));
+  m.runs_per_sample = repeats;
+  auto timed_batch = [&] {
+    return submitter_.run_timed([&](VkCommandBuffer cmd) { record_gemm(cmd, pipeline, grid, repeats); }) / 1000.0 / repeats;
+  };
+  if (samples == 0) {
+    m.samples_us.push_back(repeats == 1 ? verify_ns / 1000.0 : timed_batch());
   }
+  for (int i = 0; i < warmup; ++i) submitter_.run([&](VkCommandBuffer cmd) { record_gemm(cmd, pipeline, grid, repeats); });
+  for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch());
   if (!m.samples_us.empty()) {
     m.median_us = median_of(m.samples_us);
     m.min_us = *std::min_element(m.samples_us.begin(), m.samples_us.end());

@@ -25,6 +25,9 @@ struct GemmPush {
 struct RunOptions {
   uint64_t seed = 1;
   uint64_t fence_timeout_ns = 120'000'000'000ull;
+  /// A timed sample is a batch of back-to-back dispatches lasting at least this long (at most 256 dispatches):
+  /// single short dispatches measure clock ramp-up and submission gaps, not the kernel.
+  double min_sample_ns = 1'000'000.0;
 };
 
 /// Byte counts of the operands, checked in 64-bit arithmetic against maxStorageBufferRange,
@@ -41,8 +44,9 @@ class GemmRunner {
   bool uses_timestamps() const { return submitter_.uses_timestamps(); }
 
   /// Verifies `config` on C poisoned with NaN (or reset to C0 when beta != 0), then runs `warmup` untimed and
-  /// `samples` timed dispatches. With `samples` = 0 the verification run's own (cold) time is the one sample:
-  /// that is the screening mode. Pipeline build failures give compile_failed; device faults throw.
+  /// `samples` timed batches (see RunOptions::min_sample_ns; a sample is the batch time over its dispatches).
+  /// With `samples` = 0 (screening) the verification run's own time is the one sample when it lasted at least
+  /// min_sample_ns, else one timed batch is. Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
   /// Frees the cached pipeline of a config (pipelines are kept so finalists are not rebuilt).
   void drop_pipeline(const std::string& name);
@@ -54,7 +58,8 @@ class GemmRunner {
  private:
   void upload(const vk::Buffer& dst, const std::vector<uint8_t>& bytes);
   void reset_c();
-  void record_gemm(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, const std::array<uint64_t, 3>& grid) const;
+  void record_gemm(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, const std::array<uint64_t, 3>& grid,
+                   uint32_t repeats = 1) const;
 
   const vk::Device& device_;
   GemmProblem problem_;

@@ -20,7 +20,8 @@ struct Measurement {
   Disposition disposition = Disposition::passed;
   std::string detail;               ///< why it failed, empty when passed
   ErrorStats error;
-  std::vector<double> samples_us;   ///< timed runs, in order
+  std::vector<double> samples_us;   ///< timed samples, in order (each a batch mean, see runs_per_sample)
+  uint32_t runs_per_sample = 1;     ///< dispatches per timed batch
   double median_us = 0.0, min_us = 0.0;
   double gflops = 0.0;              ///< from the median
   double compile_ms = 0.0;          ///< host time to build the pipeline (0 when reused)

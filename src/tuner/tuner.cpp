@@ -50,6 +50,9 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
 
   GemmRunner runner(device, problem, options.run);
   result.timestamps = runner.uses_timestamps();
+  // The budget covers screening and finals; the reference (computed once, above) is not charged to it.
+  const auto budget_start = std::chrono::steady_clock::now();
+  auto spent = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - budget_start).count(); };
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
 
@@ -57,7 +60,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
   // candidate always runs, so a tiny budget still yields a result.
   std::vector<EvaluatedConfig> screened;
   for (size_t i = 0; i < space.candidates.size(); ++i) {
-    if (i > 0 && elapsed() >= 0.75 * options.budget_s) {
+    if (i > 0 && spent() >= 0.75 * options.budget_s) {
       result.budget_exhausted = true;
       result.skipped = space.candidates.size() - i;
       break;
@@ -76,8 +79,8 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
   size_t finalists = 0;
   for (EvaluatedConfig& e : screened) {
     if (e.measurement.disposition == Disposition::passed && finalists < finalist_count) {
-      const double run_s = std::max(1e-6, e.measurement.median_us * 1e-6);
-      const double left_s = std::max(0.0, options.budget_s - elapsed()) / double(finalist_count - finalists);
+      const double run_s = std::max({1e-6, e.measurement.median_us * 1e-6, options.run.min_sample_ns * 1e-9});
+      const double left_s = std::max(0.0, options.budget_s - spent()) / double(finalist_count - finalists);
       const int runs = int(std::min(1e6, left_s / run_s)) - 1;  // one run re-verifies
       const int samples = std::clamp(runs - options.warmup, 3, std::max(3, options.samples));
       const int warmup = std::clamp(runs - samples, std::min(1, options.warmup), options.warmup);

@@ -13,7 +13,7 @@
 namespace gemmtune {
 
 struct TuneOptions {
-  /// Time for the whole problem: screening takes up to 3/4 of it, the finals the rest (at least 3 samples each,
+  /// Time for the problem, counted after the reference is computed: screening takes up to 3/4 of it, the finals the rest (at least 3 samples each,
   /// at most `samples`). The first candidate is always screened and the finals always run, so a tiny budget
   /// still gives a verified winner.
   double budget_s = 90.0;

@@ -22,7 +22,7 @@ TuningTable sample_table() {
   e.k = 3072;
   e.dtype = "f16";
   e.best = ConfigResult{"tiled", "tiled_f16_bm64_bn64_bk16_tm4_tn4", {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
-                        12.5, 12.0, 1234.5, 1e-4, 2e-3, 2e-3, 10};
+                        12.5, 12.0, 1234.5, 1e-4, 2e-3, 2e-3, 10, 80};
   e.runner_up = ConfigResult{"tiled", "tiled_f16_bm32_bn64_bk16_tm4_tn4", {{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
                              13.5, 13.0, 1100.25, 1e-4, 2e-3, 2e-3, 10};
   e.candidates = {40, 1, 99, 3};
