@@ -1,21 +1,23 @@
 #version 450
-// gemm_tiled: the portable tiled GEMM, C = alpha * A * B + beta * C, batched.
+// gemm_tiled: the portable tiled GEMM, C = alpha * op(A) * op(B) + beta * C, batched, with the fused epilogue
+// (common/gemm_common.glsl). With SPLIT > 1 it is the first pass of split-k: workgroup z covers product
+// z / SPLIT and k range z % SPLIT, and writes raw sums to that range's scratch plane (splitk_reduce.comp adds
+// the planes and applies the epilogue).
 //
-// A is M x K, B is K x N, C is M x N, all dense row-major; batch product z starts at z * stride_x elements.
-// A workgroup owns a BM x BN tile of C and walks k in steps of BK through two shared-memory tiles; each
-// invocation owns a TM x TN register tile whose rows are RY = BM/TM apart and columns RX = BN/TN apart
-// (interleaved), so neighbouring invocations read neighbouring shared-memory words and write neighbouring
-// columns of C. Staging is bounds-checked (zero fill), so any M, N, K works.
+// A workgroup owns a BM x BN tile of C and walks its k range in steps of BK through two padded shared-memory
+// tiles; each invocation owns a TM x TN register tile whose rows are BM/TM apart and columns BN/TN apart, so
+// neighbouring invocations read neighbouring shared words and write neighbouring columns of C. The next step's
+// global loads are issued into registers before the current step is multiplied, so their latency overlaps the
+// arithmetic. Staging is bounds-checked (zero fill), so any M, N, K works.
 //
-// Specialization constants (id: meaning):
-//   0: workgroup size, must equal (BM/TM) * (BN/TN)     1: BM, rows of C per workgroup
-//   2: BN, columns of C per workgroup                   3: BK, k terms per shared-memory step
-//   4: TM, rows per invocation                          5: TN, columns per invocation
-// Input type (one define): INPUT_F32, INPUT_F16 or INPUT_BF16. 16-bit inputs are read as pairs inside
-// 32-bit words, so no 16-bit storage feature is needed. Products and sums are f32; C is f32.
+// Tuned specialization constants (id: meaning):
+//   0: workgroup size, must equal (BM/TM) * (BN/TN)   1: BM   2: BN   3: BK   4: TM   5: TN
 // Summation order depends only on the shape and the config: k ascends in every invocation, no atomics.
+// With DETERMINISTIC the order is also independent of BK: chains of 16 products (from zero), 32-term blocks
+// (two chains), 128-term groups (four blocks), groups added in increasing k; BK must be a multiple of 16.
 
 #extension GL_EXT_control_flow_attributes : enable
+#extension GL_GOOGLE_include_directive : enable
 
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint BM = 64;
@@ -24,88 +26,139 @@ layout(constant_id = 3) const uint BK = 16;
 layout(constant_id = 4) const uint TM = 4;
 layout(constant_id = 5) const uint TN = 4;
 
-layout(push_constant) uniform Params {
-  uint M;
-  uint N;
-  uint K;
-  uint stride_a;  // elements between batch products
-  uint stride_b;
-  uint stride_c;
-  float alpha;
-  float beta;     // 0: C is never read
-} p;
+#include "common/gemm_common.glsl"
 
-#if defined(INPUT_F32)
-layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
-layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
-float load_a(uint i) { return a_data[i]; }
-float load_b(uint i) { return b_data[i]; }
-#else
-layout(std430, binding = 0) readonly buffer BufA { uint a_data[]; };
-layout(std430, binding = 1) readonly buffer BufB { uint b_data[]; };
-// Element i lives in word i/2, low half first (little-endian packing of consecutive elements).
-float decode16(uint word, uint i) {
-#if defined(INPUT_F16)
-  vec2 pair = unpackHalf2x16(word);
-  return (i & 1u) == 0u ? pair.x : pair.y;
-#elif defined(INPUT_BF16)
-  uint bits = (i & 1u) == 0u ? (word << 16) : (word & 0xffff0000u);
-  return uintBitsToFloat(bits);
-#else
-#error "define INPUT_F32, INPUT_F16 or INPUT_BF16"
-#endif
-}
-float load_a(uint i) { return decode16(a_data[i >> 1], i); }
-float load_b(uint i) { return decode16(b_data[i >> 1], i); }
-#endif
-
-layout(std430, binding = 2) buffer BufC { float c_data[]; };
-
-// A is staged with consecutive invocations on consecutive k, so its k-major tile gets one float of padding per
-// k row: without it those stores hit one shared-memory bank (a BM-word stride).
+const uint RX = BN / TN;  // invocations across the columns of the tile
+const uint RY = BM / TM;  // invocations across its rows
+const uint WG_SIZE = RX * RY;
+const uint A_LOADS = (BM * BK + WG_SIZE - 1) / WG_SIZE;
+const uint B_LOADS = (BK * BN + WG_SIZE - 1) / WG_SIZE;
+// One float of padding per k row: the stores of a staged tile then spread over the banks in every layout.
 const uint A_STRIDE = BM + 1;
+const uint B_STRIDE = BN + 1;
+
 shared float tile_a[BK * A_STRIDE];  // k-major: tile_a[kk * A_STRIDE + row]
-shared float tile_b[BK * BN];  // k-major: tile_b[kk * BN + col]
+shared float tile_b[BK * B_STRIDE];  // k-major: tile_b[kk * B_STRIDE + col]
+
+float reg_a[A_LOADS];
+float reg_b[B_LOADS];
+
+// Tile coordinates of staged element e: consecutive invocations walk the direction that is contiguous in memory.
+void a_coords(uint e, out uint r, out uint kk) {
+  if (TRANS_A) { r = e % BM; kk = e / BM; } else { kk = e % BK; r = e / BK; }
+}
+void b_coords(uint e, out uint kk, out uint c) {
+  if (TRANS_B) { kk = e % BK; c = e / BK; } else { c = e % BN; kk = e / BN; }
+}
+
+void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
+  [[unroll]] for (uint j = 0; j < A_LOADS; ++j) {
+    const uint e = lid + j * WG_SIZE;
+    uint r, kk;
+    a_coords(e, r, kk);
+    const uint gr = row0 + r, gk = k0 + kk;
+    reg_a[j] = (e < BM * BK && gr < p.M && gk < k_end) ? load_op_a(z, gr, gk) : 0.0;
+  }
+  [[unroll]] for (uint j = 0; j < B_LOADS; ++j) {
+    const uint e = lid + j * WG_SIZE;
+    uint kk, c;
+    b_coords(e, kk, c);
+    const uint gk = k0 + kk, gc = col0 + c;
+    reg_b[j] = (e < BK * BN && gk < k_end && gc < p.N) ? load_op_b(z, gk, gc) : 0.0;
+  }
+}
+
+void store_step(uint lid) {
+  [[unroll]] for (uint j = 0; j < A_LOADS; ++j) {
+    const uint e = lid + j * WG_SIZE;
+    uint r, kk;
+    a_coords(e, r, kk);
+    if (e < BM * BK) tile_a[kk * A_STRIDE + r] = reg_a[j];
+  }
+  [[unroll]] for (uint j = 0; j < B_LOADS; ++j) {
+    const uint e = lid + j * WG_SIZE;
+    uint kk, c;
+    b_coords(e, kk, c);
+    if (e < BK * BN) tile_b[kk * B_STRIDE + c] = reg_b[j];
+  }
+}
 
 void main() {
-  const uint RX = BN / TN;
-  const uint RY = BM / TM;
-  const uint WG = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
   const uint tx = lid % RX;
   const uint ty = lid / RX;
-  const uint row0 = gl_WorkGroupID.y * BM;
-  const uint col0 = gl_WorkGroupID.x * BN;
-  const uint a_base = gl_WorkGroupID.z * p.stride_a;
-  const uint b_base = gl_WorkGroupID.z * p.stride_b;
-  const uint c_base = gl_WorkGroupID.z * p.stride_c;
+  const uint row0 = (gl_WorkGroupID.y + p.base_y) * BM;
+  const uint col0 = (gl_WorkGroupID.x + p.base_x) * BN;
+  const uint zs = gl_WorkGroupID.z + p.base_z;
+  const uint z = zs / SPLIT;
+  const uint range = zs % SPLIT;
+  const uint k_begin = range * p.k_split;
+  const uint k_end = min(p.K, k_begin + p.k_split);
 
-  float acc[TM * TN];
-  [[unroll]] for (uint i = 0; i < TM * TN; ++i) acc[i] = 0.0;
+  precise float total[TM * TN];
+  precise float chain[TM * TN];
+  precise float block[TM * TN];
+  precise float group[TM * TN];
+  [[unroll]] for (uint i = 0; i < TM * TN; ++i) {
+    total[i] = 0.0;
+    chain[i] = 0.0;
+    block[i] = 0.0;
+    group[i] = 0.0;
+  }
+  uint chains = 0;  // deterministic mode: 16-product chains completed in this range
 
-  for (uint k0 = 0; k0 < p.K; k0 += BK) {
-    // Consecutive invocations read consecutive k of A and consecutive columns of B (coalesced).
-    for (uint i = lid; i < BM * BK; i += WG) {
-      const uint r = i / BK, kk = i % BK;
-      const uint gr = row0 + r, gk = k0 + kk;
-      tile_a[kk * A_STRIDE + r] = (gr < p.M && gk < p.K) ? load_a(a_base + gr * p.K + gk) : 0.0;
+  // alpha = 0: beta * C only; A and B are never read (NaN in them must not leak).
+  if (p.alpha != 0.0 && k_begin < k_end) {
+    load_step(z, row0, col0, k_begin, k_end, lid);
+    for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
+      store_step(lid);
+      barrier();
+      if (k0 + BK < k_end) load_step(z, row0, col0, k0 + BK, k_end, lid);
+      for (uint kk = 0; kk < BK; ++kk) {
+        float av[TM];
+        float bv[TN];
+        [[unroll]] for (uint i = 0; i < TM; ++i) av[i] = tile_a[kk * A_STRIDE + ty + i * RY];
+        [[unroll]] for (uint j = 0; j < TN; ++j) bv[j] = tile_b[kk * B_STRIDE + tx + j * RX];
+        if (DETERMINISTIC) {
+          [[unroll]] for (uint i = 0; i < TM; ++i) {
+            [[unroll]] for (uint j = 0; j < TN; ++j) chain[i * TN + j] = fma(av[i], bv[j], chain[i * TN + j]);
+          }
+          if (kk % 16 == 15) {
+            // A chain of 16 is complete: fold it into its block, the block into its group, the group into the total.
+            const bool second_half = (chains & 1u) == 1u;
+            [[unroll]] for (uint i = 0; i < TM * TN; ++i) {
+              block[i] = second_half ? block[i] + chain[i] : chain[i];
+              chain[i] = 0.0;
+            }
+            ++chains;
+            if (second_half) {
+              const uint blocks = chains / 2;
+              [[unroll]] for (uint i = 0; i < TM * TN; ++i) group[i] = ((blocks - 1) % 4 == 0) ? block[i] : group[i] + block[i];
+              if (blocks % 4 == 0) {
+                [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = total[i] + group[i];
+              }
+            }
+          }
+        } else {
+          [[unroll]] for (uint i = 0; i < TM; ++i) {
+            [[unroll]] for (uint j = 0; j < TN; ++j) total[i * TN + j] = fma(av[i], bv[j], total[i * TN + j]);
+          }
+        }
+      }
+      barrier();
     }
-    for (uint i = lid; i < BK * BN; i += WG) {
-      const uint kk = i / BN, cc = i % BN;
-      const uint gk = k0 + kk, gc = col0 + cc;
-      tile_b[kk * BN + cc] = (gk < p.K && gc < p.N) ? load_b(b_base + gk * p.N + gc) : 0.0;
-    }
-    barrier();
-    for (uint kk = 0; kk < BK; ++kk) {
-      float av[TM];
-      float bv[TN];
-      [[unroll]] for (uint i = 0; i < TM; ++i) av[i] = tile_a[kk * A_STRIDE + ty + i * RY];
-      [[unroll]] for (uint j = 0; j < TN; ++j) bv[j] = tile_b[kk * BN + tx + j * RX];
-      [[unroll]] for (uint i = 0; i < TM; ++i) {
-        [[unroll]] for (uint j = 0; j < TN; ++j) acc[i * TN + j] = fma(av[i], bv[j], acc[i * TN + j]);
+    if (DETERMINISTIC) {
+      // Flush a half block and a partial group (the zero-filled tail of the range completes every chain).
+      const uint blocks = chains / 2;
+      if ((chains & 1u) == 1u) {
+        [[unroll]] for (uint i = 0; i < TM * TN; ++i) {
+          group[i] = (blocks % 4 == 0) ? block[i] : group[i] + block[i];
+          total[i] = total[i] + group[i];
+        }
+      } else if (blocks % 4 != 0) {
+        [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = total[i] + group[i];
       }
     }
-    barrier();
   }
 
   [[unroll]] for (uint i = 0; i < TM; ++i) {
@@ -114,10 +167,11 @@ void main() {
     [[unroll]] for (uint j = 0; j < TN; ++j) {
       const uint gc = col0 + tx + j * RX;
       if (gc >= p.N) continue;
-      const uint idx = c_base + gr * p.N + gc;
-      float v = p.alpha * acc[i * TN + j];
-      if (p.beta != 0.0) v = fma(p.beta, c_data[idx], v);
-      c_data[idx] = v;
+      if (SPLIT > 1) {
+        scratch_data[scratch_index(z, range, gr, gc)] = total[i * TN + j];
+      } else {
+        c_data[c_index(z, gr, gc)] = finish(total[i * TN + j], z, gr, gc);
+      }
     }
   }
 }

@@ -4,10 +4,13 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "cli/options.hpp"
 #include "core/error.hpp"
+#include "kernels/registry.hpp"
 #include "version.hpp"
 
 namespace gemmtune {
@@ -16,6 +19,9 @@ namespace {
 struct TuneArgs {
   std::vector<std::string> shapes;
   std::vector<std::string> dtypes;
+  std::vector<std::string> layouts;
+  std::string variants, mode, activation;
+  std::optional<uint64_t> lda, ldb, ldc, stride_a, stride_b, stride_c;
   TuneCommandOptions parsed;
 };
 
@@ -29,23 +35,58 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--samples", o.samples, "Timed runs per finalist")->check(CLI::Range(1, 100000));
   app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000));
   app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
-  app.add_option("--budget", o.budget_s, "Screening time per shape in seconds, shared by its dtypes")->check(CLI::Range(0.0, 1e9));
+  app.add_option("--budget", o.budget_s, "Time per shape in seconds, shared by its dtypes and layouts")->check(CLI::Range(0.0, 1e9));
+  GemmProblem& op = o.operation;
+  app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");
+  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows (default all)");
+  app.add_option("--mode", args.mode, "fast (default) or deterministic (fixed summation order)");
+  app.add_option("--alpha", op.alpha, "Scale of the product (default 1; 0 reads neither A nor B)");
+  app.add_option("--beta", op.beta, "Scale of the initial C (default 0: C is never read)");
+  app.add_option("--lda", args.lda, "Leading dimension of A as stored (default packed)");
+  app.add_option("--ldb", args.ldb, "Leading dimension of B as stored (default packed)");
+  app.add_option("--ldc", args.ldc, "Leading dimension of C (default packed)");
+  app.add_option("--offset-a", op.a.offset, "Elements before A in its buffer");
+  app.add_option("--offset-b", op.b.offset, "Elements before B in its buffer");
+  app.add_option("--offset-c", op.c.offset, "Elements before C in its buffer");
+  app.add_option("--stride-a", args.stride_a, "Elements between batch products of A (0 shares one A)");
+  app.add_option("--stride-b", args.stride_b, "Elements between batch products of B (0 shares one B, a weight matrix)");
+  app.add_option("--stride-c", args.stride_c, "Elements between batch products of C");
+  app.add_flag("--bias", op.epilogue.bias, "Add an f32 bias: element j to column j of every row");
+  app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
+  app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
+}
+
+template <typename T>
+void append_unique(std::vector<T>& out, const std::vector<T>& items) {
+  for (const T& item : items) {
+    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+  }
 }
 
 void resolve_tune_args(TuneArgs& args) {
   if (args.shapes.empty()) throw usage_error("--shape", "", "required: give at least one MxNxK");
-  for (const std::string& text : args.shapes) {
-    for (const Shape& s : parse_shape_list(text)) {
-      if (std::find(args.parsed.shapes.begin(), args.parsed.shapes.end(), s) == args.parsed.shapes.end()) args.parsed.shapes.push_back(s);
-    }
+  for (const std::string& text : args.shapes) append_unique(args.parsed.shapes, parse_shape_list(text));
+  if (!args.layouts.empty()) {
+    args.parsed.layouts.clear();
+    for (const std::string& text : args.layouts) append_unique(args.parsed.layouts, parse_layout_list(text));
   }
+  GemmProblem& op = args.parsed.operation;
+  if (!args.variants.empty()) {
+    for (const KernelFamily* f : parse_variant_list(args.variants)) args.parsed.variants.push_back(f->name);
+  }
+  if (!args.mode.empty()) op.mode = parse_mode(args.mode);
+  if (!args.activation.empty()) op.epilogue.activation = parse_activation(args.activation);
+  op.a.ld = args.lda;
+  op.b.ld = args.ldb;
+  op.c.ld = args.ldc;
+  op.a.batch_stride = args.stride_a;
+  op.b.batch_stride = args.stride_b;
+  op.c.batch_stride = args.stride_c;
+  if (!std::isfinite(op.alpha)) throw usage_error("--alpha", std::to_string(op.alpha), "must be finite");
+  if (!std::isfinite(op.beta)) throw usage_error("--beta", std::to_string(op.beta), "must be finite");
   if (!args.dtypes.empty()) {
     args.parsed.dtypes.clear();
-    for (const std::string& text : args.dtypes) {
-      for (DType d : parse_dtype_list(text)) {
-        if (std::find(args.parsed.dtypes.begin(), args.parsed.dtypes.end(), d) == args.parsed.dtypes.end()) args.parsed.dtypes.push_back(d);
-      }
-    }
+    for (const std::string& text : args.dtypes) append_unique(args.parsed.dtypes, parse_dtype_list(text));
   }
 }
 

@@ -12,6 +12,10 @@ namespace gemmtune {
 struct TuneCommandOptions {
   std::vector<Shape> shapes;
   std::vector<DType> dtypes{DType::f32};
+  std::vector<Layout> layouts{Layout{}};
+  std::vector<std::string> variants;  ///< empty: every variant
+  /// The operation every shape is tuned for (dtype, layout and shape come from the lists above).
+  GemmProblem operation;
   std::string out;         ///< empty: results/<device>.json
   std::string device;      ///< index, UUID or name substring; empty: best device
   uint64_t seed = 1;

@@ -30,15 +30,31 @@ ConfigResult config_result(const EvaluatedConfig& e) {
           m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()), m.runs_per_sample};
 }
 
-TableEntry table_entry(const TuneResult& r) {
+/// The table key of a problem: everything the caller's operation is made of.
+TableEntry keyed_entry(const GemmProblem& p) {
   TableEntry e;
-  e.m = r.problem.shape.m;
-  e.n = r.problem.shape.n;
-  e.k = r.problem.shape.k;
-  e.batch = r.problem.shape.batch;
-  e.dtype = std::string(dtype_name(r.problem.dtype));
-  e.alpha = r.problem.alpha;
-  e.beta = r.problem.beta;
+  e.m = p.shape.m;
+  e.n = p.shape.n;
+  e.k = p.shape.k;
+  e.batch = p.shape.batch;
+  e.dtype = std::string(dtype_name(p.dtype));
+  e.layout = p.layout.name();
+  const ResolvedGemm l = resolve(p);
+  e.ld = {l.a.ld, l.b.ld, l.c.ld};
+  e.offset = {l.a.offset, l.b.offset, l.c.offset};
+  e.batch_stride = {l.a.stride, l.b.stride, l.c.stride};
+  e.alpha = p.alpha;
+  e.beta = p.beta;
+  e.bias = p.epilogue.bias;
+  e.bias_offset = p.epilogue.bias_offset;
+  e.activation = std::string(activation_name(p.epilogue.activation));
+  e.mode = std::string(mode_name(p.mode));
+  return e;
+}
+
+TableEntry table_entry(const TuneResult& r) {
+  TableEntry e = keyed_entry(r.problem);
+  for (const NotApplicable& n : r.not_applicable) e.not_applicable.push_back({n.variant, n.reason});
   if (const EvaluatedConfig* best = r.best()) e.best = config_result(*best);
   if (const EvaluatedConfig* second = r.runner_up()) e.runner_up = config_result(*second);
   e.candidates = {r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped};
@@ -47,10 +63,19 @@ TableEntry table_entry(const TuneResult& r) {
   return e;
 }
 
+std::string describe(const GemmProblem& p) {
+  std::string s = p.shape.to_string() + " " + std::string(dtype_name(p.dtype)) + " " + p.layout.name();
+  if (p.alpha != 1.0f || p.beta != 0.0f) s += " alpha " + std::to_string(p.alpha) + " beta " + std::to_string(p.beta);
+  if (p.epilogue.name() != "none") s += " " + p.epilogue.name();
+  if (p.mode != Mode::fast) s += " " + std::string(mode_name(p.mode));
+  return s;
+}
+
 void print_result(const TuneResult& r, const std::string& device_name) {
-  std::printf("\n%s %s on %s: %zu evaluated, %zu failed, %zu pruned, %zu skipped by the budget; %.1f s%s\n",
-              r.problem.shape.to_string().c_str(), std::string(dtype_name(r.problem.dtype)).c_str(), device_name.c_str(),
-              r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped, r.elapsed_s, r.timestamps ? "" : " (host timing)");
+  std::printf("\n%s on %s: %zu evaluated, %zu failed, %zu pruned, %zu skipped by the budget; %.1f s%s\n",
+              describe(r.problem).c_str(), device_name.c_str(), r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped,
+              r.elapsed_s, r.timestamps ? "" : " (host timing)");
+  for (const NotApplicable& n : r.not_applicable) std::printf("  %s: not applicable: %s\n", n.variant.c_str(), n.reason.c_str());
   std::printf("  %-40s %9s %12s %12s %10s  %s\n", "config", "samples", "median us", "min us", "GFLOP/s", "error / bound");
   const size_t shown_screened = 5;
   size_t screened = 0;
@@ -76,6 +101,15 @@ void print_result(const TuneResult& r, const std::string& device_name) {
 }  // namespace
 
 int run_tune(const TuneCommandOptions& o) {
+  // Every operation is resolved before any Vulkan work, so a bad leading dimension or stride is exit 2 at once.
+  for (const Shape& shape : o.shapes) {
+    for (const Layout& layout : o.layouts) {
+      GemmProblem problem = o.operation;
+      problem.shape = shape;
+      problem.layout = layout;
+      resolve(problem);
+    }
+  }
   // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
   // tables fail fast, and a table that cannot be read is never overwritten.
   TuningTable table;
@@ -108,22 +142,44 @@ int run_tune(const TuneCommandOptions& o) {
   tune.finalists = o.finalists;
   tune.run.seed = o.seed;
 
+  std::vector<const KernelFamily*> families = kernel_families();
+  if (!o.variants.empty()) {
+    families.clear();
+    for (const std::string& name : o.variants) families.push_back(find_family(name));
+  }
+
   ExitCode worst = ExitCode::ok;
   for (const Shape& shape : o.shapes) {
+    std::vector<GemmProblem> problems;
+    for (const Layout& layout : o.layouts) {
+      for (DType dtype : o.dtypes) {
+        GemmProblem problem = o.operation;
+        problem.shape = shape;
+        problem.dtype = dtype;
+        problem.layout = layout;
+        problems.push_back(problem);
+      }
+    }
     double shape_budget = o.budget_s;
-    for (size_t i = 0; i < o.dtypes.size(); ++i) {
-      const GemmProblem problem{shape, o.dtypes[i], 1.0f, 0.0f};
-      tune.budget_s = shape_budget / double(o.dtypes.size() - i);
+    for (size_t i = 0; i < problems.size(); ++i) {
+      const GemmProblem& problem = problems[i];
+      tune.budget_s = shape_budget / double(problems.size() - i);
       TuneResult result;
       try {
-        result = tune_problem(device, problem, kernel_families(), tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
+        result = tune_problem(device, problem, families, tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
           spdlog::debug("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(e.measurement.disposition),
                         e.measurement.median_us);
         });
       } catch (const Error& e) {
         if (e.code() != ExitCode::unsupported) throw;  // device faults end the run; the table holds what was measured
+        // Recorded, so the table shows why this operation has no entry to use.
         spdlog::error("{}", e.what());
         worst = ExitCode::unsupported;
+        TableEntry entry = keyed_entry(problem);
+        entry.unsupported = e.what();
+        table.created = utc_now();
+        table.upsert(entry);
+        save_table(out, table);
         continue;
       }
       shape_budget = std::max(0.0, shape_budget - result.elapsed_s);

@@ -118,4 +118,53 @@ std::vector<Shape> parse_shape_list(std::string_view text, const std::string& wh
   return out;
 }
 
+namespace {
+uint64_t mul_checked(uint64_t a, uint64_t b, const std::string& what) {
+  uint64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) throw usage_error(what, std::to_string(a) + "*" + std::to_string(b), "size overflows 64 bits");
+  return r;
+}
+uint64_t add_checked(uint64_t a, uint64_t b, const std::string& what) {
+  uint64_t r;
+  if (__builtin_add_overflow(a, b, &r)) throw usage_error(what, std::to_string(a) + "+" + std::to_string(b), "size overflows 64 bits");
+  return r;
+}
+
+ResolvedOperand resolve_operand(const OperandPlacement& p, char name, uint64_t rows, uint64_t cols, uint64_t batch,
+                                const std::string& stored, bool may_share) {
+  const std::string ld_flag = std::string("--ld") + name, stride_flag = std::string("--stride-") + name,
+                    offset_flag = std::string("--offset-") + name;
+  ResolvedOperand r;
+  r.rows = rows;
+  r.cols = cols;
+  r.ld = p.ld.value_or(cols);
+  if (r.ld < cols) {
+    throw usage_error(ld_flag, std::to_string(r.ld), "below the " + std::to_string(cols) + " columns of " +
+                                                         std::string(1, char(name - 32)) + " as stored (" + stored + ")");
+  }
+  r.offset = p.offset;
+  const uint64_t span = add_checked(mul_checked(rows - 1, r.ld, ld_flag), cols, ld_flag);  // one product
+  r.stride = p.batch_stride.value_or(mul_checked(rows, r.ld, stride_flag));
+  if (batch > 1 && !may_share && r.stride < span) {
+    throw usage_error(stride_flag, std::to_string(r.stride),
+                      "products of C would overlap (a product spans " + std::to_string(span) + " elements)");
+  }
+  r.extent = add_checked(add_checked(r.offset, mul_checked(batch - 1, r.stride, stride_flag), offset_flag), span, offset_flag);
+  return r;
+}
+}  // namespace
+
+ResolvedGemm resolve(const GemmProblem& p) {
+  const Shape& s = p.shape;
+  ResolvedGemm r;
+  const std::string l = "layout " + p.layout.name();
+  r.a = p.layout.trans_a ? resolve_operand(p.a, 'a', s.k, s.m, s.batch, "K x M for " + l, true)
+                         : resolve_operand(p.a, 'a', s.m, s.k, s.batch, "M x K for " + l, true);
+  r.b = p.layout.trans_b ? resolve_operand(p.b, 'b', s.n, s.k, s.batch, "N x K for " + l, true)
+                         : resolve_operand(p.b, 'b', s.k, s.n, s.batch, "K x N for " + l, true);
+  r.c = resolve_operand(p.c, 'c', s.m, s.n, s.batch, "M x N", false);
+  if (p.epilogue.bias) r.bias_extent = add_checked(p.epilogue.bias_offset, s.n, "--bias-offset");
+  return r;
+}
+
 }  // namespace gemmtune

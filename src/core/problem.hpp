@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/operation.hpp"
+
 namespace gemmtune {
 
 /// Input element type. Products and sums are f32 and C is f32 for every input type.
@@ -43,8 +45,23 @@ struct GemmProblem {
   DType dtype = DType::f32;
   float alpha = 1.0f;
   float beta = 0.0f;
+  Layout layout;
+  OperandPlacement a, b, c;
+  Epilogue epilogue;
+  Mode mode = Mode::fast;
 
   double flops() const { return 2.0 * double(shape.m) * double(shape.n) * double(shape.k) * double(shape.batch); }
 };
+
+/// Where every operand lies, checked in 64-bit arithmetic.
+struct ResolvedGemm {
+  ResolvedOperand a, b, c;
+  uint64_t bias_extent = 0;  ///< elements of the bias buffer touched (0 without bias)
+};
+
+/// Resolves leading dimensions, offsets and batch strides (packed where unset). A leading dimension below the
+/// stored width, a C batch stride that makes products overlap, or an extent past 64 bits is a usage Error
+/// naming the option (--lda, --stride-c, ...), the value and the reason.
+ResolvedGemm resolve(const GemmProblem& problem);
 
 }  // namespace gemmtune

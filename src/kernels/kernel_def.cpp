@@ -11,6 +11,18 @@ uint32_t Config::get(const std::string& name) const {
   throw std::out_of_range("config has no parameter '" + name + "'");
 }
 
+uint32_t Config::get_or(const std::string& name, uint32_t fallback) const {
+  for (const auto& [key, value] : values) {
+    if (key == name) return value;
+  }
+  return fallback;
+}
+
+uint64_t split_range_terms(uint64_t k, uint32_t splits) {
+  uint64_t per = (k + splits - 1) / splits;
+  return (per + 31) / 32 * 32;
+}
+
 std::string KernelFamily::config_name(const Config& config, DType dtype) const {
   std::string s = name + "_" + std::string(dtype_name(dtype));
   for (const auto& [key, value] : config.values) s += "_" + key + std::to_string(value);
@@ -35,7 +47,7 @@ std::vector<Config> KernelFamily::all_configs() const {
 
 std::vector<Constraint> device_limit_constraints() {
   std::vector<Constraint> out;
-  out.push_back({"invocations", [](const KernelFamily& family, const Config& c, const Shape&, const vk::DeviceInfo& d) -> std::optional<std::string> {
+  out.push_back({"invocations", [](const KernelFamily& family, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
                    uint32_t wg = family.workgroup_size(c);
                    if (wg > d.max_invocations)
                      return std::to_string(wg) + " invocations > maxComputeWorkGroupInvocations " + std::to_string(d.max_invocations);
@@ -43,20 +55,10 @@ std::vector<Constraint> device_limit_constraints() {
                      return std::to_string(wg) + " invocations > maxComputeWorkGroupSize.x " + std::to_string(d.max_workgroup_size[0]);
                    return std::nullopt;
                  }});
-  out.push_back({"shared_memory", [](const KernelFamily& family, const Config& c, const Shape&, const vk::DeviceInfo& d) -> std::optional<std::string> {
+  out.push_back({"shared_memory", [](const KernelFamily& family, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
                    uint64_t bytes = family.shared_bytes(c);
                    if (bytes > d.max_shared_memory)
                      return std::to_string(bytes) + " B shared memory > maxComputeSharedMemorySize " + std::to_string(d.max_shared_memory) + " B";
-                   return std::nullopt;
-                 }});
-  out.push_back({"grid", [](const KernelFamily& family, const Config& c, const Shape& s, const vk::DeviceInfo& d) -> std::optional<std::string> {
-                   auto g = family.grid(c, s);
-                   static const char* axis = "xyz";
-                   for (int i = 0; i < 3; ++i) {
-                     if (g[i] > d.max_workgroup_count[i])
-                       return std::to_string(g[i]) + " workgroups in " + axis[i] + " > maxComputeWorkGroupCount." + axis[i] + " " +
-                              std::to_string(d.max_workgroup_count[i]);
-                   }
                    return std::nullopt;
                  }});
   return out;

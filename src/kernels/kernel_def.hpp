@@ -1,5 +1,5 @@
-// The declarative description of a kernel family: its parameters (specialization constants), named constraints,
-// launch geometry and SPIR-V per input type. The generic tuner and runner do the rest.
+// The declarative description of a kernel family: its parameters (specialization constants), applicability,
+// named constraints, launch geometry and SPIR-V per input type. The generic tuner and runner do the rest.
 #pragma once
 
 #include <array>
@@ -17,9 +17,11 @@
 namespace gemmtune {
 
 /// One tunable: a specialization constant and the values the sweep tries.
+inline constexpr uint32_t kNoSpecConstant = UINT32_MAX;  ///< a parameter the runner reads itself (split-k's S)
+
 struct ParamSpec {
   std::string name;  ///< short lower-case name used in config names ("bm")
-  uint32_t constant_id;
+  uint32_t constant_id;  ///< or kNoSpecConstant
   std::vector<uint32_t> values;
 };
 
@@ -27,25 +29,36 @@ struct ParamSpec {
 struct Config {
   std::vector<std::pair<std::string, uint32_t>> values;
   uint32_t get(const std::string& name) const;  ///< throws std::out_of_range for an unknown name
+  uint32_t get_or(const std::string& name, uint32_t fallback) const;
 };
 
-/// A named constraint: returns the reason when a config cannot run on the device, nullopt when it can.
 struct KernelFamily;
+/// A named constraint: returns the reason when a config cannot serve the problem on the device.
 struct Constraint {
   std::string code;  ///< stable reason code ("shared_memory", "invocations", ...)
-  std::function<std::optional<std::string>(const KernelFamily&, const Config&, const Shape&, const vk::DeviceInfo&)> check;
+  std::function<std::optional<std::string>(const KernelFamily&, const Config&, const GemmProblem&, const vk::DeviceInfo&)> check;
 };
+
+/// Specialization constants set from the problem (not tuned); see kernels/common/gemm_common.glsl.
+namespace problem_constant {
+inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25;
+}
 
 struct KernelFamily {
   std::string name;  ///< variant name in tables and config names ("tiled")
   std::vector<ParamSpec> params;
+  /// Why the family cannot serve a problem at all (any config), or nullopt. Unset: always applicable.
+  std::function<std::optional<std::string>(const GemmProblem&)> not_applicable;
   std::vector<Constraint> constraints;
   uint32_t workgroup_size_constant_id = 0;
   std::function<uint32_t(const Config&)> workgroup_size;
   std::function<uint64_t(const Config&)> shared_bytes;
-  /// Workgroup counts (x, y, z) for a shape; may exceed the device's limits (a constraint prunes those).
-  std::function<std::array<uint64_t, 3>(const Config&, const Shape&)> grid;
+  /// Workgroup counts (x, y, z) of the main pass; may exceed the device's limits (the runner splits the grid).
+  std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid;
   std::function<std::span<const uint32_t>(DType)> spirv;
+  /// Split-k: ranges of k (1 = none) and terms per range. With more than one range the main pass writes raw
+  /// sums to scratch planes and the reduce pass (splitk_reduce.comp) adds them and applies the epilogue.
+  std::function<uint32_t(const Config&)> splits = [](const Config&) { return 1u; };
 
   /// Deterministic config name: "<family>_<dtype>_<param><value>..." ("tiled_f32_bm64_bn64_bk16_tm4_tn4").
   std::string config_name(const Config& config, DType dtype) const;
@@ -53,9 +66,11 @@ struct KernelFamily {
   std::vector<Config> all_configs() const;
 };
 
+/// Terms per split-k range: ceil(K / S) rounded up to a multiple of 32.
+uint64_t split_range_terms(uint64_t k, uint32_t splits);
+
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
-/// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize, grid against
-/// maxComputeWorkGroupCount.
+/// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize.
 std::vector<Constraint> device_limit_constraints();
 
 }  // namespace gemmtune

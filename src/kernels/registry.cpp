@@ -1,14 +1,33 @@
 #include "kernels/registry.hpp"
 
+#include <algorithm>
+
+#include "core/error.hpp"
+
 namespace gemmtune {
 
-std::vector<const KernelFamily*> kernel_families() { return {&tiled_family()}; }
+std::vector<const KernelFamily*> kernel_families() { return {&tiled_family(), &splitk_family(), &fewrows_family()}; }
 
 const KernelFamily* find_family(const std::string& name) {
   for (const KernelFamily* f : kernel_families()) {
     if (f->name == name) return f;
   }
   return nullptr;
+}
+
+std::vector<const KernelFamily*> parse_variant_list(const std::string& text, const std::string& what) {
+  std::vector<const KernelFamily*> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const KernelFamily* f = find_family(name);
+    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk or fewrows)");
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 }  // namespace gemmtune

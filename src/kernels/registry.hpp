@@ -9,10 +9,14 @@
 namespace gemmtune {
 
 const KernelFamily& tiled_family();
+const KernelFamily& splitk_family();
+const KernelFamily& fewrows_family();
 
 /// All families in sweep order.
 std::vector<const KernelFamily*> kernel_families();
 /// The family called `name`, or nullptr.
 const KernelFamily* find_family(const std::string& name);
+/// Parses a comma-separated variant list (--variants); unknown names are a usage Error.
+std::vector<const KernelFamily*> parse_variant_list(const std::string& text, const std::string& what = "--variants");
 
 }  // namespace gemmtune

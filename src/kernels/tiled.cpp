@@ -1,53 +1,85 @@
-// The portable tiled family (kernels/gemm_tiled.comp): parameters, constraints and launch geometry.
+// The portable tiled family (kernels/gemm_tiled.comp) and its split-k form: parameters, constraints, geometry.
 #include "kernels/registry.hpp"
-
-#include "tiled_bf16.h"
-#include "tiled_f16.h"
-#include "tiled_f32.h"
+#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
 namespace {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-template <size_t N>
-std::span<const uint32_t> words(const uint32_t (&array)[N]) {
-  return {array, N};
-}
-
-KernelFamily make_tiled() {
+/// What tiled and splitk share: tile parameters, constraints and the tiled SPIR-V.
+KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params) {
   KernelFamily f;
-  f.name = "tiled";
+  f.name = name;
   // Spec constant 0 is the workgroup size; 1..5 are the tile parameters (see the shader header).
-  f.params = {
-      {"bm", 1, {32, 64, 128}},
-      {"bn", 2, {32, 64, 128}},
-      {"bk", 3, {8, 16, 32}},
-      {"tm", 4, {1, 2, 4, 8}},
-      {"tn", 5, {1, 2, 4, 8}},
-  };
-  // Values come from code today; the divisibility constraint keeps user-edited spaces honest.
-  f.constraints.push_back({"divisibility", [](const KernelFamily&, const Config& c, const Shape&, const vk::DeviceInfo&)
+  f.params = std::move(params);
+  f.constraints.push_back({"divisibility", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&)
                                                -> std::optional<std::string> {
                              if (c.get("bm") % c.get("tm") != 0) return "bm is not a multiple of tm";
                              if (c.get("bn") % c.get("tn") != 0) return "bn is not a multiple of tn";
                              return std::nullopt;
                            }});
+  f.constraints.push_back({"deterministic_order", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
+                                                      -> std::optional<std::string> {
+                             if (p.mode == Mode::deterministic && c.get("bk") % 16 != 0)
+                               return "deterministic mode chains 16 products per staged step: bk must be a multiple of 16";
+                             return std::nullopt;
+                           }});
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("tm")) * (c.get("bn") / c.get("tn")); };
-  // The A tile has one float of padding per k row (see the shader).
-  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("bk")) * (c.get("bm") + 1 + c.get("bn")) * sizeof(float); };
-  f.grid = [](const Config& c, const Shape& s) {
-    return std::array<uint64_t, 3>{ceil_div(s.n, c.get("bn")), ceil_div(s.m, c.get("bm")), s.batch};
+  // Both tiles have one float of padding per k row (see the shader).
+  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("bk")) * (c.get("bm") + 1 + c.get("bn") + 1) * sizeof(float); };
+  f.spirv = tiled_spirv;
+  return f;
+}
+
+KernelFamily make_tiled() {
+  KernelFamily f = tile_family("tiled", {{"bm", 1, {32, 64, 128}},
+                                         {"bn", 2, {32, 64, 128}},
+                                         {"bk", 3, {8, 16, 32}},
+                                         {"tm", 4, {1, 2, 4, 8}},
+                                         {"tn", 5, {1, 2, 4, 8}}});
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch};
   };
-  f.spirv = [](DType dtype) -> std::span<const uint32_t> {
-    switch (dtype) {
-      case DType::f32: return words(spirv_tiled_f32);
-      case DType::f16: return words(spirv_tiled_f16);
-      case DType::bf16: return words(spirv_tiled_bf16);
-    }
-    return {};
+  return f;
+}
+
+KernelFamily make_splitk() {
+  // Split-k serves small grids over a long k: fewer tile shapes, the split factor swept with them.
+  KernelFamily f = tile_family("splitk", {{"bm", 1, {32, 64, 128}},
+                                          {"bn", 2, {32, 64, 128}},
+                                          {"bk", 3, {16, 32}},
+                                          {"tm", 4, {2, 4, 8}},
+                                          {"tn", 5, {2, 4, 8}},
+                                          {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
+  f.not_applicable = [](const GemmProblem& p) -> std::optional<std::string> {
+    if (p.shape.k < 128) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
+    return std::nullopt;
+  };
+  f.constraints.push_back({"k_ranges", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
+                                           -> std::optional<std::string> {
+                             const uint32_t s = c.get("splits");
+                             const uint64_t range = split_range_terms(p.shape.k, s);
+                             if (range < 64 || p.shape.k < (s - 1) * range + 64) {
+                               return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
+                                      " ranges of at least 64 terms (multiples of 32)";
+                             }
+                             return std::nullopt;
+                           }});
+  f.constraints.push_back({"scratch", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d)
+                                          -> std::optional<std::string> {
+                             const uint64_t floats = uint64_t(c.get("splits")) * p.shape.batch * p.shape.m * p.shape.n;
+                             if (floats > UINT32_MAX || floats * 4 > d.max_storage_buffer_range) {
+                               return "scratch planes need " + std::to_string(floats * 4) + " B, limit " +
+                                      std::to_string(std::min<uint64_t>(d.max_storage_buffer_range, uint64_t(UINT32_MAX) * 4)) + " B";
+                             }
+                             return std::nullopt;
+                           }});
+  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
   };
   return f;
 }
@@ -55,6 +87,11 @@ KernelFamily make_tiled() {
 
 const KernelFamily& tiled_family() {
   static const KernelFamily family = make_tiled();
+  return family;
+}
+
+const KernelFamily& splitk_family() {
+  static const KernelFamily family = make_splitk();
   return family;
 }
 

@@ -86,12 +86,18 @@ std::string readable(const std::exception& e) {
 std::string table_to_json(const TuningTable& t) {
   json entries = json::array();
   for (const TableEntry& e : t.entries) {
+    auto triple = [](const PerOperand& t) { return json{{"a", t.a}, {"b", t.b}, {"c", t.c}}; };
+    json notes = json::array();
+    for (const VariantNote& v : e.not_applicable) notes.push_back({{"variant", v.variant}, {"reason", v.reason}});
     entries.push_back({{"m", e.m}, {"n", e.n}, {"k", e.k}, {"batch", e.batch}, {"dtype", e.dtype}, {"layout", e.layout},
-                       {"alpha", e.alpha}, {"beta", e.beta}, {"best", config_to_json(e.best)},
+                       {"ld", triple(e.ld)}, {"offset", triple(e.offset)}, {"batch_stride", triple(e.batch_stride)},
+                       {"alpha", e.alpha}, {"beta", e.beta},
+                       {"epilogue", {{"bias", e.bias}, {"bias_offset", e.bias_offset}, {"activation", e.activation}}},
+                       {"mode", e.mode}, {"best", config_to_json(e.best)},
                        {"runner_up", config_to_json(e.runner_up)},
                        {"candidates", {{"evaluated", e.candidates.evaluated}, {"failed", e.candidates.failed},
                                        {"pruned", e.candidates.pruned}, {"skipped", e.candidates.skipped}}},
-                       {"budget_exhausted", e.budget_exhausted}, {"tune_seconds", e.tune_seconds}});
+                       {"not_applicable", notes}, {"unsupported", e.unsupported}, {"budget_exhausted", e.budget_exhausted}, {"tune_seconds", e.tune_seconds}});
   }
   json j = {{"schema_version", t.schema_version},
             {"tool", {{"name", t.tool.name}, {"version", t.tool.version}, {"git", t.tool.git}}},
@@ -151,8 +157,25 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
       entry.batch = get_uint(e, "batch", UINT64_MAX, 1);
       entry.dtype = e.at("dtype").get<std::string>();
       entry.layout = e.at("layout").get<std::string>();
+      auto triple = [&](const char* key) {
+        const json& t = e.at(key);
+        if (!t.is_object()) throw std::invalid_argument(std::string(key) + ": expected an object with a, b, c");
+        return PerOperand{get_uint(t, "a"), get_uint(t, "b"), get_uint(t, "c")};
+      };
+      entry.ld = triple("ld");
+      entry.offset = triple("offset");
+      entry.batch_stride = triple("batch_stride");
       entry.alpha = e.at("alpha").get<double>();
       entry.beta = e.at("beta").get<double>();
+      const json& epi = e.at("epilogue");
+      entry.bias = epi.at("bias").get<bool>();
+      entry.bias_offset = get_uint(epi, "bias_offset");
+      entry.activation = epi.at("activation").get<std::string>();
+      entry.mode = e.at("mode").get<std::string>();
+      entry.unsupported = e.at("unsupported").get<std::string>();
+      for (const json& note : e.at("not_applicable")) {
+        entry.not_applicable.push_back({note.at("variant").get<std::string>(), note.at("reason").get<std::string>()});
+      }
       where += ".best";
       entry.best = config_from_json(e.at("best"));
       where = "entries[" + std::to_string(i) + "].runner_up";

@@ -9,7 +9,7 @@
 
 namespace gemmtune {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 struct ToolInfo {
   std::string name = "gemmtune";
@@ -47,19 +47,41 @@ struct CandidateCounts {
   bool operator==(const CandidateCounts&) const = default;
 };
 
+/// One number per operand (leading dimensions, offsets, batch strides), as resolved.
+struct PerOperand {
+  uint64_t a = 0, b = 0, c = 0;
+  bool operator==(const PerOperand&) const = default;
+};
+
+struct VariantNote {
+  std::string variant, reason;
+  bool operator==(const VariantNote&) const = default;
+};
+
 struct TableEntry {
+  // The key: everything a caller's operation is made of.
   uint64_t m = 0, n = 0, k = 0, batch = 1;
   std::string dtype;
   std::string layout = "nn";
+  PerOperand ld, offset, batch_stride;
   double alpha = 1.0, beta = 0.0;
+  bool bias = false;
+  uint64_t bias_offset = 0;
+  std::string activation = "none";
+  std::string mode = "fast";
+  // The result.
   std::optional<ConfigResult> best;  ///< null: no verified candidate
   std::optional<ConfigResult> runner_up;
   CandidateCounts candidates;
+  std::vector<VariantNote> not_applicable;  ///< variants that cannot serve this operation, with the reason
+  std::string unsupported;  ///< why nothing could run on this device (an operand over a limit); empty when tuned
   bool budget_exhausted = false;
   double tune_seconds = 0;
   bool operator==(const TableEntry&) const = default;
   bool same_key(const TableEntry& o) const {
-    return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout;
+    return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout && ld == o.ld &&
+           offset == o.offset && batch_stride == o.batch_stride && alpha == o.alpha && beta == o.beta && bias == o.bias &&
+           bias_offset == o.bias_offset && activation == o.activation && mode == o.mode;
   }
 };
 
@@ -71,7 +93,7 @@ struct TuningTable {
   std::string timing = "timestamps";  ///< "timestamps", or "host" where the queue has none
   std::vector<TableEntry> entries;
 
-  /// Replaces the entry with the same key (shape, dtype, layout) or appends it.
+  /// Replaces the entry with the same key (shape, dtype, layout, placement, scalars, epilogue, mode) or appends it.
   void upsert(const TableEntry& entry);
   bool operator==(const TuningTable&) const = default;
 };

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "kernels/spirv.hpp"
 #include "verify/reference.hpp"
 #include "vk/check.hpp"
 
@@ -15,47 +16,62 @@ namespace gemmtune {
 namespace {
 constexpr VkBufferUsageFlags kStorage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-constexpr uint32_t kNaNBits = 0x7fc00000u;
 
-uint64_t checked_mul(uint64_t a, uint64_t b, const std::string& what) {
-  uint64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) throw Error(ExitCode::unsupported, what + ": size overflows 64 bits");
-  return r;
-}
+uint64_t padded_bytes(uint64_t elements, unsigned elem_bytes) { return (elements * elem_bytes + 3) / 4 * 4; }
 
-struct OperandSize {
+struct BufferNeed {
   const char* name;
   uint64_t elements, bytes;
 };
 
-std::vector<OperandSize> operand_sizes(const GemmProblem& p) {
-  const Shape& s = p.shape;
-  const uint64_t in_bytes = dtype_bytes(p.dtype);
-  auto count = [&](const char* name, uint64_t rows, uint64_t cols, uint64_t elem_bytes) {
-    uint64_t elements = checked_mul(checked_mul(rows, cols, name), s.batch, name);
-    uint64_t bytes = checked_mul(elements, elem_bytes, name);
-    if (elem_bytes == 2) bytes = (bytes + 3) / 4 * 4;  // packed pairs fill whole words
-    return OperandSize{name, elements, bytes};
-  };
-  return {count("A", s.m, s.k, in_bytes), count("B", s.k, s.n, in_bytes), count("C", s.m, s.n, 4)};
+std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard) {
+  const ResolvedGemm l = resolve(with_guard(p, guard));
+  const unsigned in = dtype_bytes(p.dtype);
+  std::vector<BufferNeed> out = {{"A", l.a.extent + guard, padded_bytes(l.a.extent + guard, in)},
+                                 {"B", l.b.extent + guard, padded_bytes(l.b.extent + guard, in)},
+                                 {"C", l.c.extent + guard, padded_bytes(l.c.extent + guard, 4)}};
+  if (p.epilogue.bias) out.push_back({"bias", l.bias_extent + guard, padded_bytes(l.bias_extent + guard, 4)});
+  return out;
 }
+
+/// Specialization constants that come from the problem; `fused` = false drops the epilogue (for the unfused path).
+std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, bool fused, uint32_t splits) {
+  namespace pc = problem_constant;
+  return {{pc::trans_a, p.layout.trans_a},
+          {pc::trans_b, p.layout.trans_b},
+          {pc::has_bias, fused && p.epilogue.bias},
+          {pc::activation, fused ? uint32_t(p.epilogue.activation) : 0u},
+          {pc::deterministic, p.mode == Mode::deterministic},
+          {pc::split, splits}};
+}
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
-void check_problem_fits(const GemmProblem& problem, const vk::Device& device) {
+struct GemmRunner::Passes {
+  std::unique_ptr<vk::ComputePipeline> main;
+  std::unique_ptr<vk::ComputePipeline> reduce;  ///< split-k only
+  std::array<uint64_t, 3> grid{};
+  uint32_t splits = 1;
+  uint64_t k_split = 0;
+  double compile_ms = 0.0;
+};
+
+void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard) {
   const vk::DeviceInfo& d = device.info();
   const std::string shape = problem.shape.to_string() + " " + std::string(dtype_name(problem.dtype));
   uint64_t total = 0;
-  for (const OperandSize& op : operand_sizes(problem)) {
+  for (const BufferNeed& need : buffer_needs(problem, guard)) {
     auto refuse = [&](uint64_t needed, uint64_t limit, const std::string& unit, const std::string& limit_name) {
-      return Error(ExitCode::unsupported, shape + ": operand " + op.name + " needs " + std::to_string(needed) + " " + unit +
+      return Error(ExitCode::unsupported, shape + ": operand " + need.name + " needs " + std::to_string(needed) + " " + unit +
                                               ", limit " + std::to_string(limit) + " " + unit + " (" + limit_name + ")");
     };
-    if (op.elements > UINT32_MAX) throw refuse(op.elements, UINT32_MAX, "elements", "32-bit shader indexing");
-    if (op.bytes > d.max_storage_buffer_range) throw refuse(op.bytes, d.max_storage_buffer_range, "B", "maxStorageBufferRange");
-    if (op.bytes > d.max_memory_allocation_size) throw refuse(op.bytes, d.max_memory_allocation_size, "B", "maxMemoryAllocationSize");
-    total += op.bytes;
+    if (need.elements > UINT32_MAX) throw refuse(need.elements, UINT32_MAX, "elements", "32-bit shader indexing");
+    if (need.bytes > d.max_storage_buffer_range) throw refuse(need.bytes, d.max_storage_buffer_range, "B", "maxStorageBufferRange");
+    if (need.bytes > d.max_memory_allocation_size) throw refuse(need.bytes, d.max_memory_allocation_size, "B", "maxMemoryAllocationSize");
+    total += need.bytes;
   }
-  VkDeviceSize heap = device.heap_size_for(~0u, 0);
+  const VkDeviceSize heap = device.heap_size_for(~0u, 0);
   if (total > heap) {
     throw Error(ExitCode::unsupported, shape + ": operands need " + std::to_string(total) + " B, limit " + std::to_string(heap) +
                                            " B (largest memory heap)");
@@ -66,80 +82,129 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     : device_(device),
       problem_(problem),
       options_(options),
-      operands_((check_problem_fits(problem, device), make_operands(problem, options.seed))),
+      operands_((check_problem_fits(problem, device, options.guard), make_operands(problem, options.seed, options.guard))),
       reference_(reference_gemm(problem, operands_)),
       submitter_(device, options.fence_timeout_ns),
       a_(device, operands_.a_device.size(), kStorage, false),
       b_(device, operands_.b_device.size(), kStorage, false),
-      c_(device, problem.shape.batch * problem.shape.m * problem.shape.n * 4, kStorage, false),
-      staging_(device, std::max({a_.size(), b_.size(), c_.size()}), VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true) {
+      c_(device, operands_.c0.size() * 4, kStorage, false),
+      bias_(device, std::max<size_t>(16, operands_.bias.size() * 4), kStorage, false),
+      staging_(device, std::max({a_.size(), b_.size(), c_.size(), bias_.size()}),
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true),
+      dummy_(device, 16, kStorage, false) {
   const Shape& s = problem.shape;
-  push_ = GemmPush{uint32_t(s.m), uint32_t(s.n), uint32_t(s.k), uint32_t(s.m * s.k), uint32_t(s.k * s.n), uint32_t(s.m * s.n),
-                   problem.alpha, problem.beta};
-  upload(a_, operands_.a_device);
-  upload(b_, operands_.b_device);
+  const ResolvedGemm& l = operands_.layout;
+  push_ = GemmPush{uint32_t(s.m),        uint32_t(s.n),        uint32_t(s.k),        uint32_t(l.a.ld),
+                   uint32_t(l.b.ld),     uint32_t(l.c.ld),     uint32_t(l.a.offset), uint32_t(l.b.offset),
+                   uint32_t(l.c.offset), uint32_t(l.bias_extent ? l.bias_extent - s.n : 0),
+                   uint32_t(l.a.stride), uint32_t(l.b.stride), uint32_t(l.c.stride), 0, 0, 0,
+                   problem.alpha,        problem.beta,         uint32_t(s.k)};
+  upload(a_, operands_.a_device.data(), operands_.a_device.size());
+  upload(b_, operands_.b_device.data(), operands_.b_device.size());
+  if (!operands_.bias.empty()) upload(bias_, operands_.bias.data(), operands_.bias.size() * 4);
 }
 
 GemmRunner::~GemmRunner() = default;
 
-void GemmRunner::upload(const vk::Buffer& dst, const std::vector<uint8_t>& bytes) {
-  std::memcpy(staging_.mapped(), bytes.data(), bytes.size());
+void GemmRunner::upload(const vk::Buffer& dst, const void* data, size_t bytes) {
+  std::memcpy(staging_.mapped(), data, bytes);
   submitter_.run([&](VkCommandBuffer cmd) {
-    VkBufferCopy region{0, 0, bytes.size()};
+    VkBufferCopy region{0, 0, bytes};
     vkCmdCopyBuffer(cmd, staging_.handle(), dst.handle(), 1, &region);
   });
 }
 
-void GemmRunner::reset_c() {
-  if (problem_.beta == 0.0f) return;  // poisoned in the verification command buffer instead
-  std::memcpy(staging_.mapped(), operands_.c0.data(), operands_.c0.size() * sizeof(float));
-  submitter_.run([&](VkCommandBuffer cmd) {
-    VkBufferCopy region{0, 0, c_.size()};
-    vkCmdCopyBuffer(cmd, staging_.handle(), c_.handle(), 1, &region);
-  });
+std::vector<VkBuffer> GemmRunner::bindings() const {
+  return {a_.handle(), b_.handle(), c_.handle(), bias_.handle(), scratch_ ? scratch_->handle() : dummy_.handle()};
 }
 
-void GemmRunner::record_gemm(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, const std::array<uint64_t, 3>& grid,
-                             uint32_t repeats) const {
+void GemmRunner::ensure_scratch(uint64_t floats) {
+  if (scratch_ && scratch_->size() >= floats * 4) return;
+  scratch_.reset();
+  scratch_.emplace(device_, floats * 4, kStorage, false);
+}
+
+GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Config& config, bool fused) {
+  const std::string key = family.config_name(config, problem_.dtype) + (fused ? "" : "/unfused");
+  auto it = passes_.find(key);
+  if (it != passes_.end()) return *it->second;
+
+  auto passes = std::make_unique<Passes>();
+  passes->splits = family.splits(config);
+  passes->grid = family.grid(config, problem_);
+  passes->k_split = passes->splits > 1 ? split_range_terms(problem_.shape.k, passes->splits) : problem_.shape.k;
+  if (passes->splits > 1) ensure_scratch(uint64_t(passes->splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
+
+  std::vector<vk::SpecConstant> constants{{family.workgroup_size_constant_id, family.workgroup_size(config)}};
+  for (const ParamSpec& p : family.params) {
+    if (p.constant_id != kNoSpecConstant) constants.push_back({p.constant_id, config.get(p.name)});
+  }
+  // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass.
+  for (const vk::SpecConstant& c : problem_constants(problem_, fused && passes->splits == 1, passes->splits)) constants.push_back(c);
+  const auto start = std::chrono::steady_clock::now();
+  passes->main = std::make_unique<vk::ComputePipeline>(device_, family.spirv(problem_.dtype), constants, bindings(),
+                                                       uint32_t(sizeof(GemmPush)));
+  if (passes->splits > 1) {
+    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(), problem_constants(problem_, fused, passes->splits),
+                                                           bindings(), uint32_t(sizeof(GemmPush)));
+  }
+  passes->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return *passes_.emplace(key, std::move(passes)).first->second;
+}
+
+void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const {
+  // Grids past maxComputeWorkGroupCount are split into several dispatches; base_* tells each where it starts.
+  const auto& max = device_.info().max_workgroup_count;
+  for (uint64_t z = 0; z < grid[2]; z += max[2])
+    for (uint64_t y = 0; y < grid[1]; y += max[1])
+      for (uint64_t x = 0; x < grid[0]; x += max[0]) {
+        push.base_x = uint32_t(x);
+        push.base_y = uint32_t(y);
+        push.base_z = uint32_t(z);
+        pipeline.record_dispatch(cmd, &push, uint32_t(std::min<uint64_t>(max[0], grid[0] - x)),
+                                 uint32_t(std::min<uint64_t>(max[1], grid[1] - y)), uint32_t(std::min<uint64_t>(max[2], grid[2] - z)));
+      }
+}
+
+void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats) const {
+  GemmPush push = push_;
+  push.k_split = uint32_t(passes.k_split);
+  const Shape& s = problem_.shape;
   for (uint32_t r = 0; r < repeats; ++r) {
-    if (r > 0) vk::record_full_barrier(cmd);  // each dispatch writes C: keep them ordered, as a caller's would be
-    pipeline.record_dispatch(cmd, &push_, uint32_t(grid[0]), uint32_t(grid[1]), uint32_t(grid[2]));
+    if (r > 0) vk::record_full_barrier(cmd);  // each run writes C: keep runs ordered, as a caller's would be
+    record_grid(cmd, *passes.main, passes.grid, push);
+    if (passes.reduce) {
+      vk::record_full_barrier(cmd);
+      record_grid(cmd, *passes.reduce, {ceil_div(s.n, 16), ceil_div(s.m, 16), s.batch}, push);
+    }
   }
 }
 
 Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& config, int warmup, int samples) {
   Measurement m;
-  const std::string name = family.config_name(config, problem_.dtype);
-  auto it = pipelines_.find(name);
-  if (it == pipelines_.end()) {
-    std::vector<vk::SpecConstant> constants{{family.workgroup_size_constant_id, family.workgroup_size(config)}};
-    for (const ParamSpec& p : family.params) constants.push_back({p.constant_id, config.get(p.name)});
-    auto start = std::chrono::steady_clock::now();
-    try {
-      auto pipeline = std::make_unique<vk::ComputePipeline>(device_, family.spirv(problem_.dtype), constants,
-                                                            std::vector<VkBuffer>{a_.handle(), b_.handle(), c_.handle()},
-                                                            uint32_t(sizeof(GemmPush)));
-      it = pipelines_.emplace(name, std::move(pipeline)).first;
-    } catch (const vk::VulkanError& e) {
-      if (e.result() == VK_ERROR_DEVICE_LOST) throw;
-      m.disposition = Disposition::compile_failed;
-      m.detail = e.what();
-      return m;
-    }
-    m.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  Passes* passes = nullptr;
+  const bool cached = passes_.count(family.config_name(config, problem_.dtype)) > 0;
+  try {
+    passes = &passes_for(family, config, true);
+  } catch (const vk::VulkanError& e) {
+    if (e.result() == VK_ERROR_DEVICE_LOST) throw;
+    m.disposition = Disposition::compile_failed;
+    m.detail = e.what();
+    return m;
   }
-  const vk::ComputePipeline& pipeline = *it->second;
-  const auto grid = family.grid(config, problem_.shape);
+  if (!cached) m.compile_ms = passes->compile_ms;
+  for (auto* pipeline : {passes->main.get(), passes->reduce.get()}) {
+    if (pipeline) pipeline->bind(bindings());
+  }
 
-  // Verification run: C poisoned with NaN (beta = 0, so C must never be read) or reset to C0.
-  reset_c();
+  // Verification run on a fresh C image, timed on its own.
+  std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
   const double verify_ns = submitter_.run_timed(
-      [&](VkCommandBuffer cmd) { record_gemm(cmd, pipeline, grid); },
+      [&](VkCommandBuffer cmd) { record_run(cmd, *passes, 1); },
       [&](VkCommandBuffer cmd) {
-        if (problem_.beta == 0.0f) {
-          vkCmdFillBuffer(cmd, c_.handle(), 0, VK_WHOLE_SIZE, kNaNBits);
-          vk::record_full_barrier(cmd);
-        }
+        VkBufferCopy region{0, 0, c_.size()};
+        vkCmdCopyBuffer(cmd, staging_.handle(), c_.handle(), 1, &region);
+        vk::record_full_barrier(cmd);
       },
       [&](VkCommandBuffer cmd) {
         vk::record_full_barrier(cmd);
@@ -147,9 +212,17 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
         vkCmdCopyBuffer(cmd, c_.handle(), staging_.handle(), 1, &region);
         vk::record_full_barrier(cmd);
       });
-  last_result_.resize(c_.size() / sizeof(float));
-  std::memcpy(last_result_.data(), staging_.mapped(), c_.size());
+  std::vector<float> image(c_.size() / 4);
+  std::memcpy(image.data(), staging_.mapped(), c_.size());
+  GatheredResult gathered = gather_result(problem_, operands_, image);
+  last_result_ = std::move(gathered.values);
   m.error = compare_with_reference(last_result_, reference_, dtype_error_bound(problem_.dtype));
+  if (gathered.touched > 0) {
+    m.disposition = Disposition::incorrect;
+    m.detail = std::to_string(gathered.touched) + " elements outside the written region of C changed (first at buffer index " +
+               std::to_string(gathered.first_touched) + ")";
+    return m;
+  }
   if (!m.error.passed) {
     m.disposition = Disposition::incorrect;
     m.detail = m.error.non_finite ? std::to_string(m.error.non_finite) + " non-finite results"
@@ -160,21 +233,56 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
   const uint32_t repeats = uint32_t(std::clamp(std::ceil(options_.min_sample_ns / std::max(verify_ns, 1.0)), 1.0, 256.0));
   m.runs_per_sample = repeats;
   auto timed_batch = [&] {
-    return submitter_.run_timed([&](VkCommandBuffer cmd) { record_gemm(cmd, pipeline, grid, repeats); }) / 1000.0 / repeats;
+    return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, *passes, repeats); }) / 1000.0 / repeats;
   };
-  if (samples == 0) {
-    m.samples_us.push_back(repeats == 1 ? verify_ns / 1000.0 : timed_batch());
-  }
-  for (int i = 0; i < warmup; ++i) submitter_.run([&](VkCommandBuffer cmd) { record_gemm(cmd, pipeline, grid, repeats); });
+  if (samples == 0) m.samples_us.push_back(repeats == 1 ? verify_ns / 1000.0 : timed_batch());
+  for (int i = 0; i < warmup; ++i) submitter_.run([&](VkCommandBuffer cmd) { record_run(cmd, *passes, repeats); });
   for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch());
-  if (!m.samples_us.empty()) {
-    m.median_us = median_of(m.samples_us);
-    m.min_us = *std::min_element(m.samples_us.begin(), m.samples_us.end());
-    m.gflops = m.median_us > 0.0 ? problem_.flops() / (m.median_us * 1e3) : 0.0;
-  }
+  m.median_us = median_of(m.samples_us);
+  m.min_us = *std::min_element(m.samples_us.begin(), m.samples_us.end());
+  m.gflops = m.median_us > 0.0 ? problem_.flops() / (m.median_us * 1e3) : 0.0;
   return m;
 }
 
-void GemmRunner::drop_pipeline(const std::string& name) { pipelines_.erase(name); }
+std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Config& config) {
+  Passes& product = passes_for(family, config, false);
+  for (auto* pipeline : {product.main.get(), product.reduce.get()}) {
+    if (pipeline) pipeline->bind(bindings());
+  }
+  auto epilogue_pass = [&](uint32_t op) {
+    std::vector<vk::SpecConstant> constants = problem_constants(problem_, true, 1);
+    constants.push_back({30, op});
+    return std::make_unique<vk::ComputePipeline>(device_, epilogue_spirv(), constants, bindings(), uint32_t(sizeof(GemmPush)));
+  };
+  std::unique_ptr<vk::ComputePipeline> bias_pass, activation_pass;
+  if (problem_.epilogue.bias) bias_pass = epilogue_pass(1);
+  if (problem_.epilogue.activation != Activation::none) activation_pass = epilogue_pass(2);
+
+  const Shape& s = problem_.shape;
+  const std::array<uint64_t, 3> element_grid{ceil_div(s.n, 16), ceil_div(s.m, 16), s.batch};
+  std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
+  submitter_.run([&](VkCommandBuffer cmd) {
+    VkBufferCopy region{0, 0, c_.size()};
+    vkCmdCopyBuffer(cmd, staging_.handle(), c_.handle(), 1, &region);
+    vk::record_full_barrier(cmd);
+    record_run(cmd, product, 1);
+    for (auto* pass : {bias_pass.get(), activation_pass.get()}) {
+      if (!pass) continue;
+      vk::record_full_barrier(cmd);
+      record_grid(cmd, *pass, element_grid, push_);
+    }
+    vk::record_full_barrier(cmd);
+    vkCmdCopyBuffer(cmd, c_.handle(), staging_.handle(), 1, &region);
+    vk::record_full_barrier(cmd);
+  });
+  std::vector<float> image(c_.size() / 4);
+  std::memcpy(image.data(), staging_.mapped(), c_.size());
+  return gather_result(problem_, operands_, image).values;
+}
+
+void GemmRunner::drop_pipeline(const std::string& name) {
+  passes_.erase(name);
+  passes_.erase(name + "/unfused");
+}
 
 }  // namespace gemmtune

@@ -1,9 +1,12 @@
-// Runs GEMM configs of any kernel family on one problem: device buffers and the reference are made once per
-// problem; each evaluation builds (or reuses) the pipeline, verifies a run on NaN-poisoned C, then times runs.
+// Runs GEMM configs of any kernel family on one problem. Device buffers (with guard bands) and the reference are
+// made once per problem; each evaluation builds (or reuses) the pipeline, verifies a run on a fresh C image
+// (NaN where beta = 0, sentinels outside the written region), then times batches of runs.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,25 +18,31 @@
 
 namespace gemmtune {
 
-/// The push-constant block every GEMM kernel declares (see kernels/gemm_tiled.comp).
+/// The push-constant block every GEMM kernel declares (kernels/common/gemm_common.glsl).
 struct GemmPush {
   uint32_t m, n, k;
+  uint32_t lda, ldb, ldc;
+  uint32_t off_a, off_b, off_c, off_bias;
   uint32_t stride_a, stride_b, stride_c;
+  uint32_t base_x, base_y, base_z;
   float alpha, beta;
+  uint32_t k_split;
 };
 
 struct RunOptions {
   uint64_t seed = 1;
   uint64_t fence_timeout_ns = 120'000'000'000ull;
-  /// A timed sample is a batch of back-to-back dispatches lasting at least this long (at most 256 dispatches):
+  /// A timed sample is a batch of back-to-back runs lasting at least this long (at most 256 runs):
   /// single short dispatches measure clock ramp-up and submission gaps, not the kernel.
   double min_sample_ns = 1'000'000.0;
+  /// Elements of guard band before and after every buffer.
+  uint64_t guard = 64;
 };
 
-/// Byte counts of the operands, checked in 64-bit arithmetic against maxStorageBufferRange,
-/// maxMemoryAllocationSize, the heap size and 32-bit shader indexing. Throws an unsupported Error (exit 3) naming
-/// the operand, the bytes needed and the limit.
-void check_problem_fits(const GemmProblem& problem, const vk::Device& device);
+/// Checks the problem's buffers (guard bands included) in 64-bit arithmetic against 32-bit shader indexing,
+/// maxStorageBufferRange, maxMemoryAllocationSize and the heap size. Throws an unsupported Error (exit 3) naming
+/// the operand, the amount needed and the limit.
+void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard);
 
 class GemmRunner {
  public:
@@ -43,23 +52,29 @@ class GemmRunner {
   const GemmProblem& problem() const { return problem_; }
   bool uses_timestamps() const { return submitter_.uses_timestamps(); }
 
-  /// Verifies `config` on C poisoned with NaN (or reset to C0 when beta != 0), then runs `warmup` untimed and
-  /// `samples` timed batches (see RunOptions::min_sample_ns; a sample is the batch time over its dispatches).
-  /// With `samples` = 0 (screening) the verification run's own time is the one sample when it lasted at least
-  /// min_sample_ns, else one timed batch is. Pipeline build failures give compile_failed; device faults throw.
+  /// Verifies `config`, then runs `warmup` untimed and `samples` timed batches (see RunOptions::min_sample_ns;
+  /// a sample is the batch time over its runs). With `samples` = 0 (screening) the verification run's own time
+  /// is the one sample when it lasted at least min_sample_ns, else one timed batch is. A run is every pass of
+  /// the config (split-k's reduce included). Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
-  /// Frees the cached pipeline of a config (pipelines are kept so finalists are not rebuilt).
+  /// Runs the config with its epilogue as separate passes (product, then bias, then activation) and returns the
+  /// written region: the fused result must equal it bit for bit.
+  std::vector<float> run_unfused(const KernelFamily& family, const Config& config);
+  /// Frees the cached pipelines of a config (pipelines are kept so finalists are not rebuilt).
   void drop_pipeline(const std::string& name);
-  /// The reference result (row-major, batch * M * N), for tests.
+  /// The reference result (dense row-major, batch * M * N), for tests.
   const std::vector<double>& reference() const { return reference_; }
-  /// The last verified run's C, for tests.
+  /// The written region of the last verified run, for tests.
   const std::vector<float>& last_result() const { return last_result_; }
 
  private:
-  void upload(const vk::Buffer& dst, const std::vector<uint8_t>& bytes);
-  void reset_c();
-  void record_gemm(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, const std::array<uint64_t, 3>& grid,
-                   uint32_t repeats = 1) const;
+  struct Passes;  // the pipelines of one config
+  Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
+  void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats) const;
+  void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const;
+  void upload(const vk::Buffer& dst, const void* data, size_t bytes);
+  std::vector<VkBuffer> bindings() const;
+  void ensure_scratch(uint64_t floats);
 
   const vk::Device& device_;
   GemmProblem problem_;
@@ -68,9 +83,11 @@ class GemmRunner {
   std::vector<double> reference_;
   std::vector<float> last_result_;
   vk::Submitter submitter_;
-  vk::Buffer a_, b_, c_, staging_;
+  vk::Buffer a_, b_, c_, bias_, staging_;
+  std::optional<vk::Buffer> scratch_;
+  vk::Buffer dummy_;
   GemmPush push_{};
-  std::map<std::string, std::unique_ptr<vk::ComputePipeline>> pipelines_;
+  std::map<std::string, std::unique_ptr<Passes>> passes_;
 };
 
 }  // namespace gemmtune

@@ -8,11 +8,17 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
                                const vk::DeviceInfo& device) {
   SearchSpace space;
   for (const KernelFamily* family : families) {
+    if (family->not_applicable) {
+      if (auto reason = family->not_applicable(problem)) {
+        space.not_applicable.push_back({family->name, *reason});
+        continue;
+      }
+    }
     for (Config& config : family->all_configs()) {
       std::string name = family->config_name(config, problem.dtype);
       bool rejected = false;
       for (const Constraint& c : family->constraints) {
-        if (auto reason = c.check(*family, config, problem.shape, device)) {
+        if (auto reason = c.check(*family, config, problem, device)) {
           space.pruned.push_back({name, c.code, *reason});
           rejected = true;
           break;

@@ -21,9 +21,16 @@ struct PrunedConfig {
   std::string reason;  ///< the figures behind it
 };
 
+/// A family that cannot serve the problem at all, with the reason (reported, never silently dropped).
+struct NotApplicable {
+  std::string variant;
+  std::string reason;
+};
+
 struct SearchSpace {
   std::vector<Candidate> candidates;
   std::vector<PrunedConfig> pruned;
+  std::vector<NotApplicable> not_applicable;
 };
 
 SearchSpace build_search_space(const std::vector<const KernelFamily*>& families, const GemmProblem& problem,

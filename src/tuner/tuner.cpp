@@ -46,6 +46,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
   result.problem = problem;
   SearchSpace space = build_search_space(families, problem, device.info());
   result.pruned = std::move(space.pruned);
+  result.not_applicable = std::move(space.not_applicable);
   order_for_screening(space.candidates);
 
   GemmRunner runner(device, problem, options.run);

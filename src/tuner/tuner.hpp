@@ -35,6 +35,7 @@ struct TuneResult {
   GemmProblem problem;
   std::vector<EvaluatedConfig> evaluated;  ///< finalists first (fastest first), then the other screened configs
   std::vector<PrunedConfig> pruned;
+  std::vector<NotApplicable> not_applicable;
   size_t skipped = 0;             ///< candidates left unscreened when the budget ran out
   bool budget_exhausted = false;
   bool timestamps = true;         ///< false: host timing was used

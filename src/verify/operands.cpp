@@ -1,6 +1,7 @@
 #include "verify/operands.hpp"
 
 #include <cstring>
+#include <limits>
 
 #include "verify/numeric.hpp"
 
@@ -16,36 +17,63 @@ struct SplitMix64 {
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
   }
+  float uniform_nonzero(DType dtype) {
+    float v;
+    do {
+      double u = double(next() >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
+      v = float(2.0 * u - 1.0);
+      if (dtype == DType::f16) v = f16_to_f32(f32_to_f16(v));
+      if (dtype == DType::bf16) v = bf16_to_f32(f32_to_bf16(v));
+    } while (v == 0.0f);
+    return v;
+  }
 };
 
-float round_to(float v, DType dtype) {
-  switch (dtype) {
-    case DType::f32: return v;
-    case DType::f16: return f16_to_f32(f32_to_f16(v));
-    case DType::bf16: return bf16_to_f32(f32_to_bf16(v));
-  }
-  return v;
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// Fills every element (z, r, c) of an operand; shared operands (stride 0) are filled once.
+template <typename Fn>
+void for_each_element(const ResolvedOperand& op, uint64_t batch, Fn&& fn) {
+  const uint64_t products = op.stride == 0 ? 1 : batch;
+  for (uint64_t z = 0; z < products; ++z)
+    for (uint64_t r = 0; r < op.rows; ++r)
+      for (uint64_t c = 0; c < op.cols; ++c) fn(op.index(z, r, c));
 }
 
-std::vector<float> random_values(uint64_t count, DType dtype, SplitMix64& rng) {
-  std::vector<float> out(count);
-  for (float& v : out) {
-    do {
-      double u = double(rng.next() >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
-      v = round_to(float(2.0 * u - 1.0), dtype);
-    } while (v == 0.0f);
-  }
-  return out;
+float from_bits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
 }
 }  // namespace
 
-HostOperands make_operands(const GemmProblem& problem, uint64_t seed) {
-  const Shape& s = problem.shape;
-  SplitMix64 rng{seed};
+GemmProblem with_guard(const GemmProblem& problem, uint64_t guard) {
+  GemmProblem p = problem;
+  p.a.offset += guard;
+  p.b.offset += guard;
+  p.c.offset += guard;
+  p.epilogue.bias_offset += guard;
+  return p;
+}
+
+HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t guard) {
   HostOperands ops;
-  ops.a = random_values(s.batch * s.m * s.k, problem.dtype, rng);
-  ops.b = random_values(s.batch * s.k * s.n, problem.dtype, rng);
-  if (problem.beta != 0.0f) ops.c0 = random_values(s.batch * s.m * s.n, DType::f32, rng);
+  ops.layout = resolve(with_guard(problem, guard));
+  const ResolvedGemm& l = ops.layout;
+  const uint64_t batch = problem.shape.batch;
+  SplitMix64 rng{seed};
+  const bool read_ab = problem.alpha != 0.0f;
+
+  ops.a.assign(l.a.extent + guard, kNaN);
+  if (read_ab) for_each_element(l.a, batch, [&](uint64_t i) { ops.a[i] = rng.uniform_nonzero(problem.dtype); });
+  ops.b.assign(l.b.extent + guard, kNaN);
+  if (read_ab) for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = rng.uniform_nonzero(problem.dtype); });
+  ops.c0.assign(l.c.extent + guard, from_bits(kUntouchedBits));
+  for_each_element(l.c, batch, [&](uint64_t i) { ops.c0[i] = problem.beta != 0.0f ? rng.uniform_nonzero(DType::f32) : kNaN; });
+  if (problem.epilogue.bias) {
+    ops.bias.assign(l.bias_extent + guard, kNaN);
+    for (uint64_t j = 0; j < problem.shape.n; ++j) ops.bias[problem.epilogue.bias_offset + guard + j] = rng.uniform_nonzero(DType::f32);
+  }
   ops.a_device = encode_for_device(ops.a, problem.dtype);
   ops.b_device = encode_for_device(ops.b, problem.dtype);
   return ops;

@@ -1,4 +1,5 @@
-// Seeded input operands: values on the host (already rounded to the input type) and their device encoding.
+// Seeded input operands as whole buffer images (values rounded to the input type, padding and guard bands
+// filled), their device encoding, and the image of C before a run.
 #pragma once
 
 #include <cstdint>
@@ -8,18 +9,29 @@
 
 namespace gemmtune {
 
+/// Bits that fill C outside the region a product writes (ld padding, guard bands): a signalling-NaN pattern no
+/// kernel computes, so any stray write shows.
+inline constexpr uint32_t kUntouchedBits = 0x7fa5a5a5u;
+
 struct HostOperands {
-  std::vector<float> a, b;  ///< batch * M * K and batch * K * N values, exactly representable in the dtype
-  std::vector<float> c0;    ///< batch * M * N initial C, used when beta != 0
-  std::vector<uint8_t> a_device, b_device;  ///< the device encoding: f32, or packed 16-bit pairs
+  ResolvedGemm layout;     ///< where the operands lie (offsets include the leading guard band)
+  std::vector<float> a, b;  ///< whole buffers; elements outside the operands are NaN, so a stray read shows
+  std::vector<float> c0;    ///< whole C before a run: the region holds the initial C (beta != 0) or NaN
+                            ///< (beta = 0, C must not be read); the rest holds kUntouchedBits
+  std::vector<float> bias;  ///< whole bias buffer (empty without bias); padding NaN
+  std::vector<uint8_t> a_device, b_device;  ///< device encoding of a and b
 };
 
-/// Uniform random values in [-1, 1], rounded to the input type, never zero (zeros hide unwritten outputs and
-/// wrong indexing). The same seed gives the same operands on every platform.
-HostOperands make_operands(const GemmProblem& problem, uint64_t seed);
+/// `guard` elements precede and follow every buffer. Values are uniform in [-1, 1], rounded to the input type,
+/// never zero; with alpha = 0, A and B hold NaN everywhere (they must not be read). The same seed gives the
+/// same operands on every platform.
+HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t guard);
 
 /// Encodes host values in the device format of `dtype` (f32 words, or 16-bit values packed in pairs,
 /// low half first, padded to whole 32-bit words).
 std::vector<uint8_t> encode_for_device(const std::vector<float>& values, DType dtype);
+
+/// The problem with every offset moved past a leading guard band of `guard` elements.
+GemmProblem with_guard(const GemmProblem& problem, uint64_t guard);
 
 }  // namespace gemmtune

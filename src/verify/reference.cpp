@@ -2,36 +2,97 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <thread>
 
 namespace gemmtune {
 
+namespace {
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// op(X) of product z as a dense double matrix (rows x cols after the transpose).
+RowMajor dense_op(const std::vector<float>& image, const ResolvedOperand& op, uint64_t z, bool transposed) {
+  const uint64_t zz = op.stride == 0 ? 0 : z;
+  RowMajor m(Eigen::Index(transposed ? op.cols : op.rows), Eigen::Index(transposed ? op.rows : op.cols));
+  for (uint64_t r = 0; r < op.rows; ++r)
+    for (uint64_t c = 0; c < op.cols; ++c) {
+      double v = image[op.index(zz, r, c)];
+      if (transposed) {
+        m(Eigen::Index(c), Eigen::Index(r)) = v;
+      } else {
+        m(Eigen::Index(r), Eigen::Index(c)) = v;
+      }
+    }
+  return m;
+}
+}  // namespace
+
+double reference_activation(Activation activation, double x) {
+  switch (activation) {
+    case Activation::none: return x;
+    case Activation::relu: return x < 0.0 ? 0.0 : x;
+    case Activation::gelu_erf: return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    case Activation::gelu_tanh: return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+  }
+  return x;
+}
+
 std::vector<double> reference_gemm(const GemmProblem& problem, const HostOperands& ops) {
-  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  using RowMajorF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const Shape& s = problem.shape;
-  const Eigen::Index m = Eigen::Index(s.m), n = Eigen::Index(s.n), k = Eigen::Index(s.k);
-  std::vector<double> out(s.batch * s.m * s.n);
+  const ResolvedGemm& l = ops.layout;
+  const Eigen::Index m = Eigen::Index(s.m), n = Eigen::Index(s.n);
+  std::vector<double> out(s.batch * s.m * s.n, 0.0);
   // Eigen runs single-threaded here (no OpenMP, so no libgomp at run time): split the rows over threads instead.
   const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), unsigned(std::max<uint64_t>(1, s.m / 64))));
   for (uint64_t z = 0; z < s.batch; ++z) {
-    RowMajor b = Eigen::Map<const RowMajorF>(ops.b.data() + z * s.k * s.n, k, n).cast<double>();
-    auto rows = [&](Eigen::Index r0, Eigen::Index r1) {
-      RowMajor a = Eigen::Map<const RowMajorF>(ops.a.data() + (z * s.m + uint64_t(r0)) * s.k, r1 - r0, k).cast<double>();
-      Eigen::Map<RowMajor> c(out.data() + (z * s.m + uint64_t(r0)) * s.n, r1 - r0, n);
-      c.noalias() = double(problem.alpha) * (a * b);
-      if (problem.beta != 0.0f) {
-        c += double(problem.beta) *
-             Eigen::Map<const RowMajorF>(ops.c0.data() + (z * s.m + uint64_t(r0)) * s.n, r1 - r0, n).cast<double>();
+    Eigen::Map<RowMajor> c(out.data() + z * s.m * s.n, m, n);
+    if (problem.alpha != 0.0f) {  // alpha = 0: A and B hold NaN and must not contribute
+      const RowMajor a = dense_op(ops.a, l.a, z, problem.layout.trans_a);
+      const RowMajor b = dense_op(ops.b, l.b, z, problem.layout.trans_b);
+      auto rows = [&](Eigen::Index r0, Eigen::Index r1) {
+        c.middleRows(r0, r1 - r0).noalias() = double(problem.alpha) * (a.middleRows(r0, r1 - r0) * b);
+      };
+      std::vector<std::thread> pool;
+      const Eigen::Index chunk = (m + threads - 1) / threads;
+      for (Eigen::Index r0 = chunk; r0 < m; r0 += chunk) pool.emplace_back(rows, r0, std::min(m, r0 + chunk));
+      rows(0, std::min(m, chunk));
+      for (std::thread& t : pool) t.join();
+    }
+    for (uint64_t i = 0; i < s.m; ++i)
+      for (uint64_t j = 0; j < s.n; ++j) {
+        double v = c(Eigen::Index(i), Eigen::Index(j));
+        if (problem.beta != 0.0f) v += double(problem.beta) * double(ops.c0[l.c.index(z, i, j)]);
+        if (problem.epilogue.bias) v += double(ops.bias[l.bias_extent - s.n + j]);
+        c(Eigen::Index(i), Eigen::Index(j)) = reference_activation(problem.epilogue.activation, v);
       }
-    };
-    std::vector<std::thread> pool;
-    const Eigen::Index chunk = (m + threads - 1) / threads;
-    for (Eigen::Index r0 = chunk; r0 < m; r0 += chunk) pool.emplace_back(rows, r0, std::min(m, r0 + chunk));
-    rows(0, std::min(m, chunk));
-    for (std::thread& t : pool) t.join();
   }
   return out;
+}
+
+GatheredResult gather_result(const GemmProblem& problem, const HostOperands& ops, const std::vector<float>& image) {
+  const Shape& s = problem.shape;
+  const ResolvedOperand& c = ops.layout.c;
+  GatheredResult g;
+  g.values.resize(s.batch * s.m * s.n);
+  std::vector<uint8_t> in_region(image.size(), 0);
+  for (uint64_t z = 0; z < s.batch; ++z)
+    for (uint64_t i = 0; i < s.m; ++i)
+      for (uint64_t j = 0; j < s.n; ++j) {
+        const uint64_t idx = c.index(z, i, j);
+        g.values[(z * s.m + i) * s.n + j] = image[idx];
+        in_region[idx] = 1;
+      }
+  for (uint64_t idx = 0; idx < image.size(); ++idx) {
+    if (in_region[idx]) continue;
+    uint32_t bits;
+    std::memcpy(&bits, &image[idx], 4);
+    if (bits != kUntouchedBits) {
+      if (g.touched == 0) g.first_touched = idx;
+      ++g.touched;
+    }
+  }
+  return g;
 }
 
 }  // namespace gemmtune

@@ -1,6 +1,8 @@
-// The Eigen double-precision reference, computed once per problem from the rounded inputs.
+// The Eigen double-precision reference, computed once per problem from the rounded inputs, and the gathering
+// of a device result out of its buffer image.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "core/problem.hpp"
@@ -8,7 +10,19 @@
 
 namespace gemmtune {
 
-/// alpha * A * B + beta * C0 in double precision, per batch product; row-major batch * M * N.
+/// activation(alpha * op(A) * op(B) + beta * C0 + bias) in double precision; dense row-major batch * M * N.
 std::vector<double> reference_gemm(const GemmProblem& problem, const HostOperands& operands);
+
+/// The activation in double precision (relu, exact erf and tanh forms of GELU).
+double reference_activation(Activation activation, double x);
+
+struct GatheredResult {
+  std::vector<float> values;  ///< the written region, dense row-major batch * M * N
+  uint64_t touched = 0;       ///< elements outside the region whose bits changed (must be 0)
+  uint64_t first_touched = 0; ///< buffer index of the first of them
+};
+
+/// Splits a downloaded C image into the written region and a count of changed elements outside it.
+GatheredResult gather_result(const GemmProblem& problem, const HostOperands& operands, const std::vector<float>& image);
 
 }  // namespace gemmtune

@@ -105,18 +105,8 @@ ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t>
     alloc.pSetLayouts = &set_layout_;
     check(vkAllocateDescriptorSets(device_, &alloc, &set_), "vkAllocateDescriptorSets");
 
-    std::vector<VkDescriptorBufferInfo> infos(buffers.size());
-    std::vector<VkWriteDescriptorSet> writes(buffers.size());
-    for (uint32_t i = 0; i < buffers.size(); ++i) {
-      infos[i] = {buffers[i], 0, VK_WHOLE_SIZE};
-      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      writes[i].dstSet = set_;
-      writes[i].dstBinding = i;
-      writes[i].descriptorCount = 1;
-      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      writes[i].pBufferInfo = &infos[i];
-    }
-    vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
+    binding_count_ = buffers.size();
+    bind(buffers);
   } catch (...) {
     release();
     throw;
@@ -136,6 +126,21 @@ void ComputePipeline::release() noexcept {
   layout_ = VK_NULL_HANDLE;
   set_layout_ = VK_NULL_HANDLE;
   module_ = VK_NULL_HANDLE;
+}
+
+void ComputePipeline::bind(const std::vector<VkBuffer>& buffers) {
+  std::vector<VkDescriptorBufferInfo> infos(binding_count_);
+  std::vector<VkWriteDescriptorSet> writes(binding_count_);
+  for (uint32_t i = 0; i < binding_count_; ++i) {
+    infos[i] = {buffers.at(i), 0, VK_WHOLE_SIZE};
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set_;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
 }
 
 void ComputePipeline::record_dispatch(VkCommandBuffer cmd, const void* push, uint32_t x, uint32_t y, uint32_t z) const {

@@ -50,6 +50,8 @@ class ComputePipeline {
   ComputePipeline(const ComputePipeline&) = delete;
   ComputePipeline& operator=(const ComputePipeline&) = delete;
 
+  /// Points bindings 0..n-1 at `buffers` (same count as at creation); only while no submission uses the set.
+  void bind(const std::vector<VkBuffer>& buffers);
   /// Binds pipeline and descriptor set, pushes the constants and dispatches.
   void record_dispatch(VkCommandBuffer cmd, const void* push, uint32_t x, uint32_t y, uint32_t z) const;
 
@@ -57,6 +59,7 @@ class ComputePipeline {
   void release() noexcept;
   VkDevice device_ = VK_NULL_HANDLE;
   uint32_t push_bytes_ = 0;
+  size_t binding_count_ = 0;
   VkShaderModule module_ = VK_NULL_HANDLE;
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;

@@ -42,6 +42,17 @@ class BadInput(unittest.TestCase):
         self.expect(2, ["--shape", "8x8x8", "--device", "no-such-gpu"], "--device")
         self.expect(2, ["--frobnicate"], "frobnicate")
 
+    def test_bad_operation_flags_exit_2_before_any_vulkan_work(self):
+        self.expect(2, ["--shape", "8x8x8", "--layout", "nx"], "--layout", "'nx'")
+        self.expect(2, ["--shape", "8x8x8", "--activation", "gelu"], "--activation", "'gelu'")
+        self.expect(2, ["--shape", "8x8x8", "--mode", "slow"], "--mode", "'slow'")
+        self.expect(2, ["--shape", "8x8x8", "--variants", "tiled,magic"], "--variants", "'magic'")
+        self.expect(2, ["--shape", "8x8x8", "--lda", "7"], "--lda", "'7'", "below the 8 columns of A")
+        self.expect(2, ["--shape", "8x8x8", "--layout", "nt", "--ldb", "5"], "--ldb", "'5'")
+        self.expect(2, ["--shape", "8x8x8x2", "--stride-c", "10"], "--stride-c", "overlap")
+        self.expect(2, ["--shape", "8x8x8", "--alpha", "nan"], "--alpha")
+        self.expect(2, ["--shape", "8x8x8", "--offset-a", "-1"], "--offset-a")
+
     def test_missing_shape_exits_2(self):
         rc, _, err = run()
         self.assertEqual(rc, 2)
@@ -71,7 +82,7 @@ class Tune(unittest.TestCase):
             self.assertEqual(rc, 0, err)
             self.assertIn("best: tiled_f32_", out)
             table = load_json(path)
-            self.assertEqual(table["schema_version"], 1)
+            self.assertEqual(table["schema_version"], 2)
             self.assertEqual(table["tool"]["name"], "gemmtune")
             for key in ["name", "vendor_id", "device_id", "driver_version", "api_version", "type", "pipeline_cache_uuid"]:
                 self.assertIn(key, table["device"])
@@ -100,6 +111,46 @@ class Tune(unittest.TestCase):
             self.assertEqual(len(table["entries"]), 4)
             self.assertEqual(table["entries"][3]["batch"], 2)
             self.assertEqual(os.listdir(d), ["t.json"])
+
+    def test_the_operation_is_the_table_key(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, out, err = run("--shape", "6x40x150x2", "--layout", "nt,tn", "--alpha", "0.5", "--beta", "1",
+                               "--ldc", "43", "--offset-a", "3", "--stride-b", "0", "--bias", "--activation", "gelu-tanh",
+                               "--mode", "deterministic", "--budget", "8", "--samples", "3", "--out", path)
+            self.assertEqual(rc, 0, err)
+            entries = load_json(path)["entries"]
+            self.assertEqual([e["layout"] for e in entries], ["nt", "tn"])
+            nt, tn = entries
+            self.assertEqual(nt["ld"], {"a": 150, "b": 150, "c": 43})
+            self.assertEqual(tn["ld"], {"a": 6, "b": 40, "c": 43})
+            self.assertEqual(nt["offset"]["a"], 3)
+            self.assertEqual(nt["batch_stride"]["b"], 0)
+            self.assertEqual((nt["alpha"], nt["beta"], nt["mode"]), (0.5, 1.0, "deterministic"))
+            self.assertEqual(nt["epilogue"], {"bias": True, "bias_offset": 0, "activation": "gelu-tanh"})
+            for e in entries:
+                self.assertIsNotNone(e["best"], e)
+                self.assertEqual(e["unsupported"], "")
+            # fewrows reads A as stored M x K: not applicable to tn, and the table says why.
+            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["fewrows"])
+            self.assertIn("transposed", tn["not_applicable"][0]["reason"])
+            self.assertIn("not applicable", out)
+
+    def test_an_operand_past_the_device_limit_is_exit_3_and_recorded(self):
+        devices = json.loads(run("devices", "--json")[1])
+        limit = devices[0]["limits"]["max_storage_buffer_range"]
+        n = limit // (4 * 768) + 1  # B (768 x n f32) one row past the limit
+        if n >= 2**31:
+            self.skipTest("this device binds buffers too large to exceed here")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, _, err = run("--shape", f"1x{n}x768", "--budget", "1", "--out", path)
+            self.assertEqual(rc, 3, err)
+            self.assertIn("operand B needs", err)
+            self.assertIn("maxStorageBufferRange", err)
+            entry = load_json(path)["entries"][0]
+            self.assertIsNone(entry["best"])
+            self.assertIn("maxStorageBufferRange", entry["unsupported"])
 
     def test_default_output_is_results_slash_device(self):
         with tempfile.TemporaryDirectory() as d:

@@ -4,8 +4,17 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
+#include "core/problem.hpp"
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
+
+namespace gemmtune {
+// Readable test names in ctest (gtest prints parameters with these).
+inline void PrintTo(DType d, std::ostream* os) { *os << dtype_name(d); }
+inline void PrintTo(const Layout& l, std::ostream* os) { *os << l.name(); }
+}  // namespace gemmtune
 
 namespace gemmtune::test {
 

@@ -36,6 +36,7 @@ struct ShapeCase {
   Shape shape;
   size_t stride;  ///< sample every stride-th config (large shapes run fewer)
 };
+void PrintTo(const ShapeCase& c, std::ostream* os) { *os << c.shape.to_string() << " every " << c.stride << "th config"; }
 }  // namespace
 
 class TiledKernel : public GpuTest, public ::testing::WithParamInterface<std::tuple<DType, ShapeCase>> {};

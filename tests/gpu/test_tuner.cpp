@@ -8,17 +8,17 @@ namespace gemmtune::test {
 class Tuner : public GpuTest {};
 
 TEST_F(Tuner, PicksTheFastestVerifiedFinalist) {
-  GemmProblem p{{96, 80, 72, 1}, DType::f16, 1.0f, 0.0f};
+  GemmProblem p{{5, 80, 72, 1}, DType::f16, 1.0f, 0.0f};
   TuneOptions o;
   o.budget_s = 1e9;  // the whole space
   o.samples = 3;
   o.warmup = 1;
-  TuneResult r = tune_problem(device(), p, kernel_families(), o);
+  TuneResult r = tune_problem(device(), p, {&fewrows_family()}, o);
   ASSERT_NE(r.best(), nullptr);
   ASSERT_NE(r.runner_up(), nullptr);
   EXPECT_FALSE(r.budget_exhausted);
   EXPECT_EQ(r.skipped, 0u);
-  EXPECT_EQ(r.evaluated.size() + r.pruned.size(), 432u);
+  EXPECT_EQ(r.evaluated.size() + r.pruned.size(), 16u);
   EXPECT_LE(r.best()->measurement.median_us, r.runner_up()->measurement.median_us);
   EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);
   size_t finalists = 0;
@@ -31,12 +31,28 @@ TEST_F(Tuner, ATinyBudgetStillGivesAVerifiedWinnerAndCountsTheSkipped) {
   GemmProblem p{{128, 128, 128, 1}, DType::f32, 1.0f, 0.0f};
   TuneOptions o;
   o.budget_s = 0.0;
-  TuneResult r = tune_problem(device(), p, kernel_families(), o);
+  TuneResult r = tune_problem(device(), p, {&tiled_family()}, o);
   ASSERT_NE(r.best(), nullptr);
   EXPECT_TRUE(r.budget_exhausted);
   EXPECT_EQ(r.evaluated.size(), 1u);
   EXPECT_EQ(r.evaluated.size() + r.skipped + r.pruned.size(), 432u);
   EXPECT_GE(r.best()->measurement.samples_us.size(), 3u);
+}
+
+}  // namespace gemmtune::test
+
+namespace gemmtune::test {
+
+TEST_F(Tuner, ReportsVariantsThatCannotServeTheProblem) {
+  GemmProblem p{{20, 30, 40, 1}, DType::f32, 1.0f, 0.0f};
+  TuneOptions o;
+  o.budget_s = 0.0;
+  TuneResult r = tune_problem(device(), p, kernel_families(), o);
+  ASSERT_EQ(r.not_applicable.size(), 2u);
+  EXPECT_EQ(r.not_applicable[0].variant, "splitk");
+  EXPECT_EQ(r.not_applicable[1].variant, "fewrows");
+  ASSERT_NE(r.best(), nullptr);
+  EXPECT_EQ(r.best()->family->name, "tiled");
 }
 
 }  // namespace gemmtune::test

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -23,8 +24,8 @@ TEST(Metric, ExactResultPasses) {
 }
 
 TEST(Metric, DeliberatelyPerturbedResultFails) {
-  GemmProblem p{{31, 17, 45, 1}, DType::f32, 1.0f, 0.0f};
-  auto ops = make_operands(p, 3);
+  GemmProblem p{{31, 17, 45, 1}, DType::f32, 1.0f, 0.0f, {}, {}, {}, {}, {}, Mode::fast};
+  auto ops = make_operands(p, 3, 0);
   auto ref = reference_gemm(p, ops);
   auto gpu = as_float(ref);
   ASSERT_TRUE(compare_with_reference(gpu, ref, 1e-5).passed);
@@ -58,7 +59,7 @@ TEST(Metric, ElementwiseErrorIgnoresTinyReferenceValues) {
 TEST(Operands, AreSeededNonZeroAndRepresentable) {
   for (DType d : {DType::f32, DType::f16, DType::bf16}) {
     GemmProblem p{{7, 9, 11, 2}, d, 1.0f, 0.5f};
-    auto a = make_operands(p, 42), b = make_operands(p, 42), c = make_operands(p, 43);
+    auto a = make_operands(p, 42, 0), b = make_operands(p, 42, 0), c = make_operands(p, 43, 0);
     EXPECT_EQ(a.a, b.a);
     EXPECT_NE(a.a, c.a);
     EXPECT_EQ(a.a.size(), 2u * 7 * 11);
@@ -73,7 +74,7 @@ TEST(Operands, AreSeededNonZeroAndRepresentable) {
 
 TEST(Reference, MatchesANaiveDoubleLoopWithAlphaBetaAndBatch) {
   GemmProblem p{{5, 6, 7, 3}, DType::bf16, 0.75f, -1.25f};
-  auto ops = make_operands(p, 9);
+  auto ops = make_operands(p, 9, 0);
   auto ref = reference_gemm(p, ops);
   for (uint64_t z = 0; z < 3; ++z)
     for (uint64_t i = 0; i < 5; ++i)
@@ -83,4 +84,51 @@ TEST(Reference, MatchesANaiveDoubleLoopWithAlphaBetaAndBatch) {
         double want = 0.75 * acc - 1.25 * double(ops.c0[z * 30 + i * 6 + j]);
         EXPECT_NEAR(ref[z * 30 + i * 6 + j], want, 1e-12);
       }
+}
+
+TEST(Reference, FollowsLayoutsStridesOffsetsAndTheEpilogue) {
+  for (Activation act : {Activation::none, Activation::relu, Activation::gelu_erf, Activation::gelu_tanh}) {
+    GemmProblem p;
+    p.shape = {4, 5, 6, 3};
+    p.dtype = DType::f16;
+    p.alpha = 0.5f;
+    p.beta = -1.5f;
+    p.layout = {true, true};
+    p.a.ld = 7;  // A stored K x M = 6 x 4, ld 7
+    p.b.ld = 9;  // B stored N x K = 5 x 6, ld 9
+    p.b.batch_stride = 0;  // one shared B
+    p.c.ld = 8;
+    p.c.offset = 3;
+    p.epilogue = {true, 2, act};
+    auto ops = make_operands(p, 5, 16);
+    auto ref = reference_gemm(p, ops);
+    const ResolvedGemm& l = ops.layout;
+    EXPECT_EQ(l.b.stride, 0u);
+    for (uint64_t z = 0; z < 3; ++z)
+      for (uint64_t i = 0; i < 4; ++i)
+        for (uint64_t j = 0; j < 5; ++j) {
+          double acc = 0;
+          for (uint64_t k = 0; k < 6; ++k) acc += double(ops.a[l.a.index(z, k, i)]) * double(ops.b[l.b.index(0, j, k)]);
+          double v = 0.5 * acc - 1.5 * double(ops.c0[l.c.index(z, i, j)]) + double(ops.bias[16 + 2 + j]);
+          EXPECT_NEAR(ref[(z * 4 + i) * 5 + j], reference_activation(act, v), 1e-12);
+        }
+  }
+}
+
+TEST(Operands, PaddingIsNaNAndCOutsideTheRegionHoldsSentinels) {
+  GemmProblem p;
+  p.shape = {3, 4, 5, 2};
+  p.a.ld = 6;
+  p.c.ld = 6;
+  auto ops = make_operands(p, 1, 8);
+  EXPECT_TRUE(std::isnan(ops.a[0]));             // guard band
+  EXPECT_TRUE(std::isnan(ops.a[8 + 5]));         // ld padding of row 0
+  EXPECT_FALSE(std::isnan(ops.a[8 + 4]));
+  uint32_t bits;
+  std::memcpy(&bits, &ops.c0[8 + 4], 4);         // ld padding of C
+  EXPECT_EQ(bits, kUntouchedBits);
+  EXPECT_TRUE(std::isnan(ops.c0[8]));            // beta = 0: the region is NaN
+  GemmProblem zero_alpha = p;
+  zero_alpha.alpha = 0.0f;
+  for (float v : make_operands(zero_alpha, 1, 8).a) EXPECT_TRUE(std::isnan(v));
 }

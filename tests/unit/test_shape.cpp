@@ -89,3 +89,57 @@ TEST(DType, BoundsAreTheDocumentedOnes) {
   EXPECT_EQ(dtype_error_bound(DType::f16), 2e-3);
   EXPECT_EQ(dtype_error_bound(DType::bf16), 8e-3);
 }
+
+TEST(Operation, ResolvesPackedDefaultsForEveryLayout) {
+  GemmProblem p;
+  p.shape = {3, 4, 5, 2};
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      p.layout = {ta, tb};
+      ResolvedGemm r = resolve(p);
+      EXPECT_EQ(r.a.ld, ta ? 3u : 5u);
+      EXPECT_EQ(r.b.ld, tb ? 5u : 4u);
+      EXPECT_EQ(r.c.ld, 4u);
+      EXPECT_EQ(r.a.extent, 2u * 15);
+      EXPECT_EQ(r.c.stride, 12u);
+    }
+}
+
+TEST(Operation, RefusesShortLeadingDimensionsAndOverlappingC) {
+  GemmProblem p;
+  p.shape = {3, 4, 5, 2};
+  p.a.ld = 4;
+  try {
+    resolve(p);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_EQ(std::string(e.what()).rfind("--lda: '4': below the 5 columns of A", 0), 0u) << e.what();
+  }
+  p.a.ld.reset();
+  p.c.batch_stride = 5;
+  try {
+    resolve(p);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--stride-c"), std::string::npos) << e.what();
+  }
+  p.c.batch_stride.reset();
+  p.b.batch_stride = 0;  // shared B is fine
+  EXPECT_EQ(resolve(p).b.extent, 20u);
+  p.a.offset = UINT64_MAX - 3;
+  EXPECT_THROW(resolve(p), Error);
+}
+
+TEST(Operation, ParsesLayoutsActivationsAndModes) {
+  EXPECT_EQ(parse_layout_list("nt,tn,nt").size(), 2u);
+  EXPECT_TRUE(parse_layout("tn").trans_a);
+  EXPECT_THROW(parse_layout("nx"), Error);
+  EXPECT_THROW(parse_layout("NN"), Error);
+  EXPECT_EQ(parse_activation("gelu-tanh"), Activation::gelu_tanh);
+  EXPECT_THROW(parse_activation("gelu"), Error);
+  EXPECT_EQ(parse_mode("deterministic"), Mode::deterministic);
+  EXPECT_THROW(parse_mode("slow"), Error);
+  Epilogue e{true, 0, Activation::relu};
+  EXPECT_EQ(e.name(), "bias+relu");
+}

@@ -15,6 +15,7 @@ vk::DeviceInfo fake_device(uint32_t shared, uint32_t invocations, uint32_t max_g
   d.max_invocations = invocations;
   d.max_workgroup_size = {invocations, invocations, 64};
   d.max_workgroup_count = {max_groups, max_groups, max_groups};
+  d.max_storage_buffer_range = 1u << 30;
   return d;
 }
 }  // namespace
@@ -24,21 +25,24 @@ TEST(TiledFamily, DeclaresTheDocumentedSpace) {
   EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4);
   Config c{{{"bm", 64}, {"bn", 128}, {"bk", 16}, {"tm", 4}, {"tn", 8}}};
   EXPECT_EQ(f.workgroup_size(c), 16u * 16);
-  EXPECT_EQ(f.shared_bytes(c), 16u * (64 + 1 + 128) * 4);
+  EXPECT_EQ(f.shared_bytes(c), 16u * (64 + 1 + 128 + 1) * 4);
   EXPECT_EQ(f.config_name(c, DType::bf16), "tiled_bf16_bm64_bn128_bk16_tm4_tn8");
-  auto grid = f.grid(c, Shape{100, 300, 7, 5});
+  GemmProblem gp;
+  gp.shape = Shape{100, 300, 7, 5};
+  auto grid = f.grid(c, gp);
   EXPECT_EQ(grid[0], 3u);
   EXPECT_EQ(grid[1], 2u);
   EXPECT_EQ(grid[2], 5u);
 }
 
 TEST(SearchSpace, PrunesAgainstDeviceLimitsAndKeepsReasons) {
-  GemmProblem p{{1024, 768, 3072, 1}, DType::f32, 1, 0};
-  SearchSpace roomy = build_search_space(kernel_families(), p, fake_device(65536, 1 << 20));
+  GemmProblem p;
+  p.shape = {1024, 768, 3072, 1};
+  SearchSpace roomy = build_search_space({&tiled_family()}, p, fake_device(65536, 1 << 20));
   EXPECT_EQ(roomy.candidates.size(), 432u);
   EXPECT_TRUE(roomy.pruned.empty());
 
-  SearchSpace tight = build_search_space(kernel_families(), p, fake_device(16384, 256));
+  SearchSpace tight = build_search_space({&tiled_family()}, p, fake_device(16384, 256));
   EXPECT_EQ(tight.candidates.size() + tight.pruned.size(), 432u);
   std::set<std::string> codes;
   for (const PrunedConfig& pc : tight.pruned) {
@@ -53,22 +57,59 @@ TEST(SearchSpace, PrunesAgainstDeviceLimitsAndKeepsReasons) {
   }
 }
 
-TEST(SearchSpace, GridLimitPrunesWithTheAxisNamed) {
-  GemmProblem p{{100000, 64, 64, 1}, DType::f32, 1, 0};
-  SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1 << 20, 1000));
-  bool found = false;
+TEST(SearchSpace, LargeGridsAreSplitNotPruned) {
+  GemmProblem p;
+  p.shape = {100000, 64, 64, 1};
+  SearchSpace s = build_search_space({&tiled_family()}, p, fake_device(65536, 1 << 20, 1000));
+  EXPECT_EQ(s.candidates.size(), 432u);
+}
+
+TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
+  GemmProblem p;
+  p.shape = {16, 64, 100, 1};
+  SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1024));
+  ASSERT_EQ(s.not_applicable.size(), 2u);
+  EXPECT_EQ(s.not_applicable[0].variant, "splitk");
+  EXPECT_NE(s.not_applicable[0].reason.find("K = 100"), std::string::npos);
+  EXPECT_EQ(s.not_applicable[1].variant, "fewrows");
+  EXPECT_NE(s.not_applicable[1].reason.find("M = 16"), std::string::npos);
+  p.shape = {4, 64, 100, 1};
+  p.layout.trans_a = true;
+  s = build_search_space({&fewrows_family()}, p, fake_device(65536, 1024));
+  ASSERT_EQ(s.not_applicable.size(), 1u);
+  EXPECT_NE(s.not_applicable[0].reason.find("transposed"), std::string::npos);
+}
+
+TEST(SearchSpace, SplitKRangesAreMultiplesOf32WithAtLeast64Terms) {
+  EXPECT_EQ(split_range_terms(3072, 16), 192u);
+  EXPECT_EQ(split_range_terms(1000, 3), 352u);
+  GemmProblem p;
+  p.shape = {128, 768, 200, 1};  // S = 2: ranges of 128 and 72 terms; S = 3: 96, 96, 8 (pruned)
+  SearchSpace s = build_search_space({&splitk_family()}, p, fake_device(65536, 1024));
+  std::set<uint32_t> kept, pruned;
+  for (const Candidate& c : s.candidates) kept.insert(c.config.get("splits"));
   for (const PrunedConfig& pc : s.pruned) {
-    if (pc.code == "grid") {
-      found = true;
-      EXPECT_NE(pc.reason.find("maxComputeWorkGroupCount.y"), std::string::npos) << pc.reason;
-    }
+    if (pc.code == "k_ranges") pruned.insert(uint32_t(std::stoul(pc.name.substr(pc.name.rfind("splits") + 6))));
   }
-  EXPECT_TRUE(found);
+  EXPECT_EQ(kept, (std::set<uint32_t>{2}));
+  EXPECT_TRUE(pruned.count(3));
+  EXPECT_TRUE(pruned.count(16));
+}
+
+TEST(SearchSpace, DeterministicModeNeedsBkMultipleOf16) {
+  GemmProblem p;
+  p.shape = {64, 64, 64, 1};
+  p.mode = Mode::deterministic;
+  SearchSpace s = build_search_space({&tiled_family()}, p, fake_device(65536, 1 << 20));
+  for (const Candidate& c : s.candidates) EXPECT_NE(c.config.get("bk"), 8u) << c.name;
+  EXPECT_EQ(s.candidates.size(), 432u * 2 / 3);
 }
 
 TEST(SearchSpace, ScreeningOrderIsDeterministicAndPrefersMidSizedWorkgroups) {
-  GemmProblem p{{256, 256, 256, 1}, DType::f16, 1, 0};
-  SearchSpace a = build_search_space(kernel_families(), p, fake_device(32768, 1024));
+  GemmProblem p;
+  p.shape = {256, 256, 256, 1};
+  p.dtype = DType::f16;
+  SearchSpace a = build_search_space({&tiled_family()}, p, fake_device(32768, 1024));
   SearchSpace b = a;
   order_for_screening(a.candidates);
   order_for_screening(b.candidates);

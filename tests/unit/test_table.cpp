@@ -21,6 +21,13 @@ TuningTable sample_table() {
   e.n = 768;
   e.k = 3072;
   e.dtype = "f16";
+  e.layout = "nt";
+  e.ld = {3072, 3072, 768};
+  e.batch_stride = {3145728, 0, 786432};
+  e.bias = true;
+  e.activation = "gelu-erf";
+  e.mode = "deterministic";
+  e.not_applicable = {{"fewrows", "M = 1024: few-rows serves at most 8 rows of op(A)"}};
   e.best = ConfigResult{"tiled", "tiled_f16_bm64_bn64_bk16_tm4_tn4", {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
                         12.5, 12.0, 1234.5, 1e-4, 2e-3, 2e-3, 10, 80};
   e.runner_up = ConfigResult{"tiled", "tiled_f16_bm32_bn64_bk16_tm4_tn4", {{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
@@ -76,9 +83,12 @@ TEST(TuningTable, UpsertReplacesTheSameKeyAndKeepsOthers) {
   t.upsert(e);
   ASSERT_EQ(t.entries.size(), 2u);
   EXPECT_EQ(t.entries[0].best->median_us, 1.0);
-  e.layout = "nt";
+  e.layout = "tt";
   t.upsert(e);
   EXPECT_EQ(t.entries.size(), 3u);
+  e.activation = "relu";  // the epilogue is part of the key
+  t.upsert(e);
+  EXPECT_EQ(t.entries.size(), 4u);
 }
 
 TEST(TuningTable, MalformedJsonNamesFileLineAndColumn) {
@@ -99,8 +109,8 @@ TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
-  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 1", "\"schema_version\": 2"), &msg), ExitCode::usage);
-  EXPECT_NE(msg.find("schema_version 2"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 2", "\"schema_version\": 1"), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("schema_version 1"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": \"1024\""), &msg), ExitCode::usage);
   EXPECT_NE(msg.find("entries[0]"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": -5"), &msg), ExitCode::usage);

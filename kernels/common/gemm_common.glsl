@@ -1,0 +1,106 @@
+// Shared by every GEMM kernel: the push-constant block, the problem's specialization constants, the bindings,
+// element addressing for every layout, and the epilogue (alpha, beta, bias, activation).
+//
+// Problem constants (set by the runner from the request, not tuned):
+//   20: TRANS_A  21: TRANS_B  22: HAS_BIAS  23: ACTIVATION (0 none, 1 relu, 2 gelu-erf, 3 gelu-tanh)
+//   24: DETERMINISTIC (fixed summation order)  25: SPLIT (split-k ranges; 1 = none)
+// Bindings: 0 A, 1 B, 2 C, 3 bias, 4 split-k scratch (planes of raw sums). Unused ones get a small dummy buffer.
+// Element (z, r, c) of a stored operand is at off + z * stride + r * ld + c (all in elements).
+
+layout(constant_id = 20) const bool TRANS_A = false;
+layout(constant_id = 21) const bool TRANS_B = false;
+layout(constant_id = 22) const bool HAS_BIAS = false;
+layout(constant_id = 23) const uint ACTIVATION = 0;
+layout(constant_id = 24) const bool DETERMINISTIC = false;
+layout(constant_id = 25) const uint SPLIT = 1;
+
+layout(push_constant) uniform Params {
+  uint M, N, K;
+  uint lda, ldb, ldc;
+  uint off_a, off_b, off_c, off_bias;
+  uint stride_a, stride_b, stride_c;
+  uint base_x, base_y, base_z;  // workgroup offsets when a grid is split over several dispatches
+  float alpha;                  // 0: A and B are never read
+  float beta;                   // 0: C is never read
+  uint k_split;                 // terms per split-k range (K when SPLIT = 1)
+} p;
+
+#if defined(INPUT_F32)
+layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
+layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
+float load_a_elem(uint i) { return a_data[i]; }
+float load_b_elem(uint i) { return b_data[i]; }
+#else
+layout(std430, binding = 0) readonly buffer BufA { uint a_data[]; };
+layout(std430, binding = 1) readonly buffer BufB { uint b_data[]; };
+// Element i lives in word i/2, low half first.
+float decode16(uint word, uint i) {
+#if defined(INPUT_F16)
+  vec2 pair = unpackHalf2x16(word);
+  return (i & 1u) == 0u ? pair.x : pair.y;
+#elif defined(INPUT_BF16)
+  return uintBitsToFloat((i & 1u) == 0u ? (word << 16) : (word & 0xffff0000u));
+#else
+#error "define INPUT_F32, INPUT_F16 or INPUT_BF16"
+#endif
+}
+float load_a_elem(uint i) { return decode16(a_data[i >> 1], i); }
+float load_b_elem(uint i) { return decode16(b_data[i >> 1], i); }
+#endif
+
+layout(std430, binding = 2) buffer BufC { float c_data[]; };
+layout(std430, binding = 3) readonly buffer BufBias { float bias_data[]; };
+layout(std430, binding = 4) buffer BufScratch { float scratch_data[]; };
+
+/// op(A)[z][i][kk] and op(B)[z][kk][j].
+float load_op_a(uint z, uint i, uint kk) {
+  return load_a_elem(p.off_a + z * p.stride_a + (TRANS_A ? kk * p.lda + i : i * p.lda + kk));
+}
+float load_op_b(uint z, uint kk, uint j) {
+  return load_b_elem(p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j));
+}
+uint c_index(uint z, uint i, uint j) { return p.off_c + z * p.stride_c + i * p.ldc + j; }
+/// Raw split-k sums: plane s of product z is M x N, packed.
+uint scratch_index(uint z, uint s, uint i, uint j) { return ((z * SPLIT + s) * p.M + i) * p.N + j; }
+
+// --- epilogue ----------------------------------------------------------------------------------------------
+// Everything is `precise`: the fused epilogue must give the same bits as separate bias and activation passes,
+// so no multiply may be contracted into a later add.
+
+float erf_approx(float x) {
+  // Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7), odd extension.
+  precise float ax = abs(x);
+  precise float t = 1.0 / (1.0 + 0.3275911 * ax);
+  precise float poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  precise float y = 1.0 - poly * exp(-ax * ax);
+  return x < 0.0 ? -y : y;
+}
+
+float tanh_stable(float x) {
+  // exp of a non-positive argument never overflows, so large |x| gives +-1, not NaN.
+  precise float e = exp(-2.0 * abs(x));
+  precise float y = (1.0 - e) / (1.0 + e);
+  return x < 0.0 ? -y : y;
+}
+
+float activation(float x) {
+  if (ACTIVATION == 1u) return x < 0.0 ? 0.0 : x;  // NaN stays NaN
+  if (ACTIVATION == 2u) {
+    precise float r = 0.5 * x * (1.0 + erf_approx(x * 0.70710678118654752));
+    return r;
+  }
+  if (ACTIVATION == 3u) {
+    precise float inner = 0.79788456080286536 * (x + 0.044715 * x * x * x);
+    precise float r = 0.5 * x * (1.0 + tanh_stable(inner));
+    return r;
+  }
+  return x;
+}
+
+/// alpha * sum + beta * C, then bias, then activation: the value stored at C[z][i][j].
+float finish(float sum, uint z, uint i, uint j) {
+  precise float v = p.alpha * sum;
+  if (p.beta != 0.0) v = fma(p.beta, c_data[c_index(z, i, j)], v);
+  if (HAS_BIAS) v = v + bias_data[p.off_bias + j];
+  return activation(v);
+}

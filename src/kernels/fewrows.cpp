@@ -1,0 +1,34 @@
+// The few-rows family (kernels/gemm_fewrows.comp): decoding-sized products that stream B once.
+#include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
+
+namespace gemmtune {
+
+namespace {
+KernelFamily make_fewrows() {
+  KernelFamily f;
+  f.name = "fewrows";
+  f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}};
+  f.not_applicable = [](const GemmProblem& p) -> std::optional<std::string> {
+    if (p.shape.m > 8) return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most 8 rows of op(A)";
+    if (p.layout.trans_a) return "op(A) is transposed: few-rows reads A as stored M x K";
+    return std::nullopt;
+  };
+  f.constraints = device_limit_constraints();
+  f.workgroup_size_constant_id = 0;
+  f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
+  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("cols")) * c.get("slices") * 8 * sizeof(float); };
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{(p.shape.n + c.get("cols") - 1) / c.get("cols"), 1, p.shape.batch};
+  };
+  f.spirv = fewrows_spirv;
+  return f;
+}
+}  // namespace
+
+const KernelFamily& fewrows_family() {
+  static const KernelFamily family = make_fewrows();
+  return family;
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,42 @@
+#include "kernels/spirv.hpp"
+
+#include "epilogue_f32.h"
+#include "fewrows_bf16.h"
+#include "fewrows_f16.h"
+#include "fewrows_f32.h"
+#include "splitk_reduce_f32.h"
+#include "tiled_bf16.h"
+#include "tiled_f16.h"
+#include "tiled_f32.h"
+
+namespace gemmtune {
+
+namespace {
+template <size_t N>
+std::span<const uint32_t> words(const uint32_t (&array)[N]) {
+  return {array, N};
+}
+}  // namespace
+
+std::span<const uint32_t> tiled_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::f32: return words(spirv_tiled_f32);
+    case DType::f16: return words(spirv_tiled_f16);
+    case DType::bf16: return words(spirv_tiled_bf16);
+  }
+  return {};
+}
+
+std::span<const uint32_t> fewrows_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::f32: return words(spirv_fewrows_f32);
+    case DType::f16: return words(spirv_fewrows_f16);
+    case DType::bf16: return words(spirv_fewrows_bf16);
+  }
+  return {};
+}
+
+std::span<const uint32_t> splitk_reduce_spirv() { return words(spirv_splitk_reduce_f32); }
+std::span<const uint32_t> epilogue_spirv() { return words(spirv_epilogue_f32); }
+
+}  // namespace gemmtune

@@ -1,0 +1,16 @@
+// The embedded SPIR-V of every kernel (generated at build time from kernels/*.comp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/problem.hpp"
+
+namespace gemmtune {
+
+std::span<const uint32_t> tiled_spirv(DType dtype);
+std::span<const uint32_t> fewrows_spirv(DType dtype);
+std::span<const uint32_t> splitk_reduce_spirv();
+std::span<const uint32_t> epilogue_spirv();
+
+}  // namespace gemmtune

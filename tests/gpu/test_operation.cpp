@@ -1,0 +1,187 @@
+// The full operation on a real driver: every variant x dtype x layout over edge shapes, padded leading
+// dimensions, offsets, shared B, alpha/beta (NaN-filled C for beta = 0, NaN A and B for alpha = 0) and every
+// epilogue; the fused epilogue must equal separate passes bit for bit; deterministic mode must repeat its bits.
+#include <cstring>
+#include <functional>
+
+#include "gpu/lavapipe_env.hpp"
+#include "kernels/registry.hpp"
+#include "run/gemm_runner.hpp"
+#include "tuner/space.hpp"
+
+namespace gemmtune::test {
+
+namespace {
+struct OperationCase {
+  std::string label;
+  std::function<void(GemmProblem&)> set;
+};
+
+GemmProblem problem_of(Shape shape, DType dtype, Layout layout) {
+  GemmProblem p;
+  p.shape = shape;
+  p.dtype = dtype;
+  p.layout = layout;
+  return p;
+}
+
+const std::vector<OperationCase>& operation_cases() {
+  static const std::vector<OperationCase> cases = {
+      {"1x1x1", [](GemmProblem& p) { p.shape = {1, 1, 1, 1}; }},
+      {"1x7x3 beta 1 relu",
+       [](GemmProblem& p) {
+         p.shape = {1, 7, 3, 1};
+         p.beta = 1.0f;
+         p.epilogue.activation = Activation::relu;
+       }},
+      {"4x3072x768 bias gelu-erf",
+       [](GemmProblem& p) {
+         p.shape = {4, 3072, 768, 1};
+         p.epilogue = {true, 0, Activation::gelu_erf};
+       }},
+      {"8x1000x999 alpha 0.5 beta -1.5 gelu-tanh",
+       [](GemmProblem& p) {
+         p.shape = {8, 1000, 999, 1};
+         p.alpha = 0.5f;
+         p.beta = -1.5f;
+         p.epilogue.activation = Activation::gelu_tanh;
+       }},
+      {"17x33x65 ld+3 offsets bias relu",
+       [](GemmProblem& p) {
+         p.shape = {17, 33, 65, 1};
+         p.a.ld = (p.layout.trans_a ? 17 : 65) + 3;
+         p.b.ld = (p.layout.trans_b ? 65 : 33) + 3;
+         p.c.ld = 33 + 3;
+         p.a.offset = 5;
+         p.b.offset = 7;
+         p.c.offset = 11;
+         p.epilogue = {true, 3, Activation::relu};
+       }},
+      {"128x768x3072 bias", [](GemmProblem& p) {
+         p.shape = {128, 768, 3072, 1};
+         p.epilogue.bias = true;
+       }},
+      {"257x129x1031 beta 1", [](GemmProblem& p) {
+         p.shape = {257, 129, 1031, 1};
+         p.beta = 1.0f;
+       }},
+      {"6x20x160x3 shared B alpha 0.5 beta -1.5 gelu-erf",
+       [](GemmProblem& p) {
+         p.shape = {6, 20, 160, 3};
+         p.b.batch_stride = 0;
+         p.alpha = 0.5f;
+         p.beta = -1.5f;
+         p.epilogue.activation = Activation::gelu_erf;
+       }},
+      {"5x9x200 alpha 0 beta -1.5 bias", [](GemmProblem& p) {
+         p.shape = {5, 9, 200, 1};
+         p.alpha = 0.0f;
+         p.beta = -1.5f;
+         p.epilogue.bias = true;
+       }},
+  };
+  return cases;
+}
+
+/// One config per case, rotating through the candidate list so the cases meet different tile geometries.
+std::optional<Candidate> pick(const KernelFamily& family, const GemmProblem& p, size_t salt) {
+  SearchSpace space = build_search_space({&family}, p, device().info());
+  if (space.candidates.empty()) return std::nullopt;
+  return space.candidates[(salt * 7919) % space.candidates.size()];
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::tuple<std::string, DType, Layout>>& info) {
+  return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) + "_" + std::get<2>(info.param).name();
+}
+}  // namespace
+
+class Operation : public GpuTest, public ::testing::WithParamInterface<std::tuple<std::string, DType, Layout>> {};
+
+TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
+  const auto& [variant, dtype, layout] = GetParam();
+  const KernelFamily& family = *find_family(variant);
+  // few-rows reads A as stored M x K: with op(A) transposed every case must be refused, with the reason.
+  const bool serves_layout = !(variant == "fewrows" && layout.trans_a);
+  size_t ran = 0;
+  for (size_t i = 0; i < operation_cases().size(); ++i) {
+    const OperationCase& oc = operation_cases()[i];
+    GemmProblem p = problem_of({}, dtype, layout);
+    oc.set(p);
+    if (family.not_applicable && family.not_applicable(p)) continue;
+    EXPECT_TRUE(serves_layout) << oc.label << ": few-rows accepted a transposed A";
+    std::optional<Candidate> c = pick(family, p, i + size_t(dtype) * 3 + (layout.trans_a ? 1 : 0) + (layout.trans_b ? 2 : 0));
+    ASSERT_TRUE(c) << oc.label << ": every config pruned";
+    GemmRunner runner(device(), p, RunOptions{});
+    Measurement m = runner.evaluate(family, c->config, 0, 0);
+    EXPECT_EQ(m.disposition, Disposition::passed) << oc.label << " " << c->name << ": " << m.detail;
+    if (m.disposition != Disposition::passed) continue;
+    ++ran;
+    if (p.epilogue.bias || p.epilogue.activation != Activation::none) {
+      std::vector<float> fused = runner.last_result();
+      std::vector<float> unfused = runner.run_unfused(family, c->config);
+      ASSERT_EQ(fused.size(), unfused.size());
+      EXPECT_EQ(0, std::memcmp(fused.data(), unfused.data(), fused.size() * sizeof(float)))
+          << oc.label << " " << c->name << ": the fused epilogue differs from separate passes";
+    }
+  }
+  EXPECT_EQ(ran > 0, serves_layout);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, Operation,
+                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows"),
+                                            ::testing::Values(DType::f32, DType::f16, DType::bf16),
+                                            ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
+                                                              Layout{true, true})),
+                         param_name);
+
+class Determinism : public GpuTest {};
+
+TEST_F(Determinism, TwoRunsGiveIdenticalBitsForEveryVariant) {
+  for (const char* variant : {"tiled", "splitk", "fewrows"}) {
+    const KernelFamily& family = *find_family(variant);
+    GemmProblem p = problem_of({std::string(variant) == "fewrows" ? 7u : 70u, 90, 1000, 1}, DType::bf16, Layout{false, true});
+    p.mode = Mode::deterministic;
+    p.beta = 1.0f;
+    p.epilogue = {true, 0, Activation::gelu_tanh};
+    std::optional<Candidate> c = pick(family, p, 3);
+    ASSERT_TRUE(c);
+    std::vector<float> results[2];
+    for (auto& r : results) {
+      GemmRunner runner(device(), p, RunOptions{});  // fresh buffers and pipelines each time
+      ASSERT_EQ(runner.evaluate(family, c->config, 0, 0).disposition, Disposition::passed) << c->name;
+      r = runner.last_result();
+    }
+    EXPECT_EQ(0, std::memcmp(results[0].data(), results[1].data(), results[0].size() * sizeof(float))) << c->name;
+  }
+}
+
+TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
+  // The deterministic order (16-product chains, 32-term blocks, 128-term groups) is independent of BK.
+  GemmProblem p = problem_of({40, 24, 1000, 1}, DType::f32, Layout{});
+  p.mode = Mode::deterministic;
+  GemmRunner runner(device(), p, RunOptions{});
+  std::vector<float> by_bk[2];
+  for (int i = 0; i < 2; ++i) {
+    Config c{{{"bm", 32}, {"bn", 32}, {"bk", i == 0 ? 16u : 32u}, {"tm", 4}, {"tn", 2}}};
+    ASSERT_EQ(runner.evaluate(tiled_family(), c, 0, 0).disposition, Disposition::passed);
+    by_bk[i] = runner.last_result();
+  }
+  EXPECT_EQ(0, std::memcmp(by_bk[0].data(), by_bk[1].data(), by_bk[0].size() * sizeof(float)));
+}
+
+class GridSplit : public GpuTest {};
+
+TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
+  const uint32_t max_z = device().info().max_workgroup_count[2];
+  ASSERT_LE(max_z, 1u << 20) << "this device's limit is too large to exceed cheaply";
+  GemmProblem p = problem_of({1, 2, 3, uint64_t(max_z) + 5}, DType::f32, Layout{});
+  GemmRunner runner(device(), p, RunOptions{});
+  Config tiled{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}};
+  Measurement m = runner.evaluate(tiled_family(), tiled, 0, 0);
+  EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
+  Config few{{{"cols", 8}, {"slices", 4}}};
+  m = runner.evaluate(fewrows_family(), few, 0, 0);
+  EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
+}
+
+}  // namespace gemmtune::test
