@@ -230,14 +230,32 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
     return m;
   }
 
-  const uint32_t repeats = uint32_t(std::clamp(std::ceil(options_.min_sample_ns / std::max(verify_ns, 1.0)), 1.0, 256.0));
-  m.runs_per_sample = repeats;
-  auto timed_batch = [&] {
-    return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, *passes, repeats); }) / 1000.0 / repeats;
+  // Runs per batch so a batch lasts min_sample_ns, from a per-run time estimate.
+  auto repeats_for = [&](double run_ns, double batch_ns) {
+    return uint32_t(std::clamp(std::ceil(batch_ns / std::max(run_ns, 1.0)), 1.0, 4096.0));
   };
-  if (samples == 0) m.samples_us.push_back(repeats == 1 ? verify_ns / 1000.0 : timed_batch());
-  for (int i = 0; i < warmup; ++i) submitter_.run([&](VkCommandBuffer cmd) { record_run(cmd, *passes, repeats); });
-  for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch());
+  auto timed_batch = [&](uint32_t repeats) {
+    return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, *passes, repeats); }) / repeats;
+  };
+  // The verification run is never a timing: a driver may finish compiling at the first dispatch (lavapipe's
+  // JIT does) and the GPU may still be at idle clocks.
+  double run_ns = verify_ns;
+  if (samples == 0) {
+    if (verify_ns < options_.screen_warmup_ns) run_ns = timed_batch(repeats_for(run_ns, options_.screen_warmup_ns));
+    m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
+    m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
+  } else {
+    // Warm-up by count and by time; the per-run estimate is refreshed from each warm batch.
+    double warm_ns = 0.0;
+    for (int i = 0; i < warmup || warm_ns < options_.warmup_ns; ++i) {
+      const uint32_t repeats = repeats_for(run_ns, std::min(options_.min_sample_ns * 4, std::max(options_.min_sample_ns, options_.warmup_ns - warm_ns)));
+      run_ns = timed_batch(repeats);
+      warm_ns += run_ns * repeats;
+      if (i > 10000) break;  // a device whose runs report no time: never loop forever
+    }
+    m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
+    for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
+  }
   m.median_us = median_of(m.samples_us);
   m.min_us = *std::min_element(m.samples_us.begin(), m.samples_us.end());
   m.gflops = m.median_us > 0.0 ? problem_.flops() / (m.median_us * 1e3) : 0.0;

@@ -32,9 +32,15 @@ struct GemmPush {
 struct RunOptions {
   uint64_t seed = 1;
   uint64_t fence_timeout_ns = 120'000'000'000ull;
-  /// A timed sample is a batch of back-to-back runs lasting at least this long (at most 256 runs):
-  /// single short dispatches measure clock ramp-up and submission gaps, not the kernel.
-  double min_sample_ns = 1'000'000.0;
+  /// A timed sample is a batch of back-to-back runs lasting at least this long (at most 4096 runs):
+  /// single short dispatches measure submission gaps, not the kernel.
+  double min_sample_ns = 2'000'000.0;
+  /// Before a finalist's samples, back-to-back batches run until this much device time has passed: GPUs drop
+  /// their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only sustained
+  /// work brings them back.
+  double warmup_ns = 200'000'000.0;
+  /// The same before a screening batch, for candidates whose verification run was shorter than this.
+  double screen_warmup_ns = 20'000'000.0;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
 };
@@ -52,10 +58,11 @@ class GemmRunner {
   const GemmProblem& problem() const { return problem_; }
   bool uses_timestamps() const { return submitter_.uses_timestamps(); }
 
-  /// Verifies `config`, then runs `warmup` untimed and `samples` timed batches (see RunOptions::min_sample_ns;
-  /// a sample is the batch time over its runs). With `samples` = 0 (screening) the verification run's own time
-  /// is the one sample when it lasted at least min_sample_ns, else one timed batch is. A run is every pass of
-  /// the config (split-k's reduce included). Pipeline build failures give compile_failed; device faults throw.
+  /// Verifies `config`, warms up (at least `warmup` batches and RunOptions::warmup_ns of device time), then
+  /// times `samples` batches (see RunOptions::min_sample_ns; a sample is the batch time over its runs). With
+  /// `samples` = 0 (screening) one timed batch follows the verification run (after a short warm-up when that
+  /// run was shorter than screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
+  /// Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
   /// Runs the config with its epilogue as separate passes (product, then bias, then activation) and returns the
   /// written region: the fused result must equal it bit for bit.

@@ -42,6 +42,27 @@ void order_for_screening(std::vector<Candidate>& candidates) {
     return std::make_tuple(!good_wg, -int64_t(per_invocation), -int64_t(tile));
   };
   std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
+  // Round-robin over families, each keeping its own order.
+  std::vector<const KernelFamily*> families;
+  for (const Candidate& c : candidates) {
+    if (std::find(families.begin(), families.end(), c.family) == families.end()) families.push_back(c.family);
+  }
+  std::vector<std::vector<Candidate>> queues(families.size());
+  for (Candidate& c : candidates) {
+    size_t f = size_t(std::find(families.begin(), families.end(), c.family) - families.begin());
+    queues[f].push_back(std::move(c));
+  }
+  candidates.clear();
+  for (size_t i = 0;; ++i) {
+    bool any = false;
+    for (auto& q : queues) {
+      if (i < q.size()) {
+        candidates.push_back(std::move(q[i]));
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
 }
 
 }  // namespace gemmtune

@@ -37,8 +37,9 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
                                const vk::DeviceInfo& device);
 
 /// Screening order: the configs most likely to be fast first, so a budget that runs out has covered them.
-/// Workgroups of 64 to 256 invocations, then more work per invocation (TM * TN), then larger tiles; ties keep
-/// declaration order. Deterministic.
+/// Within a family: workgroups of 64 to 256 invocations, then more work per invocation (TM * TN), then larger
+/// tiles; ties keep declaration order. Families then take turns, so every applicable variant is screened
+/// even when the budget covers a small part of the space. Deterministic.
 void order_for_screening(std::vector<Candidate>& candidates);
 
 }  // namespace gemmtune

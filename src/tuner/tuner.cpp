@@ -80,11 +80,12 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
   size_t finalists = 0;
   for (EvaluatedConfig& e : screened) {
     if (e.measurement.disposition == Disposition::passed && finalists < finalist_count) {
-      const double run_s = std::max({1e-6, e.measurement.median_us * 1e-6, options.run.min_sample_ns * 1e-9});
+      // A sample costs at least one run and min_sample_ns; the warm-up costs warmup_ns and one run re-verifies.
+      const double sample_s = std::max({1e-6, e.measurement.median_us * 1e-6, options.run.min_sample_ns * 1e-9});
       const double left_s = std::max(0.0, options.budget_s - spent()) / double(finalist_count - finalists);
-      const int runs = int(std::min(1e6, left_s / run_s)) - 1;  // one run re-verifies
-      const int samples = std::clamp(runs - options.warmup, 3, std::max(3, options.samples));
-      const int warmup = std::clamp(runs - samples, std::min(1, options.warmup), options.warmup);
+      const double for_samples_s = left_s - options.run.warmup_ns * 1e-9 - sample_s;
+      const int samples = std::clamp(int(std::min(1e6, for_samples_s / sample_s)), 3, std::max(3, options.samples));
+      const int warmup = options.warmup;
       double compile_ms = e.measurement.compile_ms;
       e.measurement = runner.evaluate(*e.family, e.config, warmup, samples);
       e.measurement.compile_ms = compile_ms;
