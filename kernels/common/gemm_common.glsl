@@ -25,7 +25,9 @@ layout(push_constant) uniform Params {
   uint k_split;                 // terms per split-k range (K when SPLIT = 1)
 } p;
 
-#if defined(INPUT_F32)
+#if defined(COOPMAT_OPERANDS)
+// The cooperative-matrix kernel declares A and B in their own 16-bit type (see gemm_coopmat.comp).
+#elif defined(INPUT_F32)
 layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
 layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
 float load_a_elem(uint i) { return a_data[i]; }
@@ -52,13 +54,13 @@ layout(std430, binding = 2) buffer BufC { float c_data[]; };
 layout(std430, binding = 3) readonly buffer BufBias { float bias_data[]; };
 layout(std430, binding = 4) buffer BufScratch { float scratch_data[]; };
 
-/// op(A)[z][i][kk] and op(B)[z][kk][j].
-float load_op_a(uint z, uint i, uint kk) {
-  return load_a_elem(p.off_a + z * p.stride_a + (TRANS_A ? kk * p.lda + i : i * p.lda + kk));
-}
-float load_op_b(uint z, uint kk, uint j) {
-  return load_b_elem(p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j));
-}
+/// Buffer indices of op(A)[z][i][kk] and op(B)[z][kk][j].
+uint index_op_a(uint z, uint i, uint kk) { return p.off_a + z * p.stride_a + (TRANS_A ? kk * p.lda + i : i * p.lda + kk); }
+uint index_op_b(uint z, uint kk, uint j) { return p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j); }
+#if !defined(COOPMAT_OPERANDS)
+float load_op_a(uint z, uint i, uint kk) { return load_a_elem(index_op_a(z, i, kk)); }
+float load_op_b(uint z, uint kk, uint j) { return load_b_elem(index_op_b(z, kk, j)); }
+#endif
 uint c_index(uint z, uint i, uint j) { return p.off_c + z * p.stride_c + i * p.ldc + j; }
 /// Raw split-k sums: plane s of product z is M x N, packed.
 uint scratch_index(uint z, uint s, uint i, uint j) { return ((z * SPLIT + s) * p.M + i) * p.N + j; }

@@ -7,6 +7,27 @@
 
 namespace gemmtune {
 
+namespace {
+nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
+  const vk::MatrixCapabilities& m = d.matrix;
+  nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
+  for (const vk::CoopmatShape& s : m.shapes) {
+    shapes.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"a", s.a}, {"b", s.b}, {"c", s.c}, {"result", s.result},
+                      {"saturating", s.saturating}, {"scope", s.scope}});
+  }
+  auto why = [&](const char* input) -> nlohmann::ordered_json {
+    auto r = vk::coopmat_unsupported(d, input);
+    return r ? nlohmann::ordered_json(*r) : nlohmann::ordered_json(nullptr);
+  };
+  return {{"cooperative_matrix", m.feature}, {"properties", shapes}, {"storage_16bit", m.storage_16bit},
+          {"shader_float16", m.shader_float16}, {"vulkan_memory_model", m.memory_model},
+          {"subgroup_size_control", m.subgroup_size_control}, {"full_subgroups", m.full_subgroups},
+          {"min_subgroup_size", m.min_subgroup_size}, {"max_subgroup_size", m.max_subgroup_size},
+          {"bfloat16", m.bf16_type}, {"bfloat16_cooperative_matrix", m.bf16_coopmat},
+          {"coopmat_f16_unsupported", why("f16")}, {"coopmat_bf16_unsupported", why("bf16")}};
+}
+}  // namespace
+
 int run_devices(const DevicesCommandOptions& o) {
   vk::Instance instance(vk::validation_requested_by_env());
   auto devices = instance.devices();
@@ -34,6 +55,7 @@ int run_devices(const DevicesCommandOptions& o) {
                         {"max_memory_allocation_size", d.max_memory_allocation_size},
                         {"max_push_constants_size", d.max_push_constants_size}}},
                       {"subgroup_size", d.subgroup_size},
+                      {"matrix", matrix_json(d)},
                       {"compute_queue_family", d.compute_queue_family},
                       {"timestamps", {{"valid_bits", d.timestamp_valid_bits}, {"period_ns", d.timestamp_period_ns}}}});
     }
@@ -53,6 +75,27 @@ int run_devices(const DevicesCommandOptions& o) {
                 d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
     std::printf("   storage buffer range %u B, allocation %llu B, subgroup size %u\n", d.max_storage_buffer_range,
                 static_cast<unsigned long long>(d.max_memory_allocation_size), d.subgroup_size);
+    const vk::MatrixCapabilities& m = d.matrix;
+    std::printf("   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, memory model %s, bfloat16 %s\n",
+                m.min_subgroup_size, m.max_subgroup_size, m.subgroup_size_control ? " (selectable)" : "",
+                m.storage_16bit ? "yes" : "no", m.shader_float16 ? "yes" : "no", m.memory_model ? "yes" : "no",
+                m.bf16_type ? (m.bf16_coopmat ? "yes (cooperative matrix too)" : "yes") : "no");
+    if (!m.extension) {
+      std::printf("   cooperative matrix: none (no VK_KHR_cooperative_matrix)\n");
+    } else {
+      std::printf("   cooperative matrix (VK_KHR_cooperative_matrix%s): %zu combinations\n", m.feature ? "" : ", feature off",
+                  m.shapes.size());
+      std::printf("     %-10s %-5s %-5s %-5s %-6s %-10s %s\n", "MxNxK", "A", "B", "C", "result", "scope", "saturating");
+      for (const vk::CoopmatShape& s : m.shapes) {
+        std::string mnk = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+        std::printf("     %-10s %-5s %-5s %-5s %-6s %-10s %s\n", mnk.c_str(), s.a.c_str(), s.b.c_str(), s.c.c_str(),
+                    s.result.c_str(), s.scope.c_str(), s.saturating ? "yes" : "no");
+      }
+    }
+    for (const char* input : {"f16", "bf16"}) {
+      auto reason = vk::coopmat_unsupported(d, input);
+      std::printf("   coopmat %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
+    }
     if (d.timestamps()) {
       std::printf("   timestamps: %u valid bits, period %g ns (queue family %u)\n", d.timestamp_valid_bits, d.timestamp_period_ns,
                   d.compute_queue_family);

@@ -9,7 +9,7 @@ KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
   f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}};
-  f.not_applicable = [](const GemmProblem& p) -> std::optional<std::string> {
+  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
     if (p.shape.m > 8) return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most 8 rows of op(A)";
     if (p.layout.trans_a) return "op(A) is transposed: few-rows reads A as stored M x K";
     return std::nullopt;

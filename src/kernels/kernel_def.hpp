@@ -47,8 +47,10 @@ inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation 
 struct KernelFamily {
   std::string name;  ///< variant name in tables and config names ("tiled")
   std::vector<ParamSpec> params;
-  /// Why the family cannot serve a problem at all (any config), or nullopt. Unset: always applicable.
-  std::function<std::optional<std::string>(const GemmProblem&)> not_applicable;
+  /// Why the family cannot serve a problem on a device at all (any config), or nullopt. Unset: always applicable.
+  std::function<std::optional<std::string>(const GemmProblem&, const vk::DeviceInfo&)> not_applicable;
+  /// Subgroup size the kernel is written for (0: any). Pinned with full subgroups where the device can select it.
+  uint32_t required_subgroup_size = 0;
   std::vector<Constraint> constraints;
   uint32_t workgroup_size_constant_id = 0;
   std::function<uint32_t(const Config&)> workgroup_size;

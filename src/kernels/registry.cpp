@@ -6,7 +6,7 @@
 
 namespace gemmtune {
 
-std::vector<const KernelFamily*> kernel_families() { return {&tiled_family(), &splitk_family(), &fewrows_family()}; }
+std::vector<const KernelFamily*> kernel_families() { return {&tiled_family(), &splitk_family(), &fewrows_family(), &coopmat_family()}; }
 
 const KernelFamily* find_family(const std::string& name) {
   for (const KernelFamily* f : kernel_families()) {
@@ -22,7 +22,7 @@ std::vector<const KernelFamily*> parse_variant_list(const std::string& text, con
     size_t comma = text.find(',', start);
     std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const KernelFamily* f = find_family(name);
-    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk or fewrows)");
+    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk, fewrows or coopmat)");
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
     if (comma == std::string::npos) break;
     start = comma + 1;

@@ -11,6 +11,7 @@ namespace gemmtune {
 const KernelFamily& tiled_family();
 const KernelFamily& splitk_family();
 const KernelFamily& fewrows_family();
+const KernelFamily& coopmat_family();
 
 /// All families in sweep order.
 std::vector<const KernelFamily*> kernel_families();

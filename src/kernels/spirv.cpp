@@ -1,5 +1,7 @@
 #include "kernels/spirv.hpp"
 
+#include "coopmat_bf16.h"
+#include "coopmat_f16.h"
 #include "epilogue_f32.h"
 #include "fewrows_bf16.h"
 #include "fewrows_f16.h"
@@ -32,6 +34,15 @@ std::span<const uint32_t> fewrows_spirv(DType dtype) {
     case DType::f32: return words(spirv_fewrows_f32);
     case DType::f16: return words(spirv_fewrows_f16);
     case DType::bf16: return words(spirv_fewrows_bf16);
+  }
+  return {};
+}
+
+std::span<const uint32_t> coopmat_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::f16: return words(spirv_coopmat_f16);
+    case DType::bf16: return words(spirv_coopmat_bf16);
+    case DType::f32: return {};
   }
   return {};
 }

@@ -54,7 +54,7 @@ KernelFamily make_splitk() {
                                           {"tm", 4, {2, 4, 8}},
                                           {"tn", 5, {2, 4, 8}},
                                           {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
-  f.not_applicable = [](const GemmProblem& p) -> std::optional<std::string> {
+  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
     if (p.shape.k < 128) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
     return std::nullopt;
   };

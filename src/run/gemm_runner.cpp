@@ -142,8 +142,15 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass.
   for (const vk::SpecConstant& c : problem_constants(problem_, fused && passes->splits == 1, passes->splits)) constants.push_back(c);
   const auto start = std::chrono::steady_clock::now();
+  // Pin the subgroup size only where the device can select it; elsewhere the family's qualification has
+  // checked that the fixed size is the one the kernel needs.
+  const vk::MatrixCapabilities& caps = device_.info().matrix;
+  const uint32_t pinned = family.required_subgroup_size > 0 && caps.subgroup_size_control && caps.full_subgroups &&
+                                  caps.min_subgroup_size != caps.max_subgroup_size
+                              ? family.required_subgroup_size
+                              : 0;
   passes->main = std::make_unique<vk::ComputePipeline>(device_, family.spirv(problem_.dtype), constants, bindings(),
-                                                       uint32_t(sizeof(GemmPush)));
+                                                       uint32_t(sizeof(GemmPush)), pinned);
   if (passes->splits > 1) {
     passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(), problem_constants(problem_, fused, passes->splits),
                                                            bindings(), uint32_t(sizeof(GemmPush)));

@@ -9,7 +9,7 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
   SearchSpace space;
   for (const KernelFamily* family : families) {
     if (family->not_applicable) {
-      if (auto reason = family->not_applicable(problem)) {
+      if (auto reason = family->not_applicable(problem, device)) {
         space.not_applicable.push_back({family->name, *reason});
         continue;
       }

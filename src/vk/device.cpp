@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "core/files.hpp"
 #include "vk/check.hpp"
+#include "vk/coopmat_compat.hpp"
 
 namespace gemmtune::vk {
 
@@ -24,7 +26,45 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
   queue_info.queueFamilyIndex = info_.compute_queue_family;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
+  // Enable what the kernels can use and the device supports (read in query_device_info, never assumed).
+  const MatrixCapabilities& m = info_.matrix;
+  std::vector<const char*> extensions;
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+  VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+  void* chain = nullptr;
+  if (info_.api_version >= VK_API_VERSION_1_2) {
+    v11.storageBuffer16BitAccess = m.storage_16bit;
+    v12.shaderFloat16 = m.shader_float16;
+    v12.vulkanMemoryModel = m.memory_model;
+    v11.pNext = &v12;
+    chain = &v11;
+    void** tail = &v12.pNext;
+    if (info_.api_version >= VK_API_VERSION_1_3) {
+      v13.subgroupSizeControl = m.subgroup_size_control;
+      v13.computeFullSubgroups = m.full_subgroups;
+      *tail = &v13;
+      tail = &v13.pNext;
+    }
+    if (m.feature) {
+      extensions.push_back(VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+      coop.cooperativeMatrix = VK_TRUE;
+      *tail = &coop;
+      tail = &coop.pNext;
+    }
+    if (m.bf16_type) {
+      extensions.push_back(VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME);
+      bf16.shaderBFloat16Type = VK_TRUE;
+      bf16.shaderBFloat16CooperativeMatrix = m.bf16_coopmat;
+      *tail = &bf16;
+    }
+  }
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = chain;
+  info.enabledExtensionCount = uint32_t(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue_info;
   check(vkCreateDevice(physical_, &info, nullptr, &device_), "vkCreateDevice");

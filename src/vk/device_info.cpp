@@ -1,11 +1,134 @@
 #include "vk/device_info.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <vector>
+
+#include "vk/coopmat_compat.hpp"
 
 namespace gemmtune::vk {
 
-DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
+namespace {
+std::string component_name(VkComponentTypeKHR t) {
+  switch (int(t)) {
+    case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
+    case VK_COMPONENT_TYPE_FLOAT32_KHR: return "f32";
+    case VK_COMPONENT_TYPE_FLOAT64_KHR: return "f64";
+    case VK_COMPONENT_TYPE_SINT8_KHR: return "i8";
+    case VK_COMPONENT_TYPE_SINT16_KHR: return "i16";
+    case VK_COMPONENT_TYPE_SINT32_KHR: return "i32";
+    case VK_COMPONENT_TYPE_SINT64_KHR: return "i64";
+    case VK_COMPONENT_TYPE_UINT8_KHR: return "u8";
+    case VK_COMPONENT_TYPE_UINT16_KHR: return "u16";
+    case VK_COMPONENT_TYPE_UINT32_KHR: return "u32";
+    case VK_COMPONENT_TYPE_UINT64_KHR: return "u64";
+    case 1000141000: return "bf16";
+    default: return "type" + std::to_string(int(t));
+  }
+}
+
+std::string scope_name(VkScopeKHR s) {
+  switch (int(s)) {
+    case VK_SCOPE_DEVICE_KHR: return "device";
+    case VK_SCOPE_WORKGROUP_KHR: return "workgroup";
+    case VK_SCOPE_SUBGROUP_KHR: return "subgroup";
+    case VK_SCOPE_QUEUE_FAMILY_KHR: return "queue-family";
+    default: return "scope" + std::to_string(int(s));
+  }
+}
+
+MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, uint32_t api_version) {
+  MatrixCapabilities m;
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::strcmp(e.extensionName, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) m.extension = true;
+    if (std::strcmp(e.extensionName, VK_KHR_SHADER_BFLOAT16_EXTENSION_NAME) == 0) m.bf16_extension = true;
+  }
+  if (api_version < VK_API_VERSION_1_2) return m;
+
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+  VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+  v11.pNext = &v12;
+  void** tail = &v12.pNext;
+  if (api_version >= VK_API_VERSION_1_3) {
+    *tail = &v13;
+    tail = &v13.pNext;
+  }
+  if (m.extension) {
+    *tail = &coop;
+    tail = &coop.pNext;
+  }
+  if (m.bf16_extension) *tail = &bf16;
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &v11};
+  vkGetPhysicalDeviceFeatures2(physical, &features);
+  m.storage_16bit = v11.storageBuffer16BitAccess;
+  m.shader_float16 = v12.shaderFloat16;
+  m.memory_model = v12.vulkanMemoryModel;
+  m.subgroup_size_control = v13.subgroupSizeControl;
+  m.full_subgroups = v13.computeFullSubgroups;
+  m.feature = m.extension && coop.cooperativeMatrix;
+  m.bf16_type = m.bf16_extension && bf16.shaderBFloat16Type;
+  m.bf16_coopmat = m.bf16_extension && bf16.shaderBFloat16CooperativeMatrix;
+
+  if (api_version >= VK_API_VERSION_1_3) {
+    VkPhysicalDeviceVulkan13Properties p13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p13};
+    vkGetPhysicalDeviceProperties2(physical, &props);
+    m.min_subgroup_size = p13.minSubgroupSize;
+    m.max_subgroup_size = p13.maxSubgroupSize;
+  }
+  if (m.extension) {
+    auto get = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR>(
+        vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR"));
+    uint32_t n = 0;
+    if (get && get(physical, &n, nullptr) == VK_SUCCESS && n > 0) {
+      std::vector<VkCooperativeMatrixPropertiesKHR> list(n);
+      for (auto& e : list) e = {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR};
+      if (get(physical, &n, list.data()) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; ++i) {
+          const auto& e = list[i];
+          m.shapes.push_back({e.MSize, e.NSize, e.KSize, component_name(e.AType), component_name(e.BType),
+                              component_name(e.CType), component_name(e.ResultType), e.saturatingAccumulation == VK_TRUE,
+                              scope_name(e.scope)});
+        }
+      }
+    }
+  }
+  return m;
+}
+}  // namespace
+
+std::optional<std::string> coopmat_unsupported(const DeviceInfo& d, const std::string& input) {
+  const MatrixCapabilities& m = d.matrix;
+  if (!m.extension) return "the device lacks VK_KHR_cooperative_matrix";
+  if (!m.feature) return "the cooperativeMatrix feature is not supported";
+  bool listed = false;
+  for (const CoopmatShape& s : m.shapes) {
+    listed |= s.m == 16 && s.n == 16 && s.k == 16 && s.a == input && s.b == input && s.c == "f32" && s.result == "f32" &&
+              s.scope == "subgroup";
+  }
+  if (!listed) return "no 16x16x16 " + input + " x " + input + " -> f32 subgroup-scope cooperative matrix is listed";
+  if (!m.storage_16bit) return "storageBuffer16BitAccess is not supported";
+  if (!m.shader_float16) return "shaderFloat16 is not supported";
+  if (!m.memory_model) return "vulkanMemoryModel is not supported";
+  const bool fixed_32 = d.subgroup_size == 32 && (m.min_subgroup_size == 0 || (m.min_subgroup_size == 32 && m.max_subgroup_size == 32));
+  const bool pinnable = m.subgroup_size_control && m.full_subgroups && m.min_subgroup_size <= 32 && m.max_subgroup_size >= 32;
+  if (!fixed_32 && !pinnable) return "subgroups of 32 are neither the fixed size nor selectable (subgroup size " + std::to_string(d.subgroup_size) + ")";
+  if (input == "bf16") {
+    if (!m.bf16_extension) return "the device lacks VK_KHR_shader_bfloat16";
+    if (!m.bf16_type || !m.bf16_coopmat) return "shaderBFloat16Type or shaderBFloat16CooperativeMatrix is not supported";
+  }
+  return std::nullopt;
+}
+
+DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uint32_t index) {
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
@@ -49,6 +172,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m3};
   vkGetPhysicalDeviceProperties2(physical, &props2);
   d.max_memory_allocation_size = m3.maxMemoryAllocationSize;
+  d.matrix = query_matrix(instance, physical, std::min(basic.apiVersion, uint32_t(VK_API_VERSION_1_3)));
 
   // Prefer a family with timestamps, then a compute-only one (async compute), lowest index first.
   uint32_t count = 0;

@@ -5,9 +5,32 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gemmtune::vk {
+
+/// One entry of vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR, with names for its component types and scope.
+struct CoopmatShape {
+  uint32_t m = 0, n = 0, k = 0;
+  std::string a, b, c, result;  ///< "f16", "bf16", "f32", "i8", ...
+  bool saturating = false;
+  std::string scope;  ///< "subgroup", "workgroup", ...
+};
+
+/// What the cooperative-matrix variant needs, read from the device (never guessed from the vendor).
+struct MatrixCapabilities {
+  bool extension = false;           ///< VK_KHR_cooperative_matrix
+  bool feature = false;             ///< cooperativeMatrix
+  std::vector<CoopmatShape> shapes;
+  bool storage_16bit = false;       ///< storageBuffer16BitAccess
+  bool shader_float16 = false;      ///< shaderFloat16 (16-bit values in shared memory)
+  bool memory_model = false;        ///< vulkanMemoryModel
+  bool subgroup_size_control = false, full_subgroups = false;  ///< subgroupSizeControl, computeFullSubgroups
+  uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
+  bool bf16_extension = false, bf16_type = false, bf16_coopmat = false;  ///< VK_KHR_shader_bfloat16 and features
+};
 
 struct DeviceInfo {
   uint32_t index = 0;  ///< position in vkEnumeratePhysicalDevices
@@ -30,6 +53,8 @@ struct DeviceInfo {
   uint32_t max_push_constants_size = 0;
   uint32_t subgroup_size = 0;
 
+  MatrixCapabilities matrix;
+
   uint32_t compute_queue_family = UINT32_MAX;
   uint32_t timestamp_valid_bits = 0;  ///< of the compute queue family; 0 = no timestamps
   float timestamp_period_ns = 0.0f;
@@ -37,7 +62,11 @@ struct DeviceInfo {
 };
 
 /// Reads everything above from a physical device (needs Vulkan 1.1 for the subgroup and ID properties).
-DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index);
+DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uint32_t index);
+
+/// Why the device cannot run 16 x 16 x 16 cooperative-matrix products of `input` ("f16" or "bf16") with f32
+/// accumulation at subgroup scope in subgroups of 32, or nullopt when it can. Names the missing piece.
+std::optional<std::string> coopmat_unsupported(const DeviceInfo& device, const std::string& input);
 
 std::string device_type_name(VkPhysicalDeviceType type);
 std::string api_version_string(uint32_t version);

@@ -113,7 +113,7 @@ std::vector<Instance::Candidate> Instance::devices() const {
   std::vector<VkPhysicalDevice> physical(count);
   check(vkEnumeratePhysicalDevices(instance_, &count, physical.data()), "vkEnumeratePhysicalDevices");
   std::vector<Candidate> out;
-  for (uint32_t i = 0; i < count; ++i) out.push_back({physical[i], query_device_info(physical[i], i)});
+  for (uint32_t i = 0; i < count; ++i) out.push_back({physical[i], query_device_info(instance_, physical[i], i)});
   return out;
 }
 

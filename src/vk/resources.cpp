@@ -50,7 +50,7 @@ Buffer::~Buffer() {
 
 ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t> spirv,
                                  const std::vector<SpecConstant>& constants, const std::vector<VkBuffer>& buffers,
-                                 uint32_t push_bytes)
+                                 uint32_t push_bytes, uint32_t required_subgroup_size)
     : device_(device.handle()), push_bytes_(push_bytes) {
   // On any failure the destructor of a partly built object would not run: clean up here, then rethrow.
   try {
@@ -89,6 +89,13 @@ ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t>
     pipe_info.stage.module = module_;
     pipe_info.stage.pName = "main";
     pipe_info.stage.pSpecializationInfo = &spec;
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup{
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+    if (required_subgroup_size > 0) {
+      subgroup.requiredSubgroupSize = required_subgroup_size;
+      pipe_info.stage.pNext = &subgroup;
+      pipe_info.stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    }
     pipe_info.layout = layout_;
     check(vkCreateComputePipelines(device_, device.pipeline_cache(), 1, &pipe_info, nullptr, &pipeline_),
           "vkCreateComputePipelines");

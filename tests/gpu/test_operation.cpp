@@ -100,15 +100,17 @@ class Operation : public GpuTest, public ::testing::WithParamInterface<std::tupl
 TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
   const auto& [variant, dtype, layout] = GetParam();
   const KernelFamily& family = *find_family(variant);
-  // few-rows reads A as stored M x K: with op(A) transposed every case must be refused, with the reason.
-  const bool serves_layout = !(variant == "fewrows" && layout.trans_a);
+  // few-rows reads A as stored M x K: with op(A) transposed every case must be refused. The cooperative-matrix
+  // variant serves 16-bit inputs on devices that qualify (on lavapipe every case must be refused).
+  const bool coopmat_serves = dtype != DType::f32 && !coopmat_unsupported(device().info(), std::string(dtype_name(dtype)));
+  const bool serves_layout = !(variant == "fewrows" && layout.trans_a) && (variant != "coopmat" || coopmat_serves);
   size_t ran = 0;
   for (size_t i = 0; i < operation_cases().size(); ++i) {
     const OperationCase& oc = operation_cases()[i];
     GemmProblem p = problem_of({}, dtype, layout);
     oc.set(p);
-    if (family.not_applicable && family.not_applicable(p)) continue;
-    EXPECT_TRUE(serves_layout) << oc.label << ": few-rows accepted a transposed A";
+    if (family.not_applicable && family.not_applicable(p, device().info())) continue;
+    EXPECT_TRUE(serves_layout) << oc.label << ": " << variant << " accepted a problem it cannot serve";
     std::optional<Candidate> c = pick(family, p, i + size_t(dtype) * 3 + (layout.trans_a ? 1 : 0) + (layout.trans_b ? 2 : 0));
     ASSERT_TRUE(c) << oc.label << ": every config pruned";
     GemmRunner runner(device(), p, RunOptions{});
@@ -128,7 +130,7 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Operation,
-                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows"),
+                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "coopmat"),
                                             ::testing::Values(DType::f32, DType::f16, DType::bf16),
                                             ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
                                                               Layout{true, true})),
@@ -170,6 +172,21 @@ TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
 }
 
 class GridSplit : public GpuTest {};
+
+TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
+  const vk::DeviceInfo& d = device().info();
+  GemmProblem p = problem_of({64, 64, 64, 1}, DType::f16, Layout{});
+  auto reason = coopmat_family().not_applicable(p, d);
+  if (d.matrix.extension) {
+    GTEST_SKIP() << "this device has VK_KHR_cooperative_matrix; the H200 run covers it";
+  }
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("VK_KHR_cooperative_matrix"), std::string::npos) << *reason;
+  SearchSpace space = build_search_space(kernel_families(), p, d);
+  bool reported = false;
+  for (const NotApplicable& n : space.not_applicable) reported |= n.variant == "coopmat";
+  EXPECT_TRUE(reported);
+}
 
 TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   const uint32_t max_z = device().info().max_workgroup_count[2];

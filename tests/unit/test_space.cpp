@@ -68,7 +68,9 @@ TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   GemmProblem p;
   p.shape = {16, 64, 100, 1};
   SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1024));
-  ASSERT_EQ(s.not_applicable.size(), 2u);
+  ASSERT_EQ(s.not_applicable.size(), 3u);
+  EXPECT_EQ(s.not_applicable[2].variant, "coopmat");
+  EXPECT_NE(s.not_applicable[2].reason.find("f32 inputs"), std::string::npos);
   EXPECT_EQ(s.not_applicable[0].variant, "splitk");
   EXPECT_NE(s.not_applicable[0].reason.find("K = 100"), std::string::npos);
   EXPECT_EQ(s.not_applicable[1].variant, "fewrows");
@@ -118,4 +120,72 @@ TEST(SearchSpace, ScreeningOrderIsDeterministicAndPrefersMidSizedWorkgroups) {
   uint32_t wg = a.candidates.front().family->workgroup_size(a.candidates.front().config);
   EXPECT_GE(wg, 64u);
   EXPECT_LE(wg, 256u);
+}
+
+namespace {
+/// A device with what the H200 reports for cooperative matrices.
+vk::DeviceInfo matrix_device() {
+  vk::DeviceInfo d = fake_device(49152, 1024);
+  d.name = "matrix";
+  d.subgroup_size = 32;
+  vk::MatrixCapabilities& m = d.matrix;
+  m.extension = m.feature = true;
+  m.shapes = {{16, 16, 16, "f16", "f16", "f32", "f32", false, "subgroup"},
+              {16, 16, 16, "bf16", "bf16", "f32", "f32", false, "subgroup"},
+              {16, 16, 32, "i8", "i8", "i32", "i32", false, "subgroup"}};
+  m.storage_16bit = m.shader_float16 = m.memory_model = true;
+  m.subgroup_size_control = m.full_subgroups = true;
+  m.min_subgroup_size = m.max_subgroup_size = 32;
+  m.bf16_extension = m.bf16_type = m.bf16_coopmat = true;
+  return d;
+}
+}  // namespace
+
+TEST(CoopmatQualification, FollowsTheReportedCapabilitiesOnly) {
+  vk::DeviceInfo d = matrix_device();
+  EXPECT_FALSE(coopmat_unsupported(d, "f16"));
+  EXPECT_FALSE(coopmat_unsupported(d, "bf16"));
+  auto reason_with = [&](auto change, const char* input) {
+    vk::DeviceInfo x = matrix_device();
+    change(x);
+    auto r = coopmat_unsupported(x, input);
+    return r ? *r : std::string("supported");
+  };
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.extension = false; }, "f16").find("VK_KHR_cooperative_matrix"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.erase(x.matrix.shapes.begin()); }, "f16").find("16x16x16 f16"), std::string::npos);
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.erase(x.matrix.shapes.begin()); }, "bf16"), "supported");
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[0].scope = "workgroup"; }, "f16").find("subgroup-scope"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.storage_16bit = false; }, "f16").find("storageBuffer16BitAccess"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.memory_model = false; }, "f16").find("vulkanMemoryModel"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "bf16").find("shaderBFloat16"), std::string::npos);
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_extension = false; }, "f16"), "supported");
+  // Subgroups of 32: fixed, or selectable with full subgroups.
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) {
+              x.subgroup_size = 64;
+              x.matrix.min_subgroup_size = x.matrix.max_subgroup_size = 64;
+            }, "f16").find("subgroups of 32"), std::string::npos);
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) {
+              x.subgroup_size = 64;
+              x.matrix.min_subgroup_size = 32;
+              x.matrix.max_subgroup_size = 64;
+            }, "f16"), "supported");
+}
+
+TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
+  GemmProblem p;
+  p.shape = {1024, 768, 3072, 1};
+  p.dtype = DType::bf16;
+  SearchSpace s = build_search_space({&coopmat_family()}, p, matrix_device());
+  ASSERT_TRUE(s.not_applicable.empty());
+  std::set<std::string> tiles;
+  for (const Candidate& c : s.candidates) {
+    tiles.insert(std::to_string(c.config.get("bm")) + "x" + std::to_string(c.config.get("bn")));
+    EXPECT_LE(coopmat_family().shared_bytes(c.config), 49152u) << c.name;
+    EXPECT_TRUE(c.family->workgroup_size(c.config) == 128 || c.family->workgroup_size(c.config) == 256);
+  }
+  EXPECT_EQ(tiles, (std::set<std::string>{"64x64", "64x128", "64x256", "128x64", "128x128", "128x256", "256x64", "256x128"}));
+  p.mode = Mode::deterministic;
+  s = build_search_space({&coopmat_family()}, p, matrix_device());
+  ASSERT_EQ(s.not_applicable.size(), 1u);
+  EXPECT_NE(s.not_applicable[0].reason.find("fast mode only"), std::string::npos);
 }

@@ -1,0 +1,62 @@
+// The cooperative-matrix family (kernels/gemm_coopmat.comp): 16 x 16 x 16 f16/bf16 fragments, f32 accumulation.
+#include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
+
+namespace gemmtune {
+
+namespace {
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+KernelFamily make_coopmat() {
+  KernelFamily f;
+  f.name = "coopmat";
+  // Subgroups: 2 x 2 (4) or 2 x 4 (8), each owning a block of 16 x 16 accumulators.
+  f.params = {{"bm", 1, {64, 128, 256}},   {"bn", 2, {64, 128, 256}},
+              {"bk", 3, {16, 32}},         {"sgm", 4, {2}},
+              {"sgn", 5, {2, 4}},          {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
+  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
+    if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
+    if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
+    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
+    return std::nullopt;
+  };
+  f.constraints.push_back({"tile", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&)
+                                       -> std::optional<std::string> {
+                             if (uint64_t(c.get("bm")) * c.get("bn") > 256u * 128u) return "tiles go up to 256x128 and 128x256";
+                             if ((c.get("bm") / c.get("sgm")) % 16 != 0 || (c.get("bn") / c.get("sgn")) % 16 != 0)
+                               return "a subgroup's block is not a whole number of 16 x 16 fragments";
+                             return std::nullopt;
+                           }});
+  f.constraints.push_back({"k_ranges", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
+                                           -> std::optional<std::string> {
+                             const uint32_t s = c.get("splits");
+                             if (s == 1) return std::nullopt;
+                             const uint64_t range = split_range_terms(p.shape.k, s);
+                             if (range < 64 || p.shape.k < (s - 1) * range + 64)
+                               return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
+                                      " ranges of at least 64 terms (multiples of 32)";
+                             return std::nullopt;
+                           }});
+  for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
+  f.workgroup_size_constant_id = 0;
+  f.required_subgroup_size = 32;
+  f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
+  f.shared_bytes = [](const Config& c) {
+    return uint64_t(c.get("bm")) * (c.get("bk") + 8) * 2 + uint64_t(c.get("bk")) * (c.get("bn") + 8) * 2 +
+           uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
+  };
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
+  };
+  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.spirv = coopmat_spirv;
+  return f;
+}
+}  // namespace
+
+const KernelFamily& coopmat_family() {
+  static const KernelFamily family = make_coopmat();
+  return family;
+}
+
+}  // namespace gemmtune
