@@ -7,8 +7,9 @@
 //
 // A workgroup owns a BM x BN tile of C, SG_M x SG_N subgroups each own a (BM/SG_M) x (BN/SG_N) block of 16 x 16
 // f32 accumulators. Each k step copies the A and B tiles from the operand buffers, in their own 16-bit type and
-// without conversion, into padded shared memory (bounds, transposes and leading dimensions handled there), then
-// every subgroup loads its fragments and multiplies. Accumulators leave through shared memory one fragment at a
+// without conversion, into padded shared memory (bounds, transposes and leading dimensions handled there; groups
+// of 8 contiguous elements move as one 16-byte load where rows are aligned, and the next step is loaded into
+// registers during the multiply), then every subgroup loads its fragments and multiplies. Accumulators leave through shared memory one fragment at a
 // time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
 // workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
 //
@@ -33,6 +34,9 @@ layout(constant_id = 5) const uint SG_N = 2;
 #define COOPMAT_OPERANDS 1
 layout(std430, binding = 0) readonly buffer BufA { float16_t a_data[]; };
 layout(std430, binding = 1) readonly buffer BufB { float16_t b_data[]; };
+// The same buffers as 16-byte vectors of 8 elements, for aligned rows.
+layout(std430, binding = 0) readonly buffer BufA8 { uvec4 a_vec[]; };
+layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
 #include "common/gemm_common.glsl"
 
 const uint WG_SIZE = SG_M * SG_N * 32;
@@ -48,6 +52,104 @@ const uint OUT_STRIDE = 16 + 4;
 shared float16_t tile_a[BM * A_STRIDE];  // row-major: tile_a[row * A_STRIDE + kk]
 shared float16_t tile_b[BK * B_STRIDE];  // row-major: tile_b[kk * B_STRIDE + col]
 shared float out_frag[SG_M * SG_N * 16 * OUT_STRIDE];
+
+// Staging moves groups of 8 elements that are contiguous in memory: along k for A as stored M x K, along m
+// for A stored K x M; along n for B stored K x N, along k for B stored N x K. The next step's groups are
+// loaded into registers while the current step is multiplied.
+const uint A_RUN = TRANS_A ? BM : BK;  // tile extent along A's contiguous direction
+const uint B_RUN = TRANS_B ? BK : BN;
+const uint A_GROUPS = BM * BK / 8;
+const uint B_GROUPS = BK * BN / 8;
+const uint A_PER = (A_GROUPS + WG_SIZE - 1) / WG_SIZE;
+const uint B_PER = (B_GROUPS + WG_SIZE - 1) / WG_SIZE;
+uvec4 reg_a[A_PER];
+uvec4 reg_b[B_PER];
+
+uvec4 pack8(float16_t v[8]) {
+  return uvec4(packFloat2x16(f16vec2(v[0], v[1])), packFloat2x16(f16vec2(v[2], v[3])),
+               packFloat2x16(f16vec2(v[4], v[5])), packFloat2x16(f16vec2(v[6], v[7])));
+}
+
+// Group g of the A tile: tile row r and column kk of its first element; the group runs along the contiguous
+// direction (8 columns for A as stored, 8 rows for A transposed).
+void a_group(uint g, out uint r, out uint kk) {
+  const uint along = (g % (A_RUN / 8)) * 8, across = g / (A_RUN / 8);
+  if (TRANS_A) { r = along; kk = across; } else { r = across; kk = along; }
+}
+void b_group(uint g, out uint kk, out uint c) {
+  const uint along = (g % (B_RUN / 8)) * 8, across = g / (B_RUN / 8);
+  if (TRANS_B) { kk = along; c = across; } else { kk = across; c = along; }
+}
+
+void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint r, kk;
+    a_group(g, r, kk);
+    const uint gr = row0 + r, gk = k0 + kk;
+    const bool whole = TRANS_A ? (gk < k_end && gr + 8 <= p.M) : (gr < p.M && gk + 8 <= k_end);
+    if (g >= A_GROUPS) {
+      reg_a[j] = uvec4(0);
+    } else if (ALIGNED_A && whole) {
+      reg_a[j] = a_vec[index_op_a(z, gr, gk) / 8];
+    } else {
+      float16_t v[8];
+      [[unroll]] for (uint e = 0; e < 8; ++e) {
+        const uint er = TRANS_A ? gr + e : gr, ek = TRANS_A ? gk : gk + e;
+        v[e] = (er < p.M && ek < k_end) ? a_data[index_op_a(z, er, ek)] : float16_t(0);
+      }
+      reg_a[j] = pack8(v);
+    }
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint kk, c;
+    b_group(g, kk, c);
+    const uint gk = k0 + kk, gc = col0 + c;
+    const bool whole = TRANS_B ? (gk + 8 <= k_end && gc < p.N) : (gk < k_end && gc + 8 <= p.N);
+    if (g >= B_GROUPS) {
+      reg_b[j] = uvec4(0);
+    } else if (ALIGNED_B && whole) {
+      reg_b[j] = b_vec[index_op_b(z, gk, gc) / 8];
+    } else {
+      float16_t v[8];
+      [[unroll]] for (uint e = 0; e < 8; ++e) {
+        const uint ek = TRANS_B ? gk + e : gk, ec = TRANS_B ? gc : gc + e;
+        v[e] = (ek < k_end && ec < p.N) ? b_data[index_op_b(z, ek, ec)] : float16_t(0);
+      }
+      reg_b[j] = pack8(v);
+    }
+  }
+}
+
+void store_step(uint lid) {
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    if (g >= A_GROUPS) continue;
+    uint r, kk;
+    a_group(g, r, kk);
+    [[unroll]] for (uint w = 0; w < 4; ++w) {
+      const f16vec2 pair = unpackFloat2x16(reg_a[j][w]);
+      [[unroll]] for (uint h = 0; h < 2; ++h) {
+        const uint e = 2 * w + h;
+        tile_a[(TRANS_A ? r + e : r) * A_STRIDE + (TRANS_A ? kk : kk + e)] = pair[h];
+      }
+    }
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    if (g >= B_GROUPS) continue;
+    uint kk, c;
+    b_group(g, kk, c);
+    [[unroll]] for (uint w = 0; w < 4; ++w) {
+      const f16vec2 pair = unpackFloat2x16(reg_b[j][w]);
+      [[unroll]] for (uint h = 0; h < 2; ++h) {
+        const uint e = 2 * w + h;
+        tile_b[(TRANS_B ? kk + e : kk) * B_STRIDE + (TRANS_B ? c : c + e)] = pair[h];
+      }
+    }
+  }
+}
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -67,21 +169,11 @@ void main() {
   [[unroll]] for (uint f = 0; f < FM * FN; ++f) acc[f] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
 
   if (p.alpha != 0.0 && k_begin < k_end) {
+    load_step(z, row0, col0, k_begin, k_end, lid);
     for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
-      // Stage: consecutive invocations walk the direction that is contiguous in memory.
-      for (uint e = lid; e < BM * BK; e += WG_SIZE) {
-        uint r, kk;
-        if (TRANS_A) { r = e % BM; kk = e / BM; } else { kk = e % BK; r = e / BK; }
-        const uint gr = row0 + r, gk = k0 + kk;
-        tile_a[r * A_STRIDE + kk] = (gr < p.M && gk < k_end) ? a_data[index_op_a(z, gr, gk)] : float16_t(0);
-      }
-      for (uint e = lid; e < BK * BN; e += WG_SIZE) {
-        uint kk, c;
-        if (TRANS_B) { kk = e % BK; c = e / BK; } else { c = e % BN; kk = e / BN; }
-        const uint gk = k0 + kk, gc = col0 + c;
-        tile_b[kk * B_STRIDE + c] = (gk < k_end && gc < p.N) ? b_data[index_op_b(z, gk, gc)] : float16_t(0);
-      }
+      store_step(lid);
       barrier();
+      if (k0 + BK < k_end) load_step(z, row0, col0, k0 + BK, k_end, lid);
       [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a_frag[FM];
         [[unroll]] for (uint i = 0; i < FM; ++i) {

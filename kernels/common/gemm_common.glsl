@@ -3,7 +3,7 @@
 //
 // Problem constants (set by the runner from the request, not tuned):
 //   20: TRANS_A  21: TRANS_B  22: HAS_BIAS  23: ACTIVATION (0 none, 1 relu, 2 gelu-erf, 3 gelu-tanh)
-//   24: DETERMINISTIC (fixed summation order)  25: SPLIT (split-k ranges; 1 = none)
+//   24: DETERMINISTIC (fixed summation order)  25: SPLIT (split-k ranges; 1 = none)  26, 27: ALIGNED_A/_B
 // Bindings: 0 A, 1 B, 2 C, 3 bias, 4 split-k scratch (planes of raw sums). Unused ones get a small dummy buffer.
 // Element (z, r, c) of a stored operand is at off + z * stride + r * ld + c (all in elements).
 
@@ -13,6 +13,10 @@ layout(constant_id = 22) const bool HAS_BIAS = false;
 layout(constant_id = 23) const uint ACTIVATION = 0;
 layout(constant_id = 24) const bool DETERMINISTIC = false;
 layout(constant_id = 25) const uint SPLIT = 1;
+// 26, 27: every row of A (B) as stored starts on a 16-byte boundary (ld, offset and batch stride multiples of
+// 8 elements of 16 bits), so kernels may load 8 contiguous elements at once.
+layout(constant_id = 26) const bool ALIGNED_A = false;
+layout(constant_id = 27) const bool ALIGNED_B = false;
 
 layout(push_constant) uniform Params {
   uint M, N, K;

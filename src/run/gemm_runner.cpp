@@ -34,10 +34,15 @@ std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard) {
   return out;
 }
 
+/// Every stored row starts on a 16-byte boundary for 16-bit elements: ld, offset and batch stride multiples of 8.
+bool rows_aligned_16b(const ResolvedOperand& op) { return op.ld % 8 == 0 && op.offset % 8 == 0 && op.stride % 8 == 0; }
+
 /// Specialization constants that come from the problem; `fused` = false drops the epilogue (for the unfused path).
-std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, bool fused, uint32_t splits) {
+std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const ResolvedGemm& layout, bool fused, uint32_t splits) {
   namespace pc = problem_constant;
-  return {{pc::trans_a, p.layout.trans_a},
+  return {{pc::aligned_a, rows_aligned_16b(layout.a)},
+          {pc::aligned_b, rows_aligned_16b(layout.b)},
+          {pc::trans_a, p.layout.trans_a},
           {pc::trans_b, p.layout.trans_b},
           {pc::has_bias, fused && p.epilogue.bias},
           {pc::activation, fused ? uint32_t(p.epilogue.activation) : 0u},
@@ -140,7 +145,7 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
     if (p.constant_id != kNoSpecConstant) constants.push_back({p.constant_id, config.get(p.name)});
   }
   // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass.
-  for (const vk::SpecConstant& c : problem_constants(problem_, fused && passes->splits == 1, passes->splits)) constants.push_back(c);
+  for (const vk::SpecConstant& c : problem_constants(problem_, operands_.layout, fused && passes->splits == 1, passes->splits)) constants.push_back(c);
   const auto start = std::chrono::steady_clock::now();
   // Pin the subgroup size only where the device can select it; elsewhere the family's qualification has
   // checked that the fixed size is the one the kernel needs.
@@ -152,7 +157,7 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   passes->main = std::make_unique<vk::ComputePipeline>(device_, family.spirv(problem_.dtype), constants, bindings(),
                                                        uint32_t(sizeof(GemmPush)), pinned);
   if (passes->splits > 1) {
-    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(), problem_constants(problem_, fused, passes->splits),
+    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(), problem_constants(problem_, operands_.layout, fused, passes->splits),
                                                            bindings(), uint32_t(sizeof(GemmPush)));
   }
   passes->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -275,7 +280,7 @@ std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Con
     if (pipeline) pipeline->bind(bindings());
   }
   auto epilogue_pass = [&](uint32_t op) {
-    std::vector<vk::SpecConstant> constants = problem_constants(problem_, true, 1);
+    std::vector<vk::SpecConstant> constants = problem_constants(problem_, operands_.layout, true, 1);
     constants.push_back({30, op});
     return std::make_unique<vk::ComputePipeline>(device_, epilogue_spirv(), constants, bindings(), uint32_t(sizeof(GemmPush)));
   };
