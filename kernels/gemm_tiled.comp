@@ -40,8 +40,10 @@ const uint B_STRIDE = BN + 1;
 shared float tile_a[BK * A_STRIDE];  // k-major: tile_a[kk * A_STRIDE + row]
 shared float tile_b[BK * B_STRIDE];  // k-major: tile_b[kk * B_STRIDE + col]
 
+#if !defined(INPUT_F32)
 float reg_a[A_LOADS];
 float reg_b[B_LOADS];
+#endif
 
 // Tile coordinates of staged element e: consecutive invocations walk the direction that is contiguous in memory.
 void a_coords(uint e, out uint r, out uint kk) {
@@ -51,6 +53,82 @@ void b_coords(uint e, out uint kk, out uint c) {
   if (TRANS_B) { kk = e % BK; c = e / BK; } else { c = e % BN; kk = e / BN; }
 }
 
+#if defined(INPUT_F32)
+// f32: staging moves groups of 4 elements contiguous in memory (along k for A as stored M x K, along m for A
+// stored K x M; along n for B stored K x N, along k for B stored N x K): one 16-byte load where rows are
+// aligned, 4 bounds-checked loads at edges and for unaligned rows.
+const uint A_RUN = TRANS_A ? BM : BK;
+const uint B_RUN = TRANS_B ? BK : BN;
+const uint A_GROUPS = BM * BK / 4;
+const uint B_GROUPS = BK * BN / 4;
+const uint A_PER = (A_GROUPS + WG_SIZE - 1) / WG_SIZE;
+const uint B_PER = (B_GROUPS + WG_SIZE - 1) / WG_SIZE;
+vec4 vreg_a[A_PER];
+vec4 vreg_b[B_PER];
+
+void a_group(uint g, out uint r, out uint kk) {
+  const uint along = (g % (A_RUN / 4)) * 4, across = g / (A_RUN / 4);
+  if (TRANS_A) { r = along; kk = across; } else { r = across; kk = along; }
+}
+void b_group(uint g, out uint kk, out uint c) {
+  const uint along = (g % (B_RUN / 4)) * 4, across = g / (B_RUN / 4);
+  if (TRANS_B) { kk = along; c = across; } else { kk = across; c = along; }
+}
+
+void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint r, kk;
+    a_group(g, r, kk);
+    const uint gr = row0 + r, gk = k0 + kk;
+    const bool whole = TRANS_A ? (gk < k_end && gr + 4 <= p.M) : (gr < p.M && gk + 4 <= k_end);
+    if (g >= A_GROUPS) {
+      vreg_a[j] = vec4(0.0);
+    } else if (ALIGNED_A && whole) {
+      vreg_a[j] = a_vec4[index_op_a(z, gr, gk) / 4];
+    } else {
+      [[unroll]] for (uint e = 0; e < 4; ++e) {
+        const uint er = TRANS_A ? gr + e : gr, ek = TRANS_A ? gk : gk + e;
+        vreg_a[j][e] = (er < p.M && ek < k_end) ? load_op_a(z, er, ek) : 0.0;
+      }
+    }
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint kk, c;
+    b_group(g, kk, c);
+    const uint gk = k0 + kk, gc = col0 + c;
+    const bool whole = TRANS_B ? (gk + 4 <= k_end && gc < p.N) : (gk < k_end && gc + 4 <= p.N);
+    if (g >= B_GROUPS) {
+      vreg_b[j] = vec4(0.0);
+    } else if (ALIGNED_B && whole) {
+      vreg_b[j] = b_vec4[index_op_b(z, gk, gc) / 4];
+    } else {
+      [[unroll]] for (uint e = 0; e < 4; ++e) {
+        const uint ek = TRANS_B ? gk + e : gk, ec = TRANS_B ? gc : gc + e;
+        vreg_b[j][e] = (ek < k_end && ec < p.N) ? load_op_b(z, ek, ec) : 0.0;
+      }
+    }
+  }
+}
+
+void store_step(uint lid) {
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    if (g >= A_GROUPS) continue;
+    uint r, kk;
+    a_group(g, r, kk);
+    [[unroll]] for (uint e = 0; e < 4; ++e) tile_a[(TRANS_A ? kk : kk + e) * A_STRIDE + (TRANS_A ? r + e : r)] = vreg_a[j][e];
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    if (g >= B_GROUPS) continue;
+    uint kk, c;
+    b_group(g, kk, c);
+    [[unroll]] for (uint e = 0; e < 4; ++e) tile_b[(TRANS_B ? kk + e : kk) * B_STRIDE + (TRANS_B ? c : c + e)] = vreg_b[j][e];
+  }
+}
+#else
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   [[unroll]] for (uint j = 0; j < A_LOADS; ++j) {
     const uint e = lid + j * WG_SIZE;
@@ -82,6 +160,8 @@ void store_step(uint lid) {
     if (e < BK * BN) tile_b[kk * B_STRIDE + c] = reg_b[j];
   }
 }
+
+#endif
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;

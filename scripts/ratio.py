@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Joins a gemmtune tuning table with cublas_anchor.py output from the same run into a markdown table.
 
-  scripts/ratio.py TABLE.json CUBLAS.jsonl [--json OUT.json]
+  scripts/ratio.py TABLE.json CUBLAS.jsonl [--json OUT.json] [--markdown OUT.md]
 
 ratio = cuBLAS time / gemmtune best time (1.0 = parity). Only shapes and dtypes present in both are listed.
 """
@@ -15,6 +15,7 @@ def main():
     ap.add_argument("table")
     ap.add_argument("cublas")
     ap.add_argument("--json", help="also write the rows as a JSON list")
+    ap.add_argument("--markdown", help="also write the markdown table to this file")
     a = ap.parse_args()
     with open(a.table) as f:
         table = json.load(f)
@@ -33,14 +34,22 @@ def main():
         flops = 2.0 * e["m"] * e["n"] * e["k"]
         rows.append({"m": e["m"], "n": e["n"], "k": e["k"], "dtype": e["dtype"], "cold": False, "config": best["name"],
                      "gemmtune_us": round(best["median_us"], 2), "tflops": round(flops / best["median_us"] / 1e6, 2),
-                     "cublas_us": ref["us"], "ratio": round(ref["us"] / best["median_us"], 4)})
-    print(f"device: {table['device']['name']}, driver {table['device']['driver_version']}, gemmtune {table['tool']['git']}")
-    print()
-    print("| M x N x K | dtype | gemmtune best config | us | TFLOP/s | cuBLAS us | ratio |")
-    print("|---|---|---|---:|---:|---:|---:|")
+                     "cublas_us": ref["us"], "ratio": float(f"{ref['us'] / best['median_us']:.4g}")})
+    lines = [f"device: {table['device']['name']}, driver {table['device']['driver_version']}, gemmtune {table['tool']['git']}",
+             "",
+             "| M x N x K | dtype | gemmtune best config | us | TFLOP/s | cuBLAS us | ratio |",
+             "|---|---|---|---:|---:|---:|---:|"]
     for r in rows:
-        print(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {r['config']} | {r['gemmtune_us']} | {r['tflops']} | "
-              f"{r['cublas_us']} | {r['ratio']} |")
+        lines.append(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {r['config']} | {r['gemmtune_us']} | {r['tflops']} | "
+                     f"{r['cublas_us']} | {r['ratio']} |")
+    missing = [f"{e['m']}x{e['n']}x{e['k']} {e['dtype']}" for e in table["entries"]
+               if not e.get("best") and e["batch"] == 1]
+    if missing:
+        lines += ["", "No verified gemmtune result: " + ", ".join(missing)]
+    print("\n".join(lines))
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write("\n".join(lines) + "\n")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=2)

@@ -14,7 +14,7 @@ layout(constant_id = 23) const uint ACTIVATION = 0;
 layout(constant_id = 24) const bool DETERMINISTIC = false;
 layout(constant_id = 25) const uint SPLIT = 1;
 // 26, 27: every row of A (B) as stored starts on a 16-byte boundary (ld, offset and batch stride multiples of
-// 8 elements of 16 bits), so kernels may load 8 contiguous elements at once.
+// 16 bytes' worth of elements), so kernels may load 16 contiguous bytes at once.
 layout(constant_id = 26) const bool ALIGNED_A = false;
 layout(constant_id = 27) const bool ALIGNED_B = false;
 
@@ -34,6 +34,9 @@ layout(push_constant) uniform Params {
 #elif defined(INPUT_F32)
 layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
 layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
+// The same buffers as 16-byte vectors, for aligned rows.
+layout(std430, binding = 0) readonly buffer BufA4 { vec4 a_vec4[]; };
+layout(std430, binding = 1) readonly buffer BufB4 { vec4 b_vec4[]; };
 float load_a_elem(uint i) { return a_data[i]; }
 float load_b_elem(uint i) { return b_data[i]; }
 #else

@@ -34,14 +34,17 @@ std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard) {
   return out;
 }
 
-/// Every stored row starts on a 16-byte boundary for 16-bit elements: ld, offset and batch stride multiples of 8.
-bool rows_aligned_16b(const ResolvedOperand& op) { return op.ld % 8 == 0 && op.offset % 8 == 0 && op.stride % 8 == 0; }
+/// Every stored row starts on a 16-byte boundary: ld, offset and batch stride multiples of 16 bytes of elements.
+bool rows_aligned_16b(const ResolvedOperand& op, DType dtype) {
+  const uint64_t per = 16 / dtype_bytes(dtype);
+  return op.ld % per == 0 && op.offset % per == 0 && op.stride % per == 0;
+}
 
 /// Specialization constants that come from the problem; `fused` = false drops the epilogue (for the unfused path).
 std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const ResolvedGemm& layout, bool fused, uint32_t splits) {
   namespace pc = problem_constant;
-  return {{pc::aligned_a, rows_aligned_16b(layout.a)},
-          {pc::aligned_b, rows_aligned_16b(layout.b)},
+  return {{pc::aligned_a, rows_aligned_16b(layout.a, p.dtype)},
+          {pc::aligned_b, rows_aligned_16b(layout.b, p.dtype)},
           {pc::trans_a, p.layout.trans_a},
           {pc::trans_b, p.layout.trans_b},
           {pc::has_bias, fused && p.epilogue.bias},

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The H200 benchmark, rerunnable: tunes configs/shapes/h200-suite.txt in f32, f16 and bf16, runs cuBLAS on the
+# same shapes in the same run, and writes the side-by-side table. Run on the GPU machine from the checkout with
+# .gpu-kit/ and build/gemmtune present (see ../shared/gpu-kit/README.md):
+#   source .gpu-kit/activate.sh && scripts/gpu-bench.sh [--budget SECONDS] [--out-dir DIR]
+# Writes DIR/bench.md, DIR/bench.json, DIR/nvidia-h200.json (the tuning table), DIR/cublas.jsonl and DIR/tune.log
+# (DIR defaults to results/h200). Hot L2 only for now: gemmtune has no --cold yet.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+budget=20
+out=$root/results/h200
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --budget) budget=$2; shift 2 ;;
+    --out-dir) out=$2; shift 2 ;;
+    *) echo "gpu-bench.sh: unknown argument '$1' (expected --budget SECONDS or --out-dir DIR)" >&2; exit 2 ;;
+  esac
+done
+bin=${GEMMTUNE_BIN:-$root/build/gemmtune}
+anchor=${CUBLAS_ANCHOR:-$root/.gpu-kit/cublas_anchor.py}
+suite=$root/configs/shapes/h200-suite.txt
+shapes=$(grep -v '^[[:space:]]*#' "$suite" | grep -oE '[0-9]+x[0-9]+x[0-9]+(x[0-9]+)?' | paste -sd, -)
+mkdir -p "$out"
+"$bin" --shape "$shapes" --dtype f32,f16,bf16 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
+python3 "$anchor" --shapes "$shapes" --dtypes f32,f16,bf16 > "$out/cublas.jsonl"
+python3 "$root/scripts/ratio.py" "$out/nvidia-h200.json" "$out/cublas.jsonl" --json "$out/bench.json" --markdown "$out/bench.md"

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""scripts/gpu-bench.sh end to end on this machine's device, with a stand-in for cuBLAS: the suite is read, the
+table written, and bench.md / bench.json join gemmtune and the anchor by shape and dtype."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build", "gemmtune")))
+
+FAKE_ANCHOR = r'''
+import argparse, json
+ap = argparse.ArgumentParser(); ap.add_argument("--shapes"); ap.add_argument("--dtypes"); a = ap.parse_args()
+for d in a.dtypes.split(","):
+    for s in a.shapes.split(","):
+        m, n, k = map(int, s.split("x"))
+        print(json.dumps({"lib": "cublas", "dtype": d, "M": m, "N": n, "K": k, "cold": False, "us": 10.0}))
+'''
+
+
+class GpuBench(unittest.TestCase):
+    def test_suite_table_and_side_by_side_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            suite_shapes = os.path.join(ROOT, "configs", "shapes", "h200-suite.txt")
+            self.assertTrue(os.path.exists(suite_shapes))
+            anchor = os.path.join(d, "anchor.py")
+            with open(anchor, "w") as f:
+                f.write(FAKE_ANCHOR)
+            # A small suite so lavapipe finishes: the script reads the file named by the environment.
+            small = os.path.join(d, "suite")
+            os.makedirs(os.path.join(small, "scripts"))
+            os.makedirs(os.path.join(small, "configs", "shapes"))
+            for name in ["gpu-bench.sh", "ratio.py"]:
+                os.symlink(os.path.join(ROOT, "scripts", name), os.path.join(small, "scripts", name))
+            with open(os.path.join(small, "configs", "shapes", "h200-suite.txt"), "w") as f:
+                f.write("# two problems\ntiny 8x16x32\n\nodd   5x7x9  # comment\n")
+            out = os.path.join(d, "out")
+            env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_ANCHOR=anchor)
+            p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "1", "--out-dir", out],
+                               capture_output=True, text=True, env=env, timeout=600)
+            self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+            with open(os.path.join(out, "bench.json")) as f:
+                rows = json.load(f)
+            self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"]) for r in rows),
+                             sorted((m, n, k, d) for (m, n, k) in [(8, 16, 32), (5, 7, 9)] for d in ["f32", "f16", "bf16"]))
+            for r in rows:
+                for key in ["m", "n", "k", "dtype", "cold", "config", "gemmtune_us", "cublas_us", "ratio"]:
+                    self.assertIn(key, r)
+                self.assertLess(abs(r["ratio"] * r["gemmtune_us"] / 10.0 - 1.0), 1e-3, r)  # ratio = cuBLAS / gemmtune
+            with open(os.path.join(out, "bench.md")) as f:
+                md = f.read()
+            self.assertIn("| 8x16x32 | f32 |", md)
+            self.assertTrue(os.path.exists(os.path.join(out, "nvidia-h200.json")))
+
+    def test_unknown_argument_is_refused(self):
+        p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "gpu-bench.sh"), "--fast"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("'--fast'", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
