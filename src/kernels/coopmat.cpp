@@ -27,16 +27,7 @@ KernelFamily make_coopmat() {
                                return "a subgroup's block is not a whole number of 16 x 16 fragments";
                              return std::nullopt;
                            }});
-  f.constraints.push_back({"k_ranges", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
-                                           -> std::optional<std::string> {
-                             const uint32_t s = c.get("splits");
-                             if (s == 1) return std::nullopt;
-                             const uint64_t range = split_range_terms(p.shape.k, s);
-                             if (range < 64 || p.shape.k < (s - 1) * range + 64)
-                               return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
-                                      " ranges of at least 64 terms (multiples of 32)";
-                             return std::nullopt;
-                           }});
+  f.constraints.push_back(split_range_constraint());
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;

@@ -45,6 +45,19 @@ std::vector<Config> KernelFamily::all_configs() const {
   return out;
 }
 
+Constraint split_range_constraint() {
+  return {"k_ranges", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+            const uint32_t s = c.get("splits");
+            if (s == 1) return std::nullopt;
+            const uint64_t range = split_range_terms(p.shape.k, s);
+            if (range < 64 || p.shape.k < (s - 1) * range + 64) {
+              return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
+                     " ranges of at least 64 terms (multiples of 32)";
+            }
+            return std::nullopt;
+          }};
+}
+
 std::vector<Constraint> device_limit_constraints() {
   std::vector<Constraint> out;
   out.push_back({"invocations", [](const KernelFamily& family, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {

@@ -72,6 +72,10 @@ struct KernelFamily {
 /// Terms per split-k range: ceil(K / S) rounded up to a multiple of 32.
 uint64_t split_range_terms(uint64_t k, uint32_t splits);
 
+/// Split-k ranges (a "splits" parameter; 1 = none): ceil(K/S) rounded to a multiple of 32, at least 64 terms
+/// each, the last one included.
+Constraint split_range_constraint();
+
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
 /// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize.
 std::vector<Constraint> device_limit_constraints();

@@ -58,16 +58,7 @@ KernelFamily make_splitk() {
     if (p.shape.k < 128) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
     return std::nullopt;
   };
-  f.constraints.push_back({"k_ranges", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
-                                           -> std::optional<std::string> {
-                             const uint32_t s = c.get("splits");
-                             const uint64_t range = split_range_terms(p.shape.k, s);
-                             if (range < 64 || p.shape.k < (s - 1) * range + 64) {
-                               return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
-                                      " ranges of at least 64 terms (multiples of 32)";
-                             }
-                             return std::nullopt;
-                           }});
+  f.constraints.push_back(split_range_constraint());
   f.constraints.push_back({"scratch", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d)
                                           -> std::optional<std::string> {
                              const uint64_t floats = uint64_t(c.get("splits")) * p.shape.batch * p.shape.m * p.shape.n;
