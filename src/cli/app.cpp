@@ -115,6 +115,13 @@ int run_cli(int argc, char** argv) {
   CLI::App* devices = app.add_subcommand("devices", "List the Vulkan devices with their limits");
   devices->add_flag("--json", devices_options.json, "Machine-readable output");
 
+  PeakCommandOptions peak_options;
+  CLI::App* peak = app.add_subcommand("peak", "Measure the device's f32 FMA rate and copy bandwidth; store them in the table");
+  peak->add_flag("--json", peak_options.json, "Machine-readable output");
+  peak->add_option("--out", peak_options.out, "Table whose device section receives the ceilings (default results/<device>.json)");
+  peak->add_option("--device", peak_options.device, "Device index, UUID or name substring");
+  peak->add_option("--samples", peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -129,9 +136,10 @@ int run_cli(int argc, char** argv) {
   setup_logging(quiet ? -1 : verbose ? 1 : 0);
 
   if (devices->parsed()) return run_devices(devices_options);
+  if (peak->parsed()) return run_peak(peak_options);
   if (!tune->parsed() && tune_args.shapes.empty()) {
     std::cerr << app.help();
-    throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, devices)");
+    throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, devices, peak)");
   }
   resolve_tune_args(tune_args);
   return run_tune(tune_args.parsed);

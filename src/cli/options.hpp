@@ -29,7 +29,15 @@ struct DevicesCommandOptions {
   bool json = false;
 };
 
+struct PeakCommandOptions {
+  bool json = false;
+  std::string out;     ///< table to store the ceilings in; empty: results/<device>.json
+  std::string device;
+  int samples = 7;
+};
+
 int run_tune(const TuneCommandOptions& options);
+int run_peak(const PeakCommandOptions& options);
 int run_devices(const DevicesCommandOptions& options);
 
 }  // namespace gemmtune

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/device_table.hpp"
 #include "cli/options.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -17,6 +18,17 @@
 #include "vk/instance.hpp"
 
 namespace gemmtune {
+
+TuningTable load_table_for_device(const std::string& path, const DeviceIdentity& identity, bool check_device) {
+  preflight_writable(path);
+  TuningTable table;
+  if (std::filesystem::exists(path)) table = load_table(path);  // a malformed table is refused, never overwritten
+  if (check_device && (!table.entries.empty() || table.peak) && !(table.device == identity)) {
+    throw usage_error("--out", path, "holds a table of another device or driver (" + table.device.name + ", driver " +
+                                         table.device.driver_version + "); choose another --out");
+  }
+  return table;
+}
 
 DeviceIdentity device_identity(const vk::DeviceInfo& d) {
   return {d.name,          d.vendor_id, d.device_id, d.driver_version, d.driver_name, vk::api_version_string(d.api_version),
@@ -113,11 +125,7 @@ int run_tune(const TuneCommandOptions& o) {
   // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
   // tables fail fast, and a table that cannot be read is never overwritten.
   TuningTable table;
-  auto load_existing = [&](const std::string& path) {
-    preflight_writable(path);
-    if (std::filesystem::exists(path)) table = load_table(path);
-  };
-  if (!o.out.empty()) load_existing(o.out);
+  if (!o.out.empty()) table = load_table_for_device(o.out, {}, false);
 
   vk::Instance instance(vk::validation_requested_by_env());
   vk::Device device(instance, instance.select(o.device));
@@ -126,11 +134,7 @@ int run_tune(const TuneCommandOptions& o) {
                info.driver_version, vk::api_version_string(info.api_version));
 
   const std::string out = o.out.empty() ? "results/" + vk::device_slug(info.name) + ".json" : o.out;
-  if (o.out.empty()) load_existing(out);
-  if (!table.entries.empty() && !(table.device == device_identity(info))) {
-    throw usage_error("--out", out, "holds a table of another device or driver (" + table.device.name + ", driver " +
-                                        table.device.driver_version + "); choose another --out");
-  }
+  table = load_table_for_device(out, device_identity(info), true);
   table.tool = {"gemmtune", kVersion, kGitHash};
   table.device = device_identity(info);
   table.timing = info.timestamps() ? "timestamps" : "host";

@@ -105,7 +105,9 @@ std::string table_to_json(const TuningTable& t) {
              {{"name", t.device.name}, {"vendor_id", t.device.vendor_id}, {"device_id", t.device.device_id},
               {"driver_version", t.device.driver_version}, {"driver_name", t.device.driver_name},
               {"api_version", t.device.api_version}, {"type", t.device.type},
-              {"pipeline_cache_uuid", t.device.pipeline_cache_uuid}}},
+              {"pipeline_cache_uuid", t.device.pipeline_cache_uuid},
+              {"peak", t.peak ? json{{"f32_tflops", t.peak->f32_tflops}, {"copy_gbps", t.peak->copy_gbps}, {"measured", t.peak->measured}}
+                              : json(nullptr)}}},
             {"created", t.created},
             {"timing", t.timing},
             {"entries", entries}};
@@ -142,6 +144,10 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
     t.device.api_version = d.at("api_version").get<std::string>();
     t.device.type = d.at("type").get<std::string>();
     t.device.pipeline_cache_uuid = d.at("pipeline_cache_uuid").get<std::string>();
+    if (d.contains("peak") && !d.at("peak").is_null()) {
+      const json& pk = d.at("peak");
+      t.peak = DevicePeak{pk.at("f32_tflops").get<double>(), pk.at("copy_gbps").get<double>(), pk.at("measured").get<std::string>()};
+    }
     where = "top level";
     t.created = j.at("created").get<std::string>();
     t.timing = j.at("timing").get<std::string>();

@@ -29,6 +29,14 @@ struct DeviceIdentity {
   bool operator==(const DeviceIdentity&) const = default;
 };
 
+/// The device's measured ceilings (`gemmtune peak`), kept in the table's device section.
+struct DevicePeak {
+  double f32_tflops = 0.0;
+  double copy_gbps = 0.0;  ///< read plus written
+  std::string measured;    ///< UTC
+  bool operator==(const DevicePeak&) const = default;
+};
+
 struct ConfigResult {
   std::string variant;
   std::string name;  ///< deterministic config name
@@ -89,6 +97,7 @@ struct TuningTable {
   int schema_version = kSchemaVersion;
   ToolInfo tool;
   DeviceIdentity device;
+  std::optional<DevicePeak> peak;  ///< written as device.peak (null until `gemmtune peak` ran)
   std::string created;  ///< UTC, ISO 8601
   std::string timing = "timestamps";  ///< "timestamps", or "host" where the queue has none
   std::vector<TableEntry> entries;

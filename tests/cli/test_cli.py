@@ -164,6 +164,37 @@ class Tune(unittest.TestCase):
             self.assertTrue(files[0].endswith(".json"))
 
 
+class Peak(unittest.TestCase):
+    def test_measures_stores_in_the_device_section_and_survives_tuning(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, out, err = run("peak", "--json", "--samples", "1", "--out", path)
+            self.assertEqual(rc, 0, err)
+            measured = json.loads(out)
+            self.assertGreater(measured["f32_tflops"], 0)
+            self.assertGreater(measured["copy_gbps"], 0)
+            peak = load_json(path)["device"]["peak"]
+            self.assertEqual(peak["f32_tflops"], measured["f32_tflops"])
+            rc, _, err = run("--shape", "4x4x4", "--budget", "0", "--samples", "3", "--out", path)
+            self.assertEqual(rc, 0, err)
+            table = load_json(path)
+            self.assertEqual(table["device"]["peak"], peak)
+            self.assertEqual(len(table["entries"]), 1)
+
+    def test_a_table_of_another_device_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            self.assertEqual(run("peak", "--samples", "1", "--out", path)[0], 0)
+            table = load_json(path)
+            table["device"]["name"] = "Some Other GPU"
+            with open(path, "w") as f:
+                json.dump(table, f)
+            rc, _, err = run("peak", "--samples", "1", "--out", path)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("another device", err)
+            self.assertEqual(load_json(path)["device"]["name"], "Some Other GPU")
+
+
 class Devices(unittest.TestCase):
     def test_text_and_json(self):
         rc, out, err = run("devices")

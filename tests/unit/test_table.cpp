@@ -16,6 +16,7 @@ TuningTable sample_table() {
   t.tool = {"gemmtune", "0.1.0", "abc123"};
   t.device = {"Test GPU", 0x10de, 0x2335, "580.1.2.3", "NVIDIA", "1.4.312", "discrete", "00112233-4455-6677-8899-aabbccddeeff"};
   t.created = "2026-11-29T12:00:00Z";
+  t.peak = DevicePeak{51.5, 4100.25, "2026-11-29T12:00:00Z"};
   TableEntry e;
   e.m = 1024;
   e.n = 768;
@@ -63,6 +64,8 @@ ExitCode code_of_parse(const std::string& text, std::string* message = nullptr) 
 
 TEST(TuningTable, RoundTripsThroughJson) {
   TuningTable t = sample_table();
+  EXPECT_EQ(table_from_json(table_to_json(t), "mem"), t);
+  t.peak.reset();  // null until `gemmtune peak` ran
   EXPECT_EQ(table_from_json(table_to_json(t), "mem"), t);
 }
 

@@ -1,0 +1,17 @@
+// What the commands that write a table share: the device's identity and reading the table to update.
+#pragma once
+
+#include <string>
+
+#include "report/table.hpp"
+#include "vk/device_info.hpp"
+
+namespace gemmtune {
+
+DeviceIdentity device_identity(const vk::DeviceInfo& device);
+
+/// Reads `path` if it exists, after checking it can be written (exit 5 otherwise). A malformed table is refused
+/// (exit 2), never overwritten; with `check_device`, so is a table of another device or driver.
+TuningTable load_table_for_device(const std::string& path, const DeviceIdentity& identity, bool check_device);
+
+}  // namespace gemmtune
