@@ -189,6 +189,14 @@ int run_tune(const TuneCommandOptions& o) {
       shape_budget = std::max(0.0, shape_budget - result.elapsed_s);
       print_result(result, info.name);
       TableEntry entry = table_entry(result);
+      if (table.peak) {
+        if (entry.best) apply_ceiling(*entry.best, *table.peak, entry);
+        if (entry.runner_up) apply_ceiling(*entry.runner_up, *table.peak, entry);
+        if (entry.best && !entry.best->bound_by.empty()) {
+          std::printf("  %.0f %% of the %s ceiling measured by `gemmtune peak`\n", 100.0 * entry.best->ceiling_fraction,
+                      entry.best->bound_by.c_str());
+        }
+      }
       if (!entry.best && worst == ExitCode::ok) worst = ExitCode::unverified;
       table.created = utc_now();
       table.upsert(entry);

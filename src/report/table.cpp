@@ -10,6 +10,24 @@ namespace gemmtune {
 
 using json = nlohmann::ordered_json;
 
+void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e) {
+  c.ceiling_fraction = 0.0;
+  c.bound_by.clear();
+  if (c.variant == "coopmat" || peak.f32_tflops <= 0.0 || peak.copy_gbps <= 0.0 || c.median_us <= 0.0) return;
+  const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
+  const double in_bytes = e.dtype == "f32" ? 4.0 : 2.0;
+  // The fewest bytes: each input read once (a shared operand once), C written once and read when beta != 0.
+  const double a = double(e.m) * double(e.k) * (e.batch_stride.a == 0 ? 1.0 : double(e.batch)) * in_bytes;
+  const double b = double(e.k) * double(e.n) * (e.batch_stride.b == 0 ? 1.0 : double(e.batch)) * in_bytes;
+  const double cbytes = double(e.m) * double(e.n) * double(e.batch) * 4.0 * (e.beta != 0.0 ? 2.0 : 1.0);
+  const double intensity = flops / (a + b + cbytes);                // FLOP per byte
+  const double memory_ceiling = intensity * peak.copy_gbps * 1e9;   // FLOP/s
+  const double compute_ceiling = peak.f32_tflops * 1e12;
+  const double achieved = flops / (c.median_us * 1e-6);
+  c.bound_by = memory_ceiling < compute_ceiling ? "memory" : "compute";
+  c.ceiling_fraction = achieved / std::min(memory_ceiling, compute_ceiling);
+}
+
 void TuningTable::upsert(const TableEntry& entry) {
   for (TableEntry& e : entries) {
     if (e.same_key(entry)) {
@@ -39,7 +57,8 @@ json config_to_json(const std::optional<ConfigResult>& c) {
   for (const auto& [k, v] : c->params) params[k] = v;
   return {{"variant", c->variant}, {"name", c->name}, {"params", params}, {"median_us", c->median_us}, {"min_us", c->min_us},
           {"gflops", c->gflops}, {"error", c->error}, {"elementwise_rel_error", c->elementwise_rel_error},
-          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample}};
+          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample},
+          {"ceiling_fraction", c->ceiling_fraction}, {"bound_by", c->bound_by}};
 }
 
 std::optional<ConfigResult> config_from_json(const json& j) {
@@ -58,6 +77,8 @@ std::optional<ConfigResult> config_from_json(const json& j) {
   c.bound = j.at("bound").get<double>();
   c.samples = int(get_uint(j, "samples", INT32_MAX));
   c.runs_per_sample = uint32_t(get_uint(j, "runs_per_sample", UINT32_MAX, 1));
+  c.ceiling_fraction = j.at("ceiling_fraction").get<double>();
+  c.bound_by = j.at("bound_by").get<std::string>();
   return c;
 }
 

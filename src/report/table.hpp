@@ -47,6 +47,11 @@ struct ConfigResult {
   double bound = 0;
   int samples = 0;
   uint32_t runs_per_sample = 1;  ///< back-to-back dispatches per timed sample
+  /// Achieved rate over the relevant measured ceiling (device.peak): the copy bandwidth times the arithmetic
+  /// intensity when that is lower than the FMA rate ("memory"), else the FMA rate ("compute"). 0 and "" when the
+  /// table has no peak, or for variants on matrix units (their rate is not measured yet).
+  double ceiling_fraction = 0.0;
+  std::string bound_by;
   bool operator==(const ConfigResult&) const = default;
 };
 
@@ -106,6 +111,9 @@ struct TuningTable {
   void upsert(const TableEntry& entry);
   bool operator==(const TuningTable&) const = default;
 };
+
+/// Sets `c.ceiling_fraction` and `c.bound_by` for entry `e` from the device's measured ceilings.
+void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e);
 
 std::string table_to_json(const TuningTable& table);
 /// Parses a table; `source` names the file in errors ("FILE:LINE:COL: reason", exit 2).

@@ -180,6 +180,9 @@ class Peak(unittest.TestCase):
             table = load_json(path)
             self.assertEqual(table["device"]["peak"], peak)
             self.assertEqual(len(table["entries"]), 1)
+            best = table["entries"][0]["best"]
+            self.assertIn(best["bound_by"], ["compute", "memory"])
+            self.assertGreater(best["ceiling_fraction"], 0)
 
     def test_a_table_of_another_device_is_refused(self):
         with tempfile.TemporaryDirectory() as d:

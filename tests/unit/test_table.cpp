@@ -139,3 +139,26 @@ TEST(Files, UnreadableAndDirectoryPathsAreIoErrors) {
   }
   EXPECT_THROW(preflight_writable("/nonexistent/folder/t.json"), Error);
 }
+
+TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
+  DevicePeak peak{10.0, 1000.0, "now"};  // 10 TFLOP/s, 1 TB/s: the ridge is at 10 FLOP per byte
+  TableEntry e;
+  e.m = e.n = e.k = 1024;
+  e.dtype = "f32";
+  e.batch_stride = {1, 1, 1};
+  ConfigResult c;
+  c.variant = "tiled";
+  c.median_us = 2.0 * 1024 * 1024 * 1024 / 5e12 * 1e6;  // 5 TFLOP/s
+  apply_ceiling(c, peak, e);  // intensity 2*1024^3 / (3 * 4 MiB) = 170 FLOP/B: compute-bound
+  EXPECT_EQ(c.bound_by, "compute");
+  EXPECT_NEAR(c.ceiling_fraction, 0.5, 1e-9);
+  e.m = 1;  // a matrix-vector product: memory-bound
+  c.median_us = (1024.0 * 1024 * 4 + 1024 * 4 * 2) / 500e9 * 1e6;  // at 500 GB/s
+  apply_ceiling(c, peak, e);
+  EXPECT_EQ(c.bound_by, "memory");
+  EXPECT_NEAR(c.ceiling_fraction, 0.5, 1e-9);
+  c.variant = "coopmat";  // matrix-unit rate not measured
+  apply_ceiling(c, peak, e);
+  EXPECT_EQ(c.bound_by, "");
+  EXPECT_EQ(c.ceiling_fraction, 0.0);
+}
