@@ -11,13 +11,6 @@ uint32_t Config::get(const std::string& name) const {
   throw std::out_of_range("config has no parameter '" + name + "'");
 }
 
-uint32_t Config::get_or(const std::string& name, uint32_t fallback) const {
-  for (const auto& [key, value] : values) {
-    if (key == name) return value;
-  }
-  return fallback;
-}
-
 uint64_t split_range_terms(uint64_t k, uint32_t splits) {
   uint64_t per = (k + splits - 1) / splits;
   return (per + 31) / 32 * 32;

@@ -29,7 +29,6 @@ struct ParamSpec {
 struct Config {
   std::vector<std::pair<std::string, uint32_t>> values;
   uint32_t get(const std::string& name) const;  ///< throws std::out_of_range for an unknown name
-  uint32_t get_or(const std::string& name, uint32_t fallback) const;
 };
 
 struct KernelFamily;
