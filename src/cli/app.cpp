@@ -54,6 +54,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_flag("--bias", op.epilogue.bias, "Add an f32 bias: element j to column j of every row");
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
+  app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
 
 template <typename T>
@@ -115,6 +116,12 @@ int run_cli(int argc, char** argv) {
   CLI::App* devices = app.add_subcommand("devices", "List the Vulkan devices with their limits");
   devices->add_flag("--json", devices_options.json, "Machine-readable output");
 
+  TuneArgs list_args;
+  bool list_why = false;
+  CLI::App* list = app.add_subcommand("list", "List the candidates of each problem without running anything");
+  add_tune_options(*list, list_args);
+  list->add_flag("--why", list_why, "Also list the pruned configs and inapplicable variants with their reasons");
+
   PeakCommandOptions peak_options;
   CLI::App* peak = app.add_subcommand("peak", "Measure the device's f32 FMA rate and copy bandwidth; store them in the table");
   peak->add_flag("--json", peak_options.json, "Machine-readable output");
@@ -137,9 +144,13 @@ int run_cli(int argc, char** argv) {
 
   if (devices->parsed()) return run_devices(devices_options);
   if (peak->parsed()) return run_peak(peak_options);
+  if (list->parsed()) {
+    resolve_tune_args(list_args);
+    return run_list(list_args.parsed, list_why);
+  }
   if (!tune->parsed() && tune_args.shapes.empty()) {
     std::cerr << app.help();
-    throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, devices, peak)");
+    throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, devices, peak)");
   }
   resolve_tune_args(tune_args);
   return run_tune(tune_args.parsed);

@@ -23,6 +23,7 @@ struct TuneCommandOptions {
   int warmup = 2;
   int finalists = 3;
   double budget_s = 90.0;  ///< per shape, shared by its dtypes
+  std::string kernels;     ///< shell glob over config names
 };
 
 struct DevicesCommandOptions {
@@ -37,6 +38,9 @@ struct PeakCommandOptions {
 };
 
 int run_tune(const TuneCommandOptions& options);
+/// `gemmtune list`: the candidates of every problem, and with `why` the pruned configs and inapplicable variants
+/// with their reasons; nothing is built or run.
+int run_list(const TuneCommandOptions& options, bool why);
 int run_peak(const PeakCommandOptions& options);
 int run_devices(const DevicesCommandOptions& options);
 

@@ -112,6 +112,51 @@ void print_result(const TuneResult& r, const std::string& device_name) {
 }
 }  // namespace
 
+/// Every problem of the request, shape by shape, then layout, then dtype.
+std::vector<GemmProblem> problems_of(const TuneCommandOptions& o, const Shape& shape) {
+  std::vector<GemmProblem> problems;
+  for (const Layout& layout : o.layouts) {
+    for (DType dtype : o.dtypes) {
+      GemmProblem problem = o.operation;
+      problem.shape = shape;
+      problem.dtype = dtype;
+      problem.layout = layout;
+      problems.push_back(problem);
+    }
+  }
+  return problems;
+}
+
+std::vector<const KernelFamily*> families_of(const TuneCommandOptions& o) {
+  if (o.variants.empty()) return kernel_families();
+  std::vector<const KernelFamily*> families;
+  for (const std::string& name : o.variants) families.push_back(find_family(name));
+  return families;
+}
+
+int run_list(const TuneCommandOptions& o, bool why) {
+  for (const Shape& shape : o.shapes) {
+    for (const GemmProblem& p : problems_of(o, shape)) resolve(p);
+  }
+  vk::Instance instance(vk::validation_requested_by_env());
+  const vk::DeviceInfo info = instance.select(o.device).info;
+  for (const Shape& shape : o.shapes) {
+    for (const GemmProblem& problem : problems_of(o, shape)) {
+      SearchSpace space = build_search_space(families_of(o), problem, info);
+      const size_t filtered = keep_matching(space, o.kernels);
+      order_for_screening(space.candidates);
+      std::printf("%s on %s: %zu candidates, %zu pruned%s\n", describe(problem).c_str(), info.name.c_str(),
+                  space.candidates.size(), space.pruned.size(),
+                  filtered ? (", " + std::to_string(filtered) + " left out by --kernels").c_str() : "");
+      for (const Candidate& c : space.candidates) std::printf("  %s\n", c.name.c_str());
+      if (!why) continue;
+      for (const PrunedConfig& pc : space.pruned) std::printf("  pruned %s: %s: %s\n", pc.name.c_str(), pc.code.c_str(), pc.reason.c_str());
+      for (const NotApplicable& n : space.not_applicable) std::printf("  not applicable %s: %s\n", n.variant.c_str(), n.reason.c_str());
+    }
+  }
+  return 0;
+}
+
 int run_tune(const TuneCommandOptions& o) {
   // Every operation is resolved before any Vulkan work, so a bad leading dimension or stride is exit 2 at once.
   for (const Shape& shape : o.shapes) {
@@ -145,25 +190,13 @@ int run_tune(const TuneCommandOptions& o) {
   tune.samples = o.samples;
   tune.finalists = o.finalists;
   tune.run.seed = o.seed;
+  tune.kernels = o.kernels;
 
-  std::vector<const KernelFamily*> families = kernel_families();
-  if (!o.variants.empty()) {
-    families.clear();
-    for (const std::string& name : o.variants) families.push_back(find_family(name));
-  }
+  const std::vector<const KernelFamily*> families = families_of(o);
 
   ExitCode worst = ExitCode::ok;
   for (const Shape& shape : o.shapes) {
-    std::vector<GemmProblem> problems;
-    for (const Layout& layout : o.layouts) {
-      for (DType dtype : o.dtypes) {
-        GemmProblem problem = o.operation;
-        problem.shape = shape;
-        problem.dtype = dtype;
-        problem.layout = layout;
-        problems.push_back(problem);
-      }
-    }
+    const std::vector<GemmProblem> problems = problems_of(o, shape);
     double shape_budget = o.budget_s;
     for (size_t i = 0; i < problems.size(); ++i) {
       const GemmProblem& problem = problems[i];

@@ -1,5 +1,7 @@
 #include "tuner/space.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 
 namespace gemmtune {
@@ -28,6 +30,13 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
     }
   }
   return space;
+}
+
+size_t keep_matching(SearchSpace& space, const std::string& glob) {
+  if (glob.empty()) return 0;
+  const size_t before = space.candidates.size();
+  std::erase_if(space.candidates, [&](const Candidate& c) { return fnmatch(glob.c_str(), c.name.c_str(), 0) != 0; });
+  return before - space.candidates.size();
 }
 
 void order_for_screening(std::vector<Candidate>& candidates) {

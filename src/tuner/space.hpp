@@ -36,6 +36,10 @@ struct SearchSpace {
 SearchSpace build_search_space(const std::vector<const KernelFamily*>& families, const GemmProblem& problem,
                                const vk::DeviceInfo& device);
 
+/// Keeps the candidates whose name matches a shell glob (`--kernels "tiled_f16_bm128*"`); empty keeps all.
+/// Returns how many were left out.
+size_t keep_matching(SearchSpace& space, const std::string& glob);
+
 /// Screening order: the configs most likely to be fast first, so a budget that runs out has covered them.
 /// Within a family: workgroups of 64 to 256 invocations, then more work per invocation (TM * TN), then larger
 /// tiles; ties keep declaration order. Families then take turns, so every applicable variant is screened

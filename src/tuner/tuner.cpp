@@ -47,6 +47,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
   SearchSpace space = build_search_space(families, problem, device.info());
   result.pruned = std::move(space.pruned);
   result.not_applicable = std::move(space.not_applicable);
+  keep_matching(space, options.kernels);
   order_for_screening(space.candidates);
 
   GemmRunner runner(device, problem, options.run);

@@ -20,6 +20,7 @@ struct TuneOptions {
   int warmup = 2;          ///< untimed runs before the samples of a finalist (fewer if the budget is short)
   int samples = 10;        ///< timed runs per finalist (fewer if the budget is short, never below 3)
   int finalists = 3;       ///< screened configs that get full samples
+  std::string kernels;     ///< shell glob over config names; empty: every candidate
   RunOptions run;
 };
 

@@ -164,6 +164,37 @@ class Tune(unittest.TestCase):
             self.assertTrue(files[0].endswith(".json"))
 
 
+class List(unittest.TestCase):
+    def test_lists_candidates_and_with_why_the_reasons_without_running(self):
+        rc, out, err = run("list", "--shape", "64x64x64", "--dtype", "f16", "--why")
+        self.assertEqual(rc, 0, err)
+        header = out.splitlines()[0]
+        self.assertIn("64x64x64 f16 nn", header)
+        names = [l.strip() for l in out.splitlines()[1:] if l.startswith("  tiled_")]
+        self.assertEqual(len(names), int(header.split(": ")[1].split()[0]))
+        self.assertIn("pruned tiled_f16_bm32_bn64_bk8_tm1_tn1: invocations:", out)
+        self.assertIn("not applicable splitk: K = 64", out)
+        self.assertIn("not applicable coopmat:", out)
+
+    def test_kernels_glob_restricts_list_and_tune(self):
+        rc, out, err = run("list", "--shape", "64x64x64", "--kernels", "tiled_f32_bm32_bn32_*")
+        self.assertEqual(rc, 0, err)
+        names = [l.strip() for l in out.splitlines()[1:]]
+        self.assertEqual(len(names), 48)
+        self.assertTrue(all(n.startswith("tiled_f32_bm32_bn32_") for n in names))
+        self.assertIn("left out by --kernels", out.splitlines()[0])
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, _, err = run("--shape", "20x20x20", "--kernels", "fewrows_*", "--budget", "1", "--samples", "3",
+                             "--out", path)
+            self.assertEqual(rc, 1, err)  # fewrows cannot serve M = 20: no verified candidate
+            rc, _, err = run("--shape", "4x20x20", "--kernels", "fewrows_f32_cols8_*", "--budget", "1", "--samples", "3",
+                             "--out", path)
+            self.assertEqual(rc, 0, err)
+            best = load_json(path)["entries"][-1]["best"]
+            self.assertTrue(best["name"].startswith("fewrows_f32_cols8_"), best["name"])
+
+
 class Peak(unittest.TestCase):
     def test_measures_stores_in_the_device_section_and_survives_tuning(self):
         with tempfile.TemporaryDirectory() as d:
