@@ -122,6 +122,12 @@ int run_cli(int argc, char** argv) {
   add_tune_options(*list, list_args);
   list->add_flag("--why", list_why, "Also list the pruned configs and inapplicable variants with their reasons");
 
+  TuneArgs bench_args;
+  std::string bench_config;
+  CLI::App* bench = app.add_subcommand("bench", "Verify and time one config (as printed by tune) without writing a table");
+  add_tune_options(*bench, bench_args);
+  bench->add_option("--config", bench_config, "Config name, e.g. tiled_f32_bm64_bn128_bk16_tm8_tn4")->required();
+
   PeakCommandOptions peak_options;
   CLI::App* peak = app.add_subcommand("peak", "Measure the device's f32 FMA rate and copy bandwidth; store them in the table");
   peak->add_flag("--json", peak_options.json, "Machine-readable output");
@@ -144,13 +150,17 @@ int run_cli(int argc, char** argv) {
 
   if (devices->parsed()) return run_devices(devices_options);
   if (peak->parsed()) return run_peak(peak_options);
+  if (bench->parsed()) {
+    resolve_tune_args(bench_args);
+    return run_bench(bench_args.parsed, bench_config);
+  }
   if (list->parsed()) {
     resolve_tune_args(list_args);
     return run_list(list_args.parsed, list_why);
   }
   if (!tune->parsed() && tune_args.shapes.empty()) {
     std::cerr << app.help();
-    throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, devices, peak)");
+    throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, bench, devices, peak)");
   }
   resolve_tune_args(tune_args);
   return run_tune(tune_args.parsed);

@@ -41,6 +41,9 @@ int run_tune(const TuneCommandOptions& options);
 /// `gemmtune list`: the candidates of every problem, and with `why` the pruned configs and inapplicable variants
 /// with their reasons; nothing is built or run.
 int run_list(const TuneCommandOptions& options, bool why);
+/// `gemmtune bench --config NAME`: verifies and times one config on each requested shape (its dtype comes from
+/// the name); writes no table.
+int run_bench(const TuneCommandOptions& options, const std::string& config_name);
 int run_peak(const PeakCommandOptions& options);
 int run_devices(const DevicesCommandOptions& options);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "cli/device_table.hpp"
 #include "cli/options.hpp"
@@ -83,6 +84,32 @@ std::string describe(const GemmProblem& p) {
   return s;
 }
 
+/// The command line that reruns exactly one config on exactly this operation.
+std::string rerun_command(const GemmProblem& p, const std::string& config) {
+  std::string s = "gemmtune bench --config " + config + " --shape " + p.shape.to_string() + " --layout " + p.layout.name();
+  const ResolvedGemm packed = resolve(GemmProblem{p.shape, p.dtype, 1.0f, 0.0f, p.layout});
+  const ResolvedGemm l = resolve(p);
+  auto num = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return std::string(buf);
+  };
+  if (p.alpha != 1.0f) s += " --alpha " + num(p.alpha);
+  if (p.beta != 0.0f) s += " --beta " + num(p.beta);
+  const ResolvedOperand* ops[3] = {&l.a, &l.b, &l.c};
+  const ResolvedOperand* defaults[3] = {&packed.a, &packed.b, &packed.c};
+  const char* names[3] = {"a", "b", "c"};
+  for (int i = 0; i < 3; ++i) {
+    if (ops[i]->ld != defaults[i]->ld) s += std::string(" --ld") + names[i] + " " + std::to_string(ops[i]->ld);
+    if (ops[i]->offset != 0) s += std::string(" --offset-") + names[i] + " " + std::to_string(ops[i]->offset);
+    if (ops[i]->stride != defaults[i]->stride) s += std::string(" --stride-") + names[i] + " " + std::to_string(ops[i]->stride);
+  }
+  if (p.epilogue.bias) s += " --bias" + (p.epilogue.bias_offset ? " --bias-offset " + std::to_string(p.epilogue.bias_offset) : std::string());
+  if (p.epilogue.activation != Activation::none) s += " --activation " + std::string(activation_name(p.epilogue.activation));
+  if (p.mode != Mode::fast) s += " --mode " + std::string(mode_name(p.mode));
+  return s;
+}
+
 void print_result(const TuneResult& r, const std::string& device_name) {
   std::printf("\n%s on %s: %zu evaluated, %zu failed, %zu pruned, %zu skipped by the budget; %.1f s%s\n",
               describe(r.problem).c_str(), device_name.c_str(), r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped,
@@ -105,6 +132,7 @@ void print_result(const TuneResult& r, const std::string& device_name) {
   }
   if (const EvaluatedConfig* best = r.best()) {
     std::printf("  best: %s, %.1f us, %.2f GFLOP/s\n", best->name.c_str(), best->measurement.median_us, best->measurement.gflops);
+    std::printf("  rerun: %s\n", rerun_command(r.problem, best->name).c_str());
   } else {
     std::printf("  no verified candidate\n");
   }
@@ -155,6 +183,57 @@ int run_list(const TuneCommandOptions& o, bool why) {
     }
   }
   return 0;
+}
+
+int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
+  // The dtype is part of the name: <variant>_<dtype>_...
+  const size_t first = config_name.find('_'), second = config_name.find('_', first + 1);
+  if (first == std::string::npos || second == std::string::npos) {
+    throw usage_error("--config", config_name, "not a config name (<variant>_<dtype>_<param><value>...)");
+  }
+  const DType dtype = parse_dtype(config_name.substr(first + 1, second - first - 1), "--config");
+  const KernelFamily* family = find_family(config_name.substr(0, first));
+  if (!family) throw usage_error("--config", config_name, "unknown variant '" + config_name.substr(0, first) + "'");
+  std::optional<Config> config;
+  for (const Config& c : family->all_configs()) {
+    if (family->config_name(c, dtype) == config_name) config = c;
+  }
+  if (!config) throw usage_error("--config", config_name, "no config of " + family->name + " has this name");
+  TuneCommandOptions single = o;
+  single.dtypes = {dtype};
+  for (const Shape& shape : o.shapes) {
+    for (const GemmProblem& p : problems_of(single, shape)) resolve(p);
+  }
+
+  vk::Instance instance(vk::validation_requested_by_env());
+  vk::Device device(instance, instance.select(o.device));
+  ExitCode worst = ExitCode::ok;
+  for (const Shape& shape : o.shapes) {
+    for (const GemmProblem& problem : problems_of(single, shape)) {
+      SearchSpace space = build_search_space({family}, problem, device.info());
+      for (const NotApplicable& n : space.not_applicable) {
+        throw Error(ExitCode::unsupported, "--config: '" + config_name + "': " + n.variant + " cannot serve " + describe(problem) + ": " + n.reason);
+      }
+      for (const PrunedConfig& pc : space.pruned) {
+        if (pc.name == config_name) {
+          throw Error(ExitCode::unsupported, "--config: '" + config_name + "': pruned on " + device.info().name + ": " + pc.reason);
+        }
+      }
+      RunOptions run;
+      run.seed = o.seed;
+      GemmRunner runner(device, problem, run);
+      const Measurement m = runner.evaluate(*family, *config, o.warmup, o.samples);
+      if (m.disposition != Disposition::passed) {
+        std::printf("%s %s: %s: %s\n", describe(problem).c_str(), config_name.c_str(), disposition_name(m.disposition), m.detail.c_str());
+        worst = ExitCode::unverified;
+        continue;
+      }
+      std::printf("%s %s: median %.2f us, min %.2f us, %.2f GFLOP/s, %zux%u samples, error %.1e / %.0e\n",
+                  describe(problem).c_str(), config_name.c_str(), m.median_us, m.min_us, m.gflops, m.samples_us.size(),
+                  m.runs_per_sample, m.error.error, m.error.bound);
+    }
+  }
+  return static_cast<int>(worst);
 }
 
 int run_tune(const TuneCommandOptions& o) {

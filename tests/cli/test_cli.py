@@ -195,6 +195,34 @@ class List(unittest.TestCase):
             self.assertTrue(best["name"].startswith("fewrows_f32_cols8_"), best["name"])
 
 
+class Bench(unittest.TestCase):
+    def test_every_result_ends_with_a_line_that_reruns_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, err = run("--shape", "20x30x40x2", "--layout", "nt", "--beta", "1", "--ldc", "33", "--offset-a", "3",
+                               "--stride-b", "0", "--bias", "--activation", "relu", "--budget", "1", "--samples", "3",
+                               "--out", os.path.join(d, "t.json"))
+            self.assertEqual(rc, 0, err)
+            best = [l.split("best: ")[1].split(",")[0] for l in out.splitlines() if "best: " in l][0]
+            rerun = [l.split("rerun: gemmtune ")[1] for l in out.splitlines() if "rerun: " in l][0]
+            self.assertIn("--config " + best, rerun)
+            for flag in ["--layout nt", "--beta 1", "--ldc 33", "--offset-a 3", "--stride-b 0", "--bias", "--activation relu"]:
+                self.assertIn(flag, rerun)
+            rc, out, err = run(*rerun.split(), "--samples", "3")
+            self.assertEqual(rc, 0, err)
+            self.assertIn(best + ": median", out)
+            self.assertEqual(os.listdir(d), ["t.json"])  # bench writes no table
+
+    def test_bad_or_unusable_configs(self):
+        rc, _, err = run("bench", "--config", "tiled_f64_bm32", "--shape", "8x8x8")
+        self.assertEqual(rc, 2, err)
+        rc, _, err = run("bench", "--config", "tiled_f32_bm33_bn32_bk8_tm1_tn1", "--shape", "8x8x8")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("no config of tiled has this name", err)
+        rc, _, err = run("bench", "--config", "fewrows_f32_cols8_slices4", "--shape", "80x8x8")
+        self.assertEqual(rc, 3, err)
+        self.assertIn("M = 80", err)
+
+
 class Peak(unittest.TestCase):
     def test_measures_stores_in_the_device_section_and_survives_tuning(self):
         with tempfile.TemporaryDirectory() as d:
