@@ -7,9 +7,10 @@
 //
 // A workgroup owns a BM x BN tile of C, SG_M x SG_N subgroups each own a (BM/SG_M) x (BN/SG_N) block of 16 x 16
 // f32 accumulators. Each k step copies the A and B tiles from the operand buffers, in their own 16-bit type and
-// without conversion, into padded shared memory (bounds, transposes and leading dimensions handled there; groups
-// of 8 contiguous elements move as one 16-byte load where rows are aligned, and the next step is loaded into
-// registers during the multiply), then every subgroup loads its fragments and multiplies. Accumulators leave through shared memory one fragment at a
+// without conversion, into padded shared memory in their stored orientation (bounds and leading dimensions
+// handled there; groups of 8 contiguous elements move as one 16-byte load where rows are aligned and always as
+// one 16-byte store, and the next step is loaded into registers during the multiply), then every subgroup
+// loads its fragments (column-major for a transposed operand) and multiplies. Accumulators leave through shared memory one fragment at a
 // time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
 // workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
 //
@@ -44,20 +45,22 @@ const uint WM = BM / SG_M;  // rows of C per subgroup
 const uint WN = BN / SG_N;  // columns of C per subgroup
 const uint FM = WM / 16;    // accumulator fragments down
 const uint FN = WN / 16;    // and across
-// 8 halves (16 bytes) of padding per row keep fragment loads and the staging stores off one bank.
-const uint A_STRIDE = BK + 8;
-const uint B_STRIDE = BN + 8;
-const uint OUT_STRIDE = 16 + 4;
 
-shared float16_t tile_a[BM * A_STRIDE];  // row-major: tile_a[row * A_STRIDE + kk]
-shared float16_t tile_b[BK * B_STRIDE];  // row-major: tile_b[kk * B_STRIDE + col]
-shared float out_frag[SG_M * SG_N * 16 * OUT_STRIDE];
-
-// Staging moves groups of 8 elements that are contiguous in memory: along k for A as stored M x K, along m
-// for A stored K x M; along n for B stored K x N, along k for B stored N x K. The next step's groups are
-// loaded into registers while the current step is multiplied.
+// Each tile sits in shared memory as it sits in its buffer: rows along the operand's contiguous direction (k
+// for A stored M x K, m for A stored K x M; n for B stored K x N, k for B stored N x K), so that every group of
+// 8 elements moves as one 16-byte store, and fragments of a transposed operand load column-major. Rows are
+// padded by 8 elements (16 bytes) to keep fragment loads and the staging stores off one bank.
 const uint A_RUN = TRANS_A ? BM : BK;  // tile extent along A's contiguous direction
 const uint B_RUN = TRANS_B ? BK : BN;
+const uint A_STRIDE = A_RUN + 8;       // elements per shared row
+const uint B_STRIDE = B_RUN + 8;
+const uint OUT_STRIDE = 16 + 4;
+// Sized for either orientation: BM * BK + 8 * (BM + BK) >= rows * (run + 8) both ways.
+shared uvec4 tile_a[(BM * BK + 8 * (BM + BK)) / 8];
+shared uvec4 tile_b[(BK * BN + 8 * (BK + BN)) / 8];
+shared float out_frag[SG_M * SG_N * 16 * OUT_STRIDE];
+
+// The next step's groups are loaded into registers while the current step is multiplied.
 const uint A_GROUPS = BM * BK / 8;
 const uint B_GROUPS = BK * BN / 8;
 const uint A_PER = (A_GROUPS + WG_SIZE - 1) / WG_SIZE;
@@ -71,7 +74,8 @@ uvec4 pack8(float16_t v[8]) {
 }
 
 // Group g of the A tile: tile row r and column kk of its first element; the group runs along the contiguous
-// direction (8 columns for A as stored, 8 rows for A transposed).
+// direction (8 columns for A as stored, 8 rows for A transposed). Its shared-memory slot is
+// (across * A_STRIDE + along) / 8.
 void a_group(uint g, out uint r, out uint kk) {
   const uint along = (g % (A_RUN / 8)) * 8, across = g / (A_RUN / 8);
   if (TRANS_A) { r = along; kk = across; } else { r = across; kk = along; }
@@ -80,6 +84,8 @@ void b_group(uint g, out uint kk, out uint c) {
   const uint along = (g % (B_RUN / 8)) * 8, across = g / (B_RUN / 8);
   if (TRANS_B) { kk = along; c = across; } else { kk = across; c = along; }
 }
+uint a_slot(uint g) { return (g / (A_RUN / 8)) * (A_STRIDE / 8) + g % (A_RUN / 8); }
+uint b_slot(uint g) { return (g / (B_RUN / 8)) * (B_STRIDE / 8) + g % (B_RUN / 8); }
 
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
@@ -125,29 +131,11 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
 void store_step(uint lid) {
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-    if (g >= A_GROUPS) continue;
-    uint r, kk;
-    a_group(g, r, kk);
-    [[unroll]] for (uint w = 0; w < 4; ++w) {
-      const f16vec2 pair = unpackFloat2x16(reg_a[j][w]);
-      [[unroll]] for (uint h = 0; h < 2; ++h) {
-        const uint e = 2 * w + h;
-        tile_a[(TRANS_A ? r + e : r) * A_STRIDE + (TRANS_A ? kk : kk + e)] = pair[h];
-      }
-    }
+    if (g < A_GROUPS) tile_a[a_slot(g)] = reg_a[j];
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-    if (g >= B_GROUPS) continue;
-    uint kk, c;
-    b_group(g, kk, c);
-    [[unroll]] for (uint w = 0; w < 4; ++w) {
-      const f16vec2 pair = unpackFloat2x16(reg_b[j][w]);
-      [[unroll]] for (uint h = 0; h < 2; ++h) {
-        const uint e = 2 * w + h;
-        tile_b[(TRANS_B ? kk + e : kk) * B_STRIDE + (TRANS_B ? c : c + e)] = pair[h];
-      }
-    }
+    if (g < B_GROUPS) tile_b[b_slot(g)] = reg_b[j];
   }
 }
 
@@ -176,12 +164,17 @@ void main() {
       if (k0 + BK < k_end) load_step(z, row0, col0, k0 + BK, k_end, lid);
       [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a_frag[FM];
+        // Offsets and strides count uvec4s (8 elements); a transposed operand's fragments load column-major.
         [[unroll]] for (uint i = 0; i < FM; ++i) {
-          coopMatLoad(a_frag[i], tile_a, (sg_row * WM + i * 16) * A_STRIDE + kk, A_STRIDE, gl_CooperativeMatrixLayoutRowMajor);
+          const uint r = sg_row * WM + i * 16;
+          coopMatLoad(a_frag[i], tile_a, (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8, A_STRIDE / 8,
+                      TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
         }
         [[unroll]] for (uint j = 0; j < FN; ++j) {
           coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b_frag;
-          coopMatLoad(b_frag, tile_b, kk * B_STRIDE + sg_col * WN + j * 16, B_STRIDE, gl_CooperativeMatrixLayoutRowMajor);
+          const uint c = sg_col * WN + j * 16;
+          coopMatLoad(b_frag, tile_b, (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8, B_STRIDE / 8,
+                      TRANS_B ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
           [[unroll]] for (uint i = 0; i < FM; ++i) acc[i * FN + j] = coopMatMulAdd(a_frag[i], b_frag, acc[i * FN + j]);
         }
       }

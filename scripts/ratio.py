@@ -28,19 +28,20 @@ def main():
     rows = []
     for e in table["entries"]:
         best = e.get("best")
-        ref = cublas.get((e["m"], e["n"], e["k"], e["dtype"], False))
+        cold = bool(e.get("cold", False))
+        ref = cublas.get((e["m"], e["n"], e["k"], e["dtype"], cold))
         if not best or not ref or e["batch"] != 1:
             continue
         flops = 2.0 * e["m"] * e["n"] * e["k"]
-        rows.append({"m": e["m"], "n": e["n"], "k": e["k"], "dtype": e["dtype"], "cold": False, "config": best["name"],
+        rows.append({"m": e["m"], "n": e["n"], "k": e["k"], "dtype": e["dtype"], "cold": cold, "config": best["name"],
                      "gemmtune_us": round(best["median_us"], 2), "tflops": round(flops / best["median_us"] / 1e6, 2),
                      "cublas_us": ref["us"], "ratio": float(f"{ref['us'] / best['median_us']:.4g}")})
     lines = [f"device: {table['device']['name']}, driver {table['device']['driver_version']}, gemmtune {table['tool']['git']}",
              "",
-             "| M x N x K | dtype | gemmtune best config | us | TFLOP/s | cuBLAS us | ratio |",
-             "|---|---|---|---:|---:|---:|---:|"]
+             "| M x N x K | dtype | L2 | gemmtune best config | us | TFLOP/s | cuBLAS us | ratio |",
+             "|---|---|---|---|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {r['config']} | {r['gemmtune_us']} | {r['tflops']} | "
+        lines.append(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {'cold' if r['cold'] else 'hot'} | {r['config']} | {r['gemmtune_us']} | {r['tflops']} | "
                      f"{r['cublas_us']} | {r['ratio']} |")
     missing = [f"{e['m']}x{e['n']}x{e['k']} {e['dtype']}" for e in table["entries"]
                if not e.get("best") and e["batch"] == 1]

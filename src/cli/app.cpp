@@ -54,6 +54,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_flag("--bias", op.epilogue.bias, "Add an f32 bias: element j to column j of every row");
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
+  app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
 

@@ -24,7 +24,11 @@ struct TuneCommandOptions {
   int finalists = 3;
   double budget_s = 90.0;  ///< per shape, shared by its dtypes
   std::string kernels;     ///< shell glob over config names
+  bool cold = false;       ///< time with cold L2: inputs rotated through more than kColdBytes
 };
+
+/// Bytes of input copies a cold run rotates through: several times the largest L2 in use (the H200 has 60 MB).
+constexpr uint64_t kColdBytes = 256ull << 20;
 
 struct DevicesCommandOptions {
   bool json = false;

@@ -29,17 +29,25 @@ int run_peak(const PeakCommandOptions& o) {
   table.tool = {"gemmtune", kVersion, kGitHash};
   table.device = device_identity(info);
   table.timing = info.timestamps() ? "timestamps" : "host";
-  table.peak = DevicePeak{r.f32_tflops, r.copy_gbps, utc_now()};
+  table.peak = DevicePeak{r.f32_tflops, r.coopmat_f16_tflops, r.copy_gbps, utc_now()};
   if (table.created.empty()) table.created = table.peak->measured;
   save_table(out, table);
 
   if (o.json) {
-    nlohmann::ordered_json j = {{"device", info.name}, {"f32_tflops", r.f32_tflops}, {"copy_gbps", r.copy_gbps},
+    nlohmann::ordered_json j = {{"device", info.name}, {"f32_tflops", r.f32_tflops},
+                                {"coopmat_f16_tflops", r.coopmat_f16_tflops > 0.0 ? nlohmann::ordered_json(r.coopmat_f16_tflops) : nlohmann::ordered_json(nullptr)},
+                                {"copy_gbps", r.copy_gbps},
                                 {"copy_buffer_bytes", r.copy_buffer_bytes}, {"table", out}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
-    std::printf("%s\n  f32 FMA:   %10.3f TFLOP/s\n  copy:      %10.1f GB/s (read + written, %llu-byte buffers)\n  stored in: %s\n",
-                info.name.c_str(), r.f32_tflops, r.copy_gbps, static_cast<unsigned long long>(r.copy_buffer_bytes), out.c_str());
+    std::printf("%s\n  f32 FMA:   %10.3f TFLOP/s\n", info.name.c_str(), r.f32_tflops);
+    if (r.coopmat_f16_tflops > 0.0) {
+      std::printf("  coopmat:   %10.3f TFLOP/s (f16 x f16 -> f32, 16x16x16)\n", r.coopmat_f16_tflops);
+    } else {
+      std::printf("  coopmat:   not measured: %s\n", vk::coopmat_unsupported(info, "f16").value_or("").c_str());
+    }
+    std::printf("  copy:      %10.1f GB/s (read + written, %llu-byte buffers)\n  stored in: %s\n", r.copy_gbps,
+                static_cast<unsigned long long>(r.copy_buffer_bytes), out.c_str());
   }
   if (instance.validation_errors() > 0) {
     spdlog::error("the validation layer reported {} errors", instance.validation_errors());

@@ -44,8 +44,9 @@ ConfigResult config_result(const EvaluatedConfig& e) {
 }
 
 /// The table key of a problem: everything the caller's operation is made of.
-TableEntry keyed_entry(const GemmProblem& p) {
+TableEntry keyed_entry(const GemmProblem& p, bool cold) {
   TableEntry e;
+  e.cold = cold;
   e.m = p.shape.m;
   e.n = p.shape.n;
   e.k = p.shape.k;
@@ -65,8 +66,8 @@ TableEntry keyed_entry(const GemmProblem& p) {
   return e;
 }
 
-TableEntry table_entry(const TuneResult& r) {
-  TableEntry e = keyed_entry(r.problem);
+TableEntry table_entry(const TuneResult& r, bool cold) {
+  TableEntry e = keyed_entry(r.problem, cold);
   for (const NotApplicable& n : r.not_applicable) e.not_applicable.push_back({n.variant, n.reason});
   if (const EvaluatedConfig* best = r.best()) e.best = config_result(*best);
   if (const EvaluatedConfig* second = r.runner_up()) e.runner_up = config_result(*second);
@@ -85,7 +86,7 @@ std::string describe(const GemmProblem& p) {
 }
 
 /// The command line that reruns exactly one config on exactly this operation.
-std::string rerun_command(const GemmProblem& p, const std::string& config) {
+std::string rerun_command(const GemmProblem& p, const std::string& config, bool cold) {
   std::string s = "gemmtune bench --config " + config + " --shape " + p.shape.to_string() + " --layout " + p.layout.name();
   const ResolvedGemm packed = resolve(GemmProblem{p.shape, p.dtype, 1.0f, 0.0f, p.layout});
   const ResolvedGemm l = resolve(p);
@@ -107,10 +108,11 @@ std::string rerun_command(const GemmProblem& p, const std::string& config) {
   if (p.epilogue.bias) s += " --bias" + (p.epilogue.bias_offset ? " --bias-offset " + std::to_string(p.epilogue.bias_offset) : std::string());
   if (p.epilogue.activation != Activation::none) s += " --activation " + std::string(activation_name(p.epilogue.activation));
   if (p.mode != Mode::fast) s += " --mode " + std::string(mode_name(p.mode));
+  if (cold) s += " --cold";
   return s;
 }
 
-void print_result(const TuneResult& r, const std::string& device_name) {
+void print_result(const TuneResult& r, const std::string& device_name, bool cold) {
   std::printf("\n%s on %s: %zu evaluated, %zu failed, %zu pruned, %zu skipped by the budget; %.1f s%s\n",
               describe(r.problem).c_str(), device_name.c_str(), r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped,
               r.elapsed_s, r.timestamps ? "" : " (host timing)");
@@ -132,7 +134,7 @@ void print_result(const TuneResult& r, const std::string& device_name) {
   }
   if (const EvaluatedConfig* best = r.best()) {
     std::printf("  best: %s, %.1f us, %.2f GFLOP/s\n", best->name.c_str(), best->measurement.median_us, best->measurement.gflops);
-    std::printf("  rerun: %s\n", rerun_command(r.problem, best->name).c_str());
+    std::printf("  rerun: %s\n", rerun_command(r.problem, best->name, cold).c_str());
   } else {
     std::printf("  no verified candidate\n");
   }
@@ -221,6 +223,7 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
       }
       RunOptions run;
       run.seed = o.seed;
+      run.cold_bytes = o.cold ? kColdBytes : 0;
       GemmRunner runner(device, problem, run);
       const Measurement m = runner.evaluate(*family, *config, o.warmup, o.samples);
       if (m.disposition != Disposition::passed) {
@@ -228,8 +231,8 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
         worst = ExitCode::unverified;
         continue;
       }
-      std::printf("%s %s: median %.2f us, min %.2f us, %.2f GFLOP/s, %zux%u samples, error %.1e / %.0e\n",
-                  describe(problem).c_str(), config_name.c_str(), m.median_us, m.min_us, m.gflops, m.samples_us.size(),
+      std::printf("%s%s %s: median %.2f us, min %.2f us, %.2f GFLOP/s, %zux%u samples, error %.1e / %.0e\n",
+                  describe(problem).c_str(), o.cold ? " cold" : "", config_name.c_str(), m.median_us, m.min_us, m.gflops, m.samples_us.size(),
                   m.runs_per_sample, m.error.error, m.error.bound);
     }
   }
@@ -269,6 +272,7 @@ int run_tune(const TuneCommandOptions& o) {
   tune.samples = o.samples;
   tune.finalists = o.finalists;
   tune.run.seed = o.seed;
+  tune.run.cold_bytes = o.cold ? kColdBytes : 0;
   tune.kernels = o.kernels;
 
   const std::vector<const KernelFamily*> families = families_of(o);
@@ -291,7 +295,7 @@ int run_tune(const TuneCommandOptions& o) {
         // Recorded, so the table shows why this operation has no entry to use.
         spdlog::error("{}", e.what());
         worst = ExitCode::unsupported;
-        TableEntry entry = keyed_entry(problem);
+        TableEntry entry = keyed_entry(problem, o.cold);
         entry.unsupported = e.what();
         table.created = utc_now();
         table.upsert(entry);
@@ -299,8 +303,8 @@ int run_tune(const TuneCommandOptions& o) {
         continue;
       }
       shape_budget = std::max(0.0, shape_budget - result.elapsed_s);
-      print_result(result, info.name);
-      TableEntry entry = table_entry(result);
+      print_result(result, info.name, o.cold);
+      TableEntry entry = table_entry(result, o.cold);
       if (table.peak) {
         if (entry.best) apply_ceiling(*entry.best, *table.peak, entry);
         if (entry.runner_up) apply_ceiling(*entry.runner_up, *table.peak, entry);

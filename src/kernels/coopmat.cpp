@@ -12,7 +12,7 @@ KernelFamily make_coopmat() {
   f.name = "coopmat";
   // Subgroups: 2 x 2 (4) or 2 x 4 (8), each owning a block of 16 x 16 accumulators.
   f.params = {{"bm", 1, {64, 128, 256}},   {"bn", 2, {64, 128, 256}},
-              {"bk", 3, {16, 32}},         {"sgm", 4, {2}},
+              {"bk", 3, {16, 32, 64}},        {"sgm", 4, {2}},
               {"sgn", 5, {2, 4}},          {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
@@ -33,8 +33,9 @@ KernelFamily make_coopmat() {
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
   f.shared_bytes = [](const Config& c) {
-    return uint64_t(c.get("bm")) * (c.get("bk") + 8) * 2 + uint64_t(c.get("bk")) * (c.get("bn") + 8) * 2 +
-           uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
+    // As declared in the shader: each tile sized for either orientation, plus the output staging.
+    const uint64_t bm = c.get("bm"), bn = c.get("bn"), bk = c.get("bk");
+    return (bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2 + uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
   };
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};

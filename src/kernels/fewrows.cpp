@@ -8,7 +8,7 @@ namespace {
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
-  f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}};
+  f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}, {"unroll", 3, {1, 4, 8}}, {"vec", 4, {1, 4, 8}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
     if (p.shape.m > 8) return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most 8 rows of op(A)";
     if (p.layout.trans_a) return "op(A) is transposed: few-rows reads A as stored M x K";
@@ -17,9 +17,10 @@ KernelFamily make_fewrows() {
   f.constraints = device_limit_constraints();
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
-  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("cols")) * c.get("slices") * 8 * sizeof(float); };
+  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float); };
   f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{(p.shape.n + c.get("cols") - 1) / c.get("cols"), 1, p.shape.batch};
+    const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec");
+    return std::array<uint64_t, 3>{(p.shape.n + columns - 1) / columns, 1, p.shape.batch};
   };
   f.spirv = fewrows_spirv;
   return f;

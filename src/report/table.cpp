@@ -13,7 +13,10 @@ using json = nlohmann::ordered_json;
 void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e) {
   c.ceiling_fraction = 0.0;
   c.bound_by.clear();
-  if (c.variant == "coopmat" || peak.f32_tflops <= 0.0 || peak.copy_gbps <= 0.0 || c.median_us <= 0.0) return;
+  // The matrix units' f16 rate is the compute ceiling of coopmat results (bf16 runs at the same rate on the
+  // devices we know); without it they get none.
+  const double compute_tflops = c.variant == "coopmat" ? peak.coopmat_f16_tflops : peak.f32_tflops;
+  if (compute_tflops <= 0.0 || peak.copy_gbps <= 0.0 || c.median_us <= 0.0) return;
   const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
   const double in_bytes = e.dtype == "f32" ? 4.0 : 2.0;
   // The fewest bytes: each input read once (a shared operand once), C written once and read when beta != 0.
@@ -22,7 +25,7 @@ void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e)
   const double cbytes = double(e.m) * double(e.n) * double(e.batch) * 4.0 * (e.beta != 0.0 ? 2.0 : 1.0);
   const double intensity = flops / (a + b + cbytes);                // FLOP per byte
   const double memory_ceiling = intensity * peak.copy_gbps * 1e9;   // FLOP/s
-  const double compute_ceiling = peak.f32_tflops * 1e12;
+  const double compute_ceiling = compute_tflops * 1e12;
   const double achieved = flops / (c.median_us * 1e-6);
   c.bound_by = memory_ceiling < compute_ceiling ? "memory" : "compute";
   c.ceiling_fraction = achieved / std::min(memory_ceiling, compute_ceiling);
@@ -114,7 +117,7 @@ std::string table_to_json(const TuningTable& t) {
                        {"ld", triple(e.ld)}, {"offset", triple(e.offset)}, {"batch_stride", triple(e.batch_stride)},
                        {"alpha", e.alpha}, {"beta", e.beta},
                        {"epilogue", {{"bias", e.bias}, {"bias_offset", e.bias_offset}, {"activation", e.activation}}},
-                       {"mode", e.mode}, {"best", config_to_json(e.best)},
+                       {"mode", e.mode}, {"cold", e.cold}, {"best", config_to_json(e.best)},
                        {"runner_up", config_to_json(e.runner_up)},
                        {"candidates", {{"evaluated", e.candidates.evaluated}, {"failed", e.candidates.failed},
                                        {"pruned", e.candidates.pruned}, {"skipped", e.candidates.skipped}}},
@@ -127,7 +130,9 @@ std::string table_to_json(const TuningTable& t) {
               {"driver_version", t.device.driver_version}, {"driver_name", t.device.driver_name},
               {"api_version", t.device.api_version}, {"type", t.device.type},
               {"pipeline_cache_uuid", t.device.pipeline_cache_uuid},
-              {"peak", t.peak ? json{{"f32_tflops", t.peak->f32_tflops}, {"copy_gbps", t.peak->copy_gbps}, {"measured", t.peak->measured}}
+              {"peak", t.peak ? json{{"f32_tflops", t.peak->f32_tflops},
+                                    {"coopmat_f16_tflops", t.peak->coopmat_f16_tflops > 0.0 ? json(t.peak->coopmat_f16_tflops) : json(nullptr)},
+                                    {"copy_gbps", t.peak->copy_gbps}, {"measured", t.peak->measured}}
                               : json(nullptr)}}},
             {"created", t.created},
             {"timing", t.timing},
@@ -167,7 +172,9 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
     t.device.pipeline_cache_uuid = d.at("pipeline_cache_uuid").get<std::string>();
     if (d.contains("peak") && !d.at("peak").is_null()) {
       const json& pk = d.at("peak");
-      t.peak = DevicePeak{pk.at("f32_tflops").get<double>(), pk.at("copy_gbps").get<double>(), pk.at("measured").get<std::string>()};
+      const json& mma = pk.at("coopmat_f16_tflops");
+      t.peak = DevicePeak{pk.at("f32_tflops").get<double>(), mma.is_null() ? 0.0 : mma.get<double>(),
+                          pk.at("copy_gbps").get<double>(), pk.at("measured").get<std::string>()};
     }
     where = "top level";
     t.created = j.at("created").get<std::string>();
@@ -199,6 +206,7 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
       entry.bias_offset = get_uint(epi, "bias_offset");
       entry.activation = epi.at("activation").get<std::string>();
       entry.mode = e.at("mode").get<std::string>();
+      entry.cold = e.at("cold").get<bool>();
       entry.unsupported = e.at("unsupported").get<std::string>();
       for (const json& note : e.at("not_applicable")) {
         entry.not_applicable.push_back({note.at("variant").get<std::string>(), note.at("reason").get<std::string>()});

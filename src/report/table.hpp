@@ -9,7 +9,7 @@
 
 namespace gemmtune {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 struct ToolInfo {
   std::string name = "gemmtune";
@@ -32,6 +32,7 @@ struct DeviceIdentity {
 /// The device's measured ceilings (`gemmtune peak`), kept in the table's device section.
 struct DevicePeak {
   double f32_tflops = 0.0;
+  double coopmat_f16_tflops = 0.0;  ///< 0 (null in the file): not measured, the device has no qualifying coopmat
   double copy_gbps = 0.0;  ///< read plus written
   std::string measured;    ///< UTC
   bool operator==(const DevicePeak&) const = default;
@@ -82,6 +83,7 @@ struct TableEntry {
   uint64_t bias_offset = 0;
   std::string activation = "none";
   std::string mode = "fast";
+  bool cold = false;  ///< timed with inputs rotated out of the L2 (`--cold`)
   // The result.
   std::optional<ConfigResult> best;  ///< null: no verified candidate
   std::optional<ConfigResult> runner_up;
@@ -94,7 +96,7 @@ struct TableEntry {
   bool same_key(const TableEntry& o) const {
     return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout && ld == o.ld &&
            offset == o.offset && batch_stride == o.batch_stride && alpha == o.alpha && beta == o.beta && bias == o.bias &&
-           bias_offset == o.bias_offset && activation == o.activation && mode == o.mode;
+           bias_offset == o.bias_offset && activation == o.activation && mode == o.mode && cold == o.cold;
   }
 };
 
@@ -107,7 +109,7 @@ struct TuningTable {
   std::string timing = "timestamps";  ///< "timestamps", or "host" where the queue has none
   std::vector<TableEntry> entries;
 
-  /// Replaces the entry with the same key (shape, dtype, layout, placement, scalars, epilogue, mode) or appends it.
+  /// Replaces the entry with the same key (shape, dtype, layout, placement, scalars, epilogue, mode, cold) or appends it.
   void upsert(const TableEntry& entry);
   bool operator==(const TuningTable&) const = default;
 };

@@ -24,11 +24,17 @@ struct BufferNeed {
   uint64_t elements, bytes;
 };
 
-std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard) {
+/// Elements from one copy of an input image to the next: whole 32-byte units, so every copy keeps the
+/// 16-byte row alignment of the first.
+uint64_t copy_pitch(uint64_t elements) { return (elements + 15) / 16 * 16; }
+
+std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard, uint64_t copies) {
   const ResolvedGemm l = resolve(with_guard(p, guard));
   const unsigned in = dtype_bytes(p.dtype);
-  std::vector<BufferNeed> out = {{"A", l.a.extent + guard, padded_bytes(l.a.extent + guard, in)},
-                                 {"B", l.b.extent + guard, padded_bytes(l.b.extent + guard, in)},
+  const uint64_t a = copies > 1 ? copy_pitch(l.a.extent + guard) * copies : l.a.extent + guard;
+  const uint64_t b = copies > 1 ? copy_pitch(l.b.extent + guard) * copies : l.b.extent + guard;
+  std::vector<BufferNeed> out = {{"A", a, padded_bytes(a, in)},
+                                 {"B", b, padded_bytes(b, in)},
                                  {"C", l.c.extent + guard, padded_bytes(l.c.extent + guard, 4)}};
   if (p.epilogue.bias) out.push_back({"bias", l.bias_extent + guard, padded_bytes(l.bias_extent + guard, 4)});
   return out;
@@ -65,11 +71,27 @@ struct GemmRunner::Passes {
   double compile_ms = 0.0;
 };
 
-void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard) {
+uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uint64_t max_buffer_bytes) {
+  if (options.cold_bytes == 0) return 1;
+  const ResolvedGemm l = resolve(with_guard(problem, options.guard));
+  const uint64_t a = copy_pitch(l.a.extent + options.guard) * dtype_bytes(problem.dtype);
+  const uint64_t b = copy_pitch(l.b.extent + options.guard) * dtype_bytes(problem.dtype);
+  const uint64_t wanted = std::max<uint64_t>(2, (options.cold_bytes + a + b - 1) / (a + b));
+  const uint64_t fit = std::max<uint64_t>(2, std::min(max_buffer_bytes / a, max_buffer_bytes / b));
+  return std::min(wanted, fit);
+}
+
+namespace {
+uint64_t largest_buffer(const vk::Device& device) {
+  return std::min<uint64_t>(device.info().max_storage_buffer_range, device.info().max_memory_allocation_size);
+}
+}  // namespace
+
+void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard, uint64_t copies) {
   const vk::DeviceInfo& d = device.info();
   const std::string shape = problem.shape.to_string() + " " + std::string(dtype_name(problem.dtype));
   uint64_t total = 0;
-  for (const BufferNeed& need : buffer_needs(problem, guard)) {
+  for (const BufferNeed& need : buffer_needs(problem, guard, copies)) {
     auto refuse = [&](uint64_t needed, uint64_t limit, const std::string& unit, const std::string& limit_name) {
       return Error(ExitCode::unsupported, shape + ": operand " + need.name + " needs " + std::to_string(needed) + " " + unit +
                                               ", limit " + std::to_string(limit) + " " + unit + " (" + limit_name + ")");
@@ -90,14 +112,15 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     : device_(device),
       problem_(problem),
       options_(options),
-      operands_((check_problem_fits(problem, device, options.guard), make_operands(problem, options.seed, options.guard))),
+      operands_((check_problem_fits(problem, device, options.guard, input_copies(problem, options, largest_buffer(device))),
+                 make_operands(problem, options.seed, options.guard))),
       reference_(reference_gemm(problem, operands_)),
       submitter_(device, options.fence_timeout_ns),
-      a_(device, operands_.a_device.size(), kStorage, false),
-      b_(device, operands_.b_device.size(), kStorage, false),
+      a_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[0].bytes, kStorage, false),
+      b_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[1].bytes, kStorage, false),
       c_(device, operands_.c0.size() * 4, kStorage, false),
       bias_(device, std::max<size_t>(16, operands_.bias.size() * 4), kStorage, false),
-      staging_(device, std::max({a_.size(), b_.size(), c_.size(), bias_.size()}),
+      staging_(device, std::max({operands_.a_device.size(), operands_.b_device.size(), c_.size(), bias_.size()}),
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true),
       dummy_(device, 16, kStorage, false) {
   const Shape& s = problem.shape;
@@ -107,17 +130,27 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
                    uint32_t(l.c.offset), uint32_t(l.bias_extent ? l.bias_extent - s.n : 0),
                    uint32_t(l.a.stride), uint32_t(l.b.stride), uint32_t(l.c.stride), 0, 0, 0,
                    problem.alpha,        problem.beta,         uint32_t(s.k)};
-  upload(a_, operands_.a_device.data(), operands_.a_device.size());
-  upload(b_, operands_.b_device.data(), operands_.b_device.size());
+  copies_ = input_copies(problem, options, largest_buffer(device));
+  if (copies_ > 1) {
+    const unsigned in = dtype_bytes(problem.dtype);
+    a_copy_ = copy_pitch(operands_.a_device.size() / in);
+    b_copy_ = copy_pitch(operands_.b_device.size() / in);
+    spdlog::debug("cold runs: {} copies of A and B ({} MB)", copies_, (a_.size() + b_.size()) >> 20);
+  }
+  // Every copy holds the same image, so any run verifies against the one reference.
+  for (uint64_t i = 0; i < copies_; ++i) {
+    upload(a_, operands_.a_device.data(), operands_.a_device.size(), i * a_copy_ * dtype_bytes(problem.dtype));
+    upload(b_, operands_.b_device.data(), operands_.b_device.size(), i * b_copy_ * dtype_bytes(problem.dtype));
+  }
   if (!operands_.bias.empty()) upload(bias_, operands_.bias.data(), operands_.bias.size() * 4);
 }
 
 GemmRunner::~GemmRunner() = default;
 
-void GemmRunner::upload(const vk::Buffer& dst, const void* data, size_t bytes) {
+void GemmRunner::upload(const vk::Buffer& dst, const void* data, size_t bytes, VkDeviceSize dst_offset) {
   std::memcpy(staging_.mapped(), data, bytes);
   submitter_.run([&](VkCommandBuffer cmd) {
-    VkBufferCopy region{0, 0, bytes};
+    VkBufferCopy region{0, dst_offset, bytes};
     vkCmdCopyBuffer(cmd, staging_.handle(), dst.handle(), 1, &region);
   });
 }
@@ -150,13 +183,7 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass.
   for (const vk::SpecConstant& c : problem_constants(problem_, operands_.layout, fused && passes->splits == 1, passes->splits)) constants.push_back(c);
   const auto start = std::chrono::steady_clock::now();
-  // Pin the subgroup size only where the device can select it; elsewhere the family's qualification has
-  // checked that the fixed size is the one the kernel needs.
-  const vk::MatrixCapabilities& caps = device_.info().matrix;
-  const uint32_t pinned = family.required_subgroup_size > 0 && caps.subgroup_size_control && caps.full_subgroups &&
-                                  caps.min_subgroup_size != caps.max_subgroup_size
-                              ? family.required_subgroup_size
-                              : 0;
+  const uint32_t pinned = vk::subgroup_size_to_pin(device_.info(), family.required_subgroup_size);
   passes->main = std::make_unique<vk::ComputePipeline>(device_, family.spirv(problem_.dtype), constants, bindings(),
                                                        uint32_t(sizeof(GemmPush)), pinned);
   if (passes->splits > 1) {
@@ -181,12 +208,16 @@ void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pip
       }
 }
 
-void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats) const {
+void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats) {
   GemmPush push = push_;
   push.k_split = uint32_t(passes.k_split);
   const Shape& s = problem_.shape;
   for (uint32_t r = 0; r < repeats; ++r) {
     if (r > 0) vk::record_full_barrier(cmd);  // each run writes C: keep runs ordered, as a caller's would be
+    // Cold runs: the rotation carries on across batches, so a batch never starts on recently read copies.
+    const uint64_t copy = next_copy_++ % copies_;
+    push.off_a = uint32_t(push_.off_a + copy * a_copy_);
+    push.off_b = uint32_t(push_.off_b + copy * b_copy_);
     record_grid(cmd, *passes.main, passes.grid, push);
     if (passes.reduce) {
       vk::record_full_barrier(cmd);
@@ -212,7 +243,9 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
     if (pipeline) pipeline->bind(bindings());
   }
 
-  // Verification run on a fresh C image, timed on its own.
+  // Verification run on a fresh C image, timed on its own. Cold runs verify the last input copy: a wrong copy
+  // pitch or upload would show there first.
+  next_copy_ = copies_ - 1;
   std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
   const double verify_ns = submitter_.run_timed(
       [&](VkCommandBuffer cmd) { record_run(cmd, *passes, 1); },

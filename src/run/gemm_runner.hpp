@@ -43,12 +43,22 @@ struct RunOptions {
   double screen_warmup_ns = 20'000'000.0;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
+  /// Cold L2: when > 0, A and B are kept in enough copies to exceed this many bytes together and consecutive
+  /// runs read consecutive copies, so no run finds its inputs in the cache (C and split-k scratch stay shared).
+  uint64_t cold_bytes = 0;
 };
+
+/// Copies of A and B a cold run rotates through: 1 when options.cold_bytes = 0, else enough to exceed
+/// cold_bytes, at least 2, and no more than keep each operand's buffer within `max_buffer_bytes` (a device whose
+/// buffers cannot hold that many gets fewer; one whose buffers cannot hold 2 is refused by check_problem_fits).
+uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uint64_t max_buffer_bytes = UINT64_MAX);
 
 /// Checks the problem's buffers (guard bands included) in 64-bit arithmetic against 32-bit shader indexing,
 /// maxStorageBufferRange, maxMemoryAllocationSize and the heap size. Throws an unsupported Error (exit 3) naming
 /// the operand, the amount needed and the limit.
-void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard);
+/// With `copies` > 1, A and B are counted that many times (cold runs).
+void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard,
+                        uint64_t copies = 1);
 
 class GemmRunner {
  public:
@@ -77,9 +87,9 @@ class GemmRunner {
  private:
   struct Passes;  // the pipelines of one config
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
-  void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats) const;
+  void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats);
   void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const;
-  void upload(const vk::Buffer& dst, const void* data, size_t bytes);
+  void upload(const vk::Buffer& dst, const void* data, size_t bytes, VkDeviceSize dst_offset = 0);
   std::vector<VkBuffer> bindings() const;
   void ensure_scratch(uint64_t floats);
 
@@ -94,6 +104,9 @@ class GemmRunner {
   std::optional<vk::Buffer> scratch_;
   vk::Buffer dummy_;
   GemmPush push_{};
+  uint64_t copies_ = 1;                ///< input copies (cold runs rotate through them)
+  uint64_t a_copy_ = 0, b_copy_ = 0;   ///< elements from one copy of A (B) to the next
+  uint64_t next_copy_ = 0;             ///< the copy the next recorded run reads
   std::map<std::string, std::unique_ptr<Passes>> passes_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "peak_coopmat_f16.h"
 #include "peak_copy_f32.h"
 #include "peak_fma_f32.h"
 #include "vk/resources.hpp"
@@ -58,6 +59,22 @@ PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
     for (uint32_t r = 0; r < repeats; ++r) fma.record_dispatch(cmd, &fma_push, groups_x, groups_y, 1);
   }, o);
   result.f32_tflops = double(invocations) * kFmaIterations * 16.0 / fma_ns / 1e3;
+
+  // Matrix units: the same grid, 8 subgroups of 32 per workgroup, 8 products of 16 x 16 x 16 per iteration.
+  if (!vk::coopmat_unsupported(d, "f16")) {
+    constexpr uint32_t kMatrixIterations = 256;
+    const uint64_t subgroups = uint64_t(groups_x) * groups_y * (kWorkgroup / 32);
+    vk::Buffer mma_out(device, subgroups * 256 * sizeof(float), storage, false);
+    struct {
+      float a, b;
+    } mma_push{0.01f, 0.02f};
+    vk::ComputePipeline mma(device, words(spirv_peak_coopmat_f16), {{0, kWorkgroup}, {1, kMatrixIterations}},
+                            {mma_out.handle()}, sizeof mma_push, vk::subgroup_size_to_pin(d, 32));
+    const double mma_ns = best_dispatch_ns(submitter, [&](VkCommandBuffer cmd, uint32_t repeats) {
+      for (uint32_t r = 0; r < repeats; ++r) mma.record_dispatch(cmd, &mma_push, groups_x, groups_y, 1);
+    }, o);
+    result.coopmat_f16_tflops = double(subgroups) * kMatrixIterations * 8.0 * 2.0 * 16 * 16 * 16 / mma_ns / 1e3;
+  }
 
   // Copy: two buffers as large as the device lets one binding be, up to max_copy_bytes.
   uint64_t bytes = std::min<uint64_t>({o.max_copy_bytes, d.max_storage_buffer_range, d.max_memory_allocation_size});

@@ -1,5 +1,6 @@
-// The device's own ceilings, measured with small kernels of gemmtune's and timestamps: the f32 FMA rate and
-// the copy bandwidth (bytes read plus written).
+// The device's own ceilings, measured with small kernels of gemmtune's and timestamps: the f32 FMA rate, the
+// cooperative-matrix f16 rate (where the device qualifies for the coopmat variant) and the copy bandwidth
+// (bytes read plus written).
 #pragma once
 
 #include "vk/device.hpp"
@@ -8,6 +9,7 @@ namespace gemmtune {
 
 struct PeakResult {
   double f32_tflops = 0.0;
+  double coopmat_f16_tflops = 0.0;  ///< 0 where the device has no qualifying cooperative matrices
   double copy_gbps = 0.0;        ///< GB/s (1e9 bytes), read plus written
   uint64_t copy_buffer_bytes = 0;  ///< size of each of the two copy buffers
 };

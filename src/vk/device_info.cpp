@@ -105,6 +105,13 @@ MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, 
 }
 }  // namespace
 
+uint32_t subgroup_size_to_pin(const DeviceInfo& d, uint32_t required) {
+  const MatrixCapabilities& caps = d.matrix;
+  return required > 0 && caps.subgroup_size_control && caps.full_subgroups && caps.min_subgroup_size != caps.max_subgroup_size
+             ? required
+             : 0;
+}
+
 std::optional<std::string> coopmat_unsupported(const DeviceInfo& d, const std::string& input) {
   const MatrixCapabilities& m = d.matrix;
   if (!m.extension) return "the device lacks VK_KHR_cooperative_matrix";

@@ -68,6 +68,10 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
 /// accumulation at subgroup scope in subgroups of 32, or nullopt when it can. Names the missing piece.
 std::optional<std::string> coopmat_unsupported(const DeviceInfo& device, const std::string& input);
 
+/// The subgroup size to pin at pipeline creation for a kernel that needs `required` (0: none): pinned only
+/// where the device can select it; elsewhere qualification has checked that the fixed size is `required`.
+uint32_t subgroup_size_to_pin(const DeviceInfo& device, uint32_t required);
+
 std::string device_type_name(VkPhysicalDeviceType type);
 std::string api_version_string(uint32_t version);
 /// NVIDIA packs 10.8.8.6 bits; Intel on Windows 18.14; others follow VK_MAKE_API_VERSION.

@@ -12,11 +12,12 @@ BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build",
 
 FAKE_ANCHOR = r'''
 import argparse, json
-ap = argparse.ArgumentParser(); ap.add_argument("--shapes"); ap.add_argument("--dtypes"); a = ap.parse_args()
+ap = argparse.ArgumentParser(); ap.add_argument("--shapes"); ap.add_argument("--dtypes"); ap.add_argument("--cold", action="store_true")
+a = ap.parse_args()
 for d in a.dtypes.split(","):
     for s in a.shapes.split(","):
         m, n, k = map(int, s.split("x"))
-        print(json.dumps({"lib": "cublas", "dtype": d, "M": m, "N": n, "K": k, "cold": False, "us": 10.0}))
+        print(json.dumps({"lib": "cublas", "dtype": d, "M": m, "N": n, "K": k, "cold": a.cold, "us": 20.0 if a.cold else 10.0}))
 '''
 
 
@@ -35,7 +36,7 @@ class GpuBench(unittest.TestCase):
             for name in ["gpu-bench.sh", "ratio.py"]:
                 os.symlink(os.path.join(ROOT, "scripts", name), os.path.join(small, "scripts", name))
             with open(os.path.join(small, "configs", "shapes", "h200-suite.txt"), "w") as f:
-                f.write("# two problems\ntiny 8x16x32\n\nodd   5x7x9  # comment\n")
+                f.write("# two problems\ntiny 8x16x32\n\nodd   5x7x9 cold # comment\n")
             out = os.path.join(d, "out")
             env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_ANCHOR=anchor)
             p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "1", "--out-dir", out],
@@ -43,16 +44,21 @@ class GpuBench(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
             with open(os.path.join(out, "bench.json")) as f:
                 rows = json.load(f)
-            self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"]) for r in rows),
-                             sorted((m, n, k, d) for (m, n, k) in [(8, 16, 32), (5, 7, 9)] for d in ["f32", "f16", "bf16"]))
+            # Every shape hot; the shape marked cold also cold, joined with the anchor's cold line.
+            self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"], r["cold"]) for r in rows),
+                             sorted((m, n, k, d, c) for (m, n, k, c) in [(8, 16, 32, False), (5, 7, 9, False), (5, 7, 9, True)]
+                                    for d in ["f32", "f16", "bf16"]))
             for r in rows:
                 for key in ["m", "n", "k", "dtype", "cold", "config", "gemmtune_us", "cublas_us", "ratio"]:
                     self.assertIn(key, r)
-                self.assertLess(abs(r["ratio"] * r["gemmtune_us"] / 10.0 - 1.0), 1e-3, r)  # ratio = cuBLAS / gemmtune
+                anchor_us = 20.0 if r["cold"] else 10.0
+                self.assertLess(abs(r["ratio"] * r["gemmtune_us"] / anchor_us - 1.0), 1e-3, r)  # ratio = cuBLAS / gemmtune
             with open(os.path.join(out, "bench.md")) as f:
                 md = f.read()
-            self.assertIn("| 8x16x32 | f32 |", md)
-            self.assertTrue(os.path.exists(os.path.join(out, "nvidia-h200.json")))
+            self.assertIn("| 8x16x32 | f32 | hot |", md)
+            self.assertIn("| 5x7x9 | bf16 | cold |", md)
+            table = json.load(open(os.path.join(out, "nvidia-h200.json")))
+            self.assertGreater(table["device"]["peak"]["f32_tflops"], 0)
 
     def test_unknown_argument_is_refused(self):
         p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "gpu-bench.sh"), "--fast"], capture_output=True, text=True)

@@ -82,7 +82,7 @@ class Tune(unittest.TestCase):
             self.assertEqual(rc, 0, err)
             self.assertIn("best: tiled_f32_", out)
             table = load_json(path)
-            self.assertEqual(table["schema_version"], 2)
+            self.assertEqual(table["schema_version"], 3)
             self.assertEqual(table["tool"]["name"], "gemmtune")
             for key in ["name", "vendor_id", "device_id", "driver_version", "api_version", "type", "pipeline_cache_uuid"]:
                 self.assertIn(key, table["device"])
@@ -194,6 +194,18 @@ class List(unittest.TestCase):
             best = load_json(path)["entries"][-1]["best"]
             self.assertTrue(best["name"].startswith("fewrows_f32_cols8_"), best["name"])
 
+    def test_cold_and_hot_results_are_separate_entries(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            for extra in ([], ["--cold"]):
+                rc, out, err = run("--shape", "4x64x64", "--kernels", "fewrows_*", "--budget", "1", "--samples", "3",
+                                   "--out", path, *extra)
+                self.assertEqual(rc, 0, err)
+            self.assertIn("--cold", [l for l in out.splitlines() if "rerun: " in l][0])
+            entries = load_json(path)["entries"]
+            self.assertEqual([e["cold"] for e in entries], [False, True])
+            self.assertTrue(all(e["best"] is not None for e in entries))
+
 
 class Bench(unittest.TestCase):
     def test_every_result_ends_with_a_line_that_reruns_it(self):
@@ -218,7 +230,7 @@ class Bench(unittest.TestCase):
         rc, _, err = run("bench", "--config", "tiled_f32_bm33_bn32_bk8_tm1_tn1", "--shape", "8x8x8")
         self.assertEqual(rc, 2, err)
         self.assertIn("no config of tiled has this name", err)
-        rc, _, err = run("bench", "--config", "fewrows_f32_cols8_slices4", "--shape", "80x8x8")
+        rc, _, err = run("bench", "--config", "fewrows_f32_cols8_slices4_unroll4_vec1", "--shape", "80x8x8")
         self.assertEqual(rc, 3, err)
         self.assertIn("M = 80", err)
 
@@ -232,8 +244,10 @@ class Peak(unittest.TestCase):
             measured = json.loads(out)
             self.assertGreater(measured["f32_tflops"], 0)
             self.assertGreater(measured["copy_gbps"], 0)
+            self.assertIsNone(measured["coopmat_f16_tflops"])  # lavapipe has no cooperative matrices
             peak = load_json(path)["device"]["peak"]
             self.assertEqual(peak["f32_tflops"], measured["f32_tflops"])
+            self.assertIsNone(peak["coopmat_f16_tflops"])
             rc, _, err = run("--shape", "4x4x4", "--budget", "0", "--samples", "3", "--out", path)
             self.assertEqual(rc, 0, err)
             table = load_json(path)

@@ -87,6 +87,40 @@ TEST_F(GemmOperation, RepeatedRunsGiveBitIdenticalResults) {
   EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)));
 }
 
+TEST_F(GemmOperation, ColdRunsRotateThroughCopiesThatAllHoldTheInputs) {
+  // 1 MiB of copies of a 50x70x90 f16 problem with leading-dimension gaps and offsets: many copies, each at a
+  // pitch that must keep the layout. Cold runs verify the last copy; its result must equal the hot one.
+  GemmProblem p{{50, 70, 90, 1}, DType::f16, 1.0f, 0.0f, Layout{false, true}};
+  p.a.ld = 97;
+  p.a.offset = 3;
+  p.b.offset = 5;
+  RunOptions hot_options;
+  RunOptions cold_options;
+  cold_options.cold_bytes = 1 << 20;
+  const uint64_t copies = input_copies(p, cold_options);
+  EXPECT_GT(copies, 10u);
+  EXPECT_EQ(input_copies(p, hot_options), 1u);
+  GemmRunner hot(device(), p, hot_options), cold(device(), p, cold_options);
+  for (const Candidate& c : sampled_candidates(p, 97)) {
+    ASSERT_EQ(hot.evaluate(*c.family, c.config, 0, 0).disposition, Disposition::passed) << c.name;
+    const Measurement m = cold.evaluate(*c.family, c.config, 0, 1);
+    ASSERT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
+    EXPECT_EQ(0, std::memcmp(hot.last_result().data(), cold.last_result().data(), hot.last_result().size() * sizeof(float))) << c.name;
+  }
+  // Copies count against the device's limits like any operand.
+  // A device's buffer limits cap the copies; past them the copies are refused like any operand.
+  cold_options.cold_bytes = uint64_t(device().info().max_storage_buffer_range) * 4;
+  const uint64_t capped = input_copies(p, cold_options, device().info().max_storage_buffer_range);
+  EXPECT_LE(capped * 90 * 70 * 2, device().info().max_storage_buffer_range);
+  EXPECT_GT(capped * 2 * 90 * 70 * 2, device().info().max_storage_buffer_range);
+  try {
+    check_problem_fits(p, device(), cold_options.guard, input_copies(p, cold_options));
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::unsupported);
+  }
+}
+
 TEST_F(GemmOperation, APerturbedDeviceResultFailsVerification) {
   GemmProblem p{{64, 64, 64, 1}, DType::bf16, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});

@@ -171,6 +171,35 @@ TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
   EXPECT_EQ(0, std::memcmp(by_bk[0].data(), by_bk[1].data(), by_bk[0].size() * sizeof(float)));
 }
 
+TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
+  // Unrolled trips issue their loads first and vector loads fetch 4 or 8 columns at once, but every column
+  // chains its terms in the same order. K = 1003 leaves an unroll tail; N = 84 in rows of 88 takes the
+  // aligned vector path with a partial last group; N = 77 (unaligned) and B transposed take the element path.
+  struct Case {
+    uint64_t n;
+    Layout layout;
+    std::optional<uint64_t> ldb;
+  };
+  for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}}, Case{77, Layout{false, true}, {}}}) {
+    for (DType dtype : {DType::f32, DType::bf16}) {
+      GemmProblem p = problem_of({5, cs.n, 1003, 1}, dtype, cs.layout);
+      p.b.ld = cs.ldb;
+      GemmRunner runner(device(), p, RunOptions{});
+      std::vector<float> first;
+      for (uint32_t unroll : {1u, 4u, 8u}) {
+        for (uint32_t vec : {1u, 4u, 8u}) {
+          Config c{{{"cols", 8}, {"slices", 8}, {"unroll", unroll}, {"vec", vec}}};
+          const Measurement m = runner.evaluate(fewrows_family(), c, 0, 0);
+          ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
+          if (first.empty()) first = runner.last_result();
+          EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)))
+              << "unroll " << unroll << " vec " << vec << " n " << cs.n << " " << cs.layout.name() << " " << dtype_name(dtype);
+        }
+      }
+    }
+  }
+}
+
 class GridSplit : public GpuTest {};
 
 TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
@@ -196,7 +225,7 @@ TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   Config tiled{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}};
   Measurement m = runner.evaluate(tiled_family(), tiled, 0, 0);
   EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
-  Config few{{{"cols", 8}, {"slices", 4}}};
+  Config few{{{"cols", 8}, {"slices", 4}, {"unroll", 4}, {"vec", 4}}};
   m = runner.evaluate(fewrows_family(), few, 0, 0);
   EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
 }

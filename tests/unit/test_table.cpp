@@ -16,7 +16,7 @@ TuningTable sample_table() {
   t.tool = {"gemmtune", "0.1.0", "abc123"};
   t.device = {"Test GPU", 0x10de, 0x2335, "580.1.2.3", "NVIDIA", "1.4.312", "discrete", "00112233-4455-6677-8899-aabbccddeeff"};
   t.created = "2026-11-29T12:00:00Z";
-  t.peak = DevicePeak{51.5, 4100.25, "2026-11-29T12:00:00Z"};
+  t.peak = DevicePeak{51.5, 610.5, 4100.25, "2026-11-29T12:00:00Z"};
   TableEntry e;
   e.m = 1024;
   e.n = 768;
@@ -112,8 +112,9 @@ TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
-  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 2", "\"schema_version\": 1"), &msg), ExitCode::usage);
-  EXPECT_NE(msg.find("schema_version 1"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 3", "\"schema_version\": 2"), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("schema_version 2"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"cold\": false", "\"cold\": 0"), &msg), ExitCode::usage);
   EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": \"1024\""), &msg), ExitCode::usage);
   EXPECT_NE(msg.find("entries[0]"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": -5"), &msg), ExitCode::usage);
@@ -141,7 +142,7 @@ TEST(Files, UnreadableAndDirectoryPathsAreIoErrors) {
 }
 
 TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
-  DevicePeak peak{10.0, 1000.0, "now"};  // 10 TFLOP/s, 1 TB/s: the ridge is at 10 FLOP per byte
+  DevicePeak peak{10.0, 0.0, 1000.0, "now"};  // 10 TFLOP/s, 1 TB/s: the ridge is at 10 FLOP per byte
   TableEntry e;
   e.m = e.n = e.k = 1024;
   e.dtype = "f32";
@@ -161,4 +162,14 @@ TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
   apply_ceiling(c, peak, e);
   EXPECT_EQ(c.bound_by, "");
   EXPECT_EQ(c.ceiling_fraction, 0.0);
+  peak.coopmat_f16_tflops = 100.0;  // measured: coopmat results use it, f32 kernels keep the FMA rate
+  e.m = 1024;
+  e.dtype = "f16";
+  c.median_us = 2.0 * 1024 * 1024 * 1024 / 25e12 * 1e6;  // 25 TFLOP/s; intensity 2*1024^3 / (2 * 2 MiB + 4 MiB) = 256
+  apply_ceiling(c, peak, e);
+  EXPECT_EQ(c.bound_by, "compute");
+  EXPECT_NEAR(c.ceiling_fraction, 0.25, 1e-9);
+  c.variant = "tiled";
+  apply_ceiling(c, peak, e);
+  EXPECT_NEAR(c.ceiling_fraction, 2.5, 1e-9);
 }
