@@ -227,6 +227,11 @@ void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t 
 }
 
 Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& config, int warmup, int samples) {
+  // However evaluate ends, the device idles from then on.
+  struct IdleMark {
+    std::chrono::steady_clock::time_point& since;
+    ~IdleMark() { since = std::chrono::steady_clock::now(); }
+  } idle_mark{device_idle_since_};
   Measurement m;
   Passes* passes = nullptr;
   const bool cached = passes_.count(family.config_name(config, problem_.dtype)) > 0;
@@ -243,6 +248,7 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
     if (pipeline) pipeline->bind(bindings());
   }
 
+  const double idle_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - device_idle_since_).count();
   // Verification run on a fresh C image, timed on its own. Cold runs verify the last input copy: a wrong copy
   // pitch or upload would show there first.
   next_copy_ = copies_ - 1;
@@ -288,19 +294,26 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
   // The verification run is never a timing: a driver may finish compiling at the first dispatch (lavapipe's
   // JIT does) and the GPU may still be at idle clocks.
   double run_ns = verify_ns;
-  if (samples == 0) {
-    if (verify_ns < options_.screen_warmup_ns) run_ns = timed_batch(repeats_for(run_ns, options_.screen_warmup_ns));
-    m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
-    m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
-  } else {
-    // Warm-up by count and by time; the per-run estimate is refreshed from each warm batch.
+  // Warm-up by count and by device time; the per-run estimate is refreshed from each warm batch.
+  auto warm_up = [&](int batches, double target_ns) {
     double warm_ns = 0.0;
-    for (int i = 0; i < warmup || warm_ns < options_.warmup_ns; ++i) {
-      const uint32_t repeats = repeats_for(run_ns, std::min(options_.min_sample_ns * 4, std::max(options_.min_sample_ns, options_.warmup_ns - warm_ns)));
+    for (int i = 0; i < batches || warm_ns < target_ns; ++i) {
+      const uint32_t repeats = repeats_for(run_ns, std::min(options_.min_sample_ns * 4, std::max(options_.min_sample_ns, target_ns - warm_ns)));
       run_ns = timed_batch(repeats);
       warm_ns += run_ns * repeats;
       if (i > 10000) break;  // a device whose runs report no time: never loop forever
     }
+  };
+  if (samples == 0) {
+    // Clocks fall while the device idles (an H200 went to 345 of 1980 MHz between candidates whose host-side
+    // compile and check took a few hundred ms) and take about as long to come back: screening warms up for
+    // as long as the device had idled before this candidate, between screen_warmup_ns and warmup_ns.
+    const double target = std::clamp(idle_ns, options_.screen_warmup_ns, options_.warmup_ns);
+    if (verify_ns < target) warm_up(0, target - verify_ns);
+    m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
+    m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
+  } else {
+    warm_up(warmup, options_.warmup_ns);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   }

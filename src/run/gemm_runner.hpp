@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,7 +40,8 @@ struct RunOptions {
   /// their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only sustained
   /// work brings them back.
   double warmup_ns = 200'000'000.0;
-  /// The same before a screening batch, for candidates whose verification run was shorter than this.
+  /// Before a screening batch: as long as the device idled before the candidate (host compile and checks),
+  /// at least this and at most warmup_ns, less the verification run.
   double screen_warmup_ns = 20'000'000.0;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
@@ -70,8 +72,8 @@ class GemmRunner {
 
   /// Verifies `config`, warms up (at least `warmup` batches and RunOptions::warmup_ns of device time), then
   /// times `samples` batches (see RunOptions::min_sample_ns; a sample is the batch time over its runs). With
-  /// `samples` = 0 (screening) one timed batch follows the verification run (after a short warm-up when that
-  /// run was shorter than screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
+  /// `samples` = 0 (screening) one timed batch follows the verification run, after a warm-up as long as the
+  /// device had idled (see RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
   /// Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
   /// Runs the config with its epilogue as separate passes (product, then bias, then activation) and returns the
@@ -107,6 +109,7 @@ class GemmRunner {
   uint64_t copies_ = 1;                ///< input copies (cold runs rotate through them)
   uint64_t a_copy_ = 0, b_copy_ = 0;   ///< elements from one copy of A (B) to the next
   uint64_t next_copy_ = 0;             ///< the copy the next recorded run reads
+  std::chrono::steady_clock::time_point device_idle_since_ = std::chrono::steady_clock::now();  ///< end of the last evaluation
   std::map<std::string, std::unique_ptr<Passes>> passes_;
 };
 
