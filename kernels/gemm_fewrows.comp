@@ -10,9 +10,9 @@
 // Each trip of the k loop issues UNROLL loads of B before any of their multiplies, so that many loads are in
 // flight per invocation: a streaming kernel is bound by the bytes in flight, not by arithmetic. With B stored
 // K x N in 16-byte-aligned rows, a group of VEC columns is one vector load (f32: VEC / 4 vec4s; 16-bit: a
-// uvec2 for 4, a uvec4 for 8), so each load instruction moves 16 bytes instead of 2 or 4; in unaligned rows
-// 16-bit groups load the VEC / 2 + 1 words that hold them; elsewhere (edges, TRANS_B, unaligned f32) the VEC
-// columns load one by one. Neither UNROLL nor VEC changes the summation order, so neither changes the result.
+// uvec2 for 4, a uvec4 for 8), so each load instruction moves 16 bytes instead of 2 or 4; elsewhere (edges,
+// unaligned rows, TRANS_B) the VEC columns load one by one. Neither UNROLL nor VEC changes the summation order,
+// so neither changes the result.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size, must equal COLS * SLICES   1: COLS, column groups per workgroup   2: SLICES, k slices
@@ -40,23 +40,10 @@ shared float partial[SLICES * COLS * MAX_ROWS * VEC];
 
 float b_vals[UNROLL * VEC];  // the B values of one loop trip
 
-// The VEC elements of B at (z, kk, col0 .. col0 + VEC - 1) into b_vals[at .. at + VEC - 1]. `whole`: a run
-// of B stored K x N inside the matrix (the caller checked): vector loads where rows are aligned; for 16-bit
-// inputs in unaligned rows, the VEC / 2 + 1 words that hold the run (every word load is aligned, and the row's
-// parity is the same for the whole subgroup). Elsewhere element by element with the columns past N as zero.
+// The VEC elements of B at (z, kk, col0 .. col0 + VEC - 1) into b_vals[at .. at + VEC - 1]; `whole`: one aligned
+// run inside the matrix (the caller checked), else element by element with the columns past N as zero.
 void load_b_group(uint z, uint kk, uint col0, bool whole, uint at) {
-  if (whole && !ALIGNED_B) {
-#if defined(INPUT_F32)
-    [[unroll]] for (uint e = 0; e < VEC; ++e) b_vals[at + e] = load_op_b(z, kk, col0 + e);
-#else
-    const uint idx = index_op_b(z, kk, col0);
-    const uint first = idx & 1u;  // 1: the run starts in the high half of its first word
-    uint words[VEC / 2 + 1];
-    [[unroll]] for (uint q = 0; q < VEC / 2; ++q) words[q] = b_data[(idx >> 1) + q];
-    words[VEC / 2] = first == 1u ? b_data[(idx >> 1) + VEC / 2] : 0u;
-    [[unroll]] for (uint e = 0; e < VEC; ++e) b_vals[at + e] = decode16(words[(first + e) >> 1], first + e);
-#endif
-  } else if (whole) {
+  if (whole) {
     const uint idx = index_op_b(z, kk, col0);
 #if defined(INPUT_F32)
     [[unroll]] for (uint q = 0; q < VEC / 4; ++q) {
@@ -85,7 +72,7 @@ void main() {
   const uint s = TRANS_B ? lid % SLICES : lid / COLS;
   const uint col0 = ((gl_WorkGroupID.x + p.base_x) * COLS + c) * VEC;
   const uint z = gl_WorkGroupID.z + p.base_z;
-  const bool whole = VEC > 1 && !TRANS_B && col0 + VEC <= p.N;
+  const bool whole = VEC > 1 && ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
 
   float acc[MAX_ROWS * VEC];
   [[unroll]] for (uint i = 0; i < MAX_ROWS * VEC; ++i) acc[i] = 0.0;
