@@ -11,6 +11,7 @@
 #include "cli/options.hpp"
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
+#include "tuner/tuner.hpp"
 #include "version.hpp"
 
 namespace gemmtune {
@@ -54,6 +55,9 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_flag("--bias", op.epilogue.bias, "Add an f32 bias: element j to column j of every row");
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
+  app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
+  app.add_option("--total-budget", o.total_budget_s, "Time for the whole run in seconds (default: none)")->check(CLI::Range(0.0, 1e9));
+  app.add_flag("--resume", o.resume, "Skip what the journal beside the table holds (same device and tool version)");
   app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
@@ -84,6 +88,7 @@ void resolve_tune_args(TuneArgs& args) {
   op.a.batch_stride = args.stride_a;
   op.b.batch_stride = args.stride_b;
   op.c.batch_stride = args.stride_c;
+  parse_strategy(args.parsed.strategy, "--strategy");  // refused here, before any work
   if (!std::isfinite(op.alpha)) throw usage_error("--alpha", std::to_string(op.alpha), "must be finite");
   if (!std::isfinite(op.beta)) throw usage_error("--beta", std::to_string(op.beta), "must be finite");
   if (!args.dtypes.empty()) {

@@ -25,6 +25,9 @@ struct TuneCommandOptions {
   double budget_s = 90.0;  ///< per shape, shared by its dtypes
   std::string kernels;     ///< shell glob over config names
   bool cold = false;       ///< time with cold L2: inputs rotated through more than kColdBytes
+  std::string strategy = "screen";  ///< screen, random or exhaustive
+  double total_budget_s = 0;        ///< for the whole run; 0: none
+  bool resume = false;              ///< skip what the journal beside the table already holds
 };
 
 /// Bytes of input copies a cold run rotates through: several times the largest L2 in use (the H200 has 60 MB).

@@ -2,6 +2,8 @@
 // entry so nothing measured is lost.
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "kernels/registry.hpp"
+#include "report/journal.hpp"
 #include "report/table.hpp"
 #include "tuner/tuner.hpp"
 #include "version.hpp"
@@ -39,8 +42,10 @@ DeviceIdentity device_identity(const vk::DeviceInfo& d) {
 namespace {
 ConfigResult config_result(const EvaluatedConfig& e) {
   const Measurement& m = e.measurement;
-  return {e.family->name, e.name, e.config.values, m.median_us, m.min_us, m.gflops,
-          m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()), m.runs_per_sample};
+  ConfigResult c{e.family->name, e.name, e.config.values, m.median_us, m.min_us, m.gflops,
+                 m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()), m.runs_per_sample};
+  c.cv = m.cv;
+  return c;
 }
 
 /// The table key of a problem: everything the caller's operation is made of.
@@ -73,6 +78,11 @@ TableEntry table_entry(const TuneResult& r, bool cold) {
   if (const EvaluatedConfig* second = r.runner_up()) e.runner_up = config_result(*second);
   e.candidates = {r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped};
   e.budget_exhausted = r.budget_exhausted;
+  e.interrupted = r.interrupted;
+  e.strategy = strategy_name(r.strategy);
+  e.tie = r.tie;
+  e.margin = r.margin;
+  e.noise_band = r.noise_band;
   e.tune_seconds = std::round(r.elapsed_s * 1000.0) / 1000.0;
   return e;
 }
@@ -113,9 +123,11 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
 }
 
 void print_result(const TuneResult& r, const std::string& device_name, bool cold) {
-  std::printf("\n%s on %s: %zu evaluated, %zu failed, %zu pruned, %zu skipped by the budget; %.1f s%s\n",
-              describe(r.problem).c_str(), device_name.c_str(), r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped,
-              r.elapsed_s, r.timestamps ? "" : " (host timing)");
+  std::printf("\n%s on %s: %zu evaluated%s, %zu failed, %zu pruned, %zu skipped by the %s; %s, %.1f s%s\n",
+              describe(r.problem).c_str(), device_name.c_str(), r.evaluated.size(),
+              r.resumed ? (" (" + std::to_string(r.resumed) + " from the journal)").c_str() : "", r.failed(), r.pruned.size(),
+              r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy), r.elapsed_s,
+              r.timestamps ? "" : " (host timing)");
   for (const NotApplicable& n : r.not_applicable) std::printf("  %s: not applicable: %s\n", n.variant.c_str(), n.reason.c_str());
   std::printf("  %-40s %9s %12s %12s %10s  %s\n", "config", "samples", "median us", "min us", "GFLOP/s", "error / bound");
   const size_t shown_screened = 5;
@@ -134,11 +146,76 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
   }
   if (const EvaluatedConfig* best = r.best()) {
     std::printf("  best: %s, %.1f us, %.2f GFLOP/s\n", best->name.c_str(), best->measurement.median_us, best->measurement.gflops);
+    if (r.runner_up()) {
+      std::printf("  runner-up %+.1f %%, noise band %.1f %%%s\n", 100.0 * r.margin, 100.0 * r.noise_band,
+                  r.tie ? ": a tie, the config with fewer resources wins" : "");
+    }
     std::printf("  rerun: %s\n", rerun_command(r.problem, best->name, cold).c_str());
   } else {
     std::printf("  no verified candidate\n");
   }
   std::fflush(stdout);
+}
+}  // namespace
+
+namespace {
+std::atomic<bool> g_stop{false};
+extern "C" void request_stop(int) { g_stop.store(true); }
+
+/// SIGINT and SIGTERM ask the sweep to stop after the config in hand; the previous handlers come back after.
+class StopOnSignals {
+ public:
+  StopOnSignals() {
+    g_stop.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = request_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopOnSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+JournalRecord journal_record(const std::string& device, const std::string& tool, const std::string& problem,
+                             const char* phase, const EvaluatedConfig& e) {
+  const Measurement& m = e.measurement;
+  JournalRecord r{device, tool, problem, phase, e.name, disposition_name(m.disposition), m.detail, m.samples_us,
+                  m.runs_per_sample};
+  r.median_us = m.median_us;
+  r.min_us = m.min_us;
+  r.cv = m.cv;
+  r.gflops = m.gflops;
+  r.error = m.error.error;
+  r.elementwise_rel_error = m.error.elementwise_rel;
+  r.bound = m.error.bound;
+  r.compile_ms = m.compile_ms;
+  return r;
+}
+
+Measurement measurement_of(const JournalRecord& r) {
+  Measurement m;
+  m.disposition = parse_disposition(r.disposition).value_or(Disposition::incorrect);
+  m.detail = r.detail;
+  m.samples_us = r.samples_us;
+  m.runs_per_sample = r.runs_per_sample;
+  m.median_us = r.median_us;
+  m.min_us = r.min_us;
+  m.cv = r.cv;
+  m.gflops = r.gflops;
+  m.error.error = r.error;
+  m.error.elementwise_rel = r.elementwise_rel_error;
+  m.error.bound = r.bound;
+  m.error.passed = m.disposition == Disposition::passed;
+  m.compile_ms = r.compile_ms;
+  return m;
 }
 }  // namespace
 
@@ -267,7 +344,27 @@ int run_tune(const TuneCommandOptions& o) {
   table.timing = info.timestamps() ? "timestamps" : "host";
   if (!info.timestamps()) spdlog::warn("the compute queue has no timestamps: timing with the host clock");
 
+  // The journal beside the table: every measured config on disk as it is measured. --resume reads it first and
+  // keeps it; otherwise it starts empty.
+  const std::string journal_path = journal_path_for(out);
+  std::vector<JournalRecord> prior;
+  if (o.resume && std::filesystem::exists(journal_path)) {
+    size_t torn = 0;
+    prior = read_journal(journal_path, &torn);
+    if (torn) spdlog::info("{}: skipped a torn last line (a kill while writing)", journal_path);
+  }
+  AppendOnlyFile journal(journal_path, !o.resume);
+  const std::string device_key = info.name + " driver " + info.driver_version + " cache " + vk::uuid_string(info.pipeline_cache_uuid);
+  const std::string tool_key = std::string(kVersion) + " " + kGitHash;
+  size_t foreign = 0;
+  for (const JournalRecord& r : prior) foreign += r.device != device_key || r.tool != tool_key;
+  if (foreign) spdlog::warn("{}: {} records of another device or tool version are not used", journal_path, foreign);
+  auto ours = [&](const JournalRecord& r, const std::string& key) { return r.device == device_key && r.tool == tool_key && r.problem == key; };
+
+  StopOnSignals stop_on_signals;
   TuneOptions tune;
+  tune.strategy = parse_strategy(o.strategy, "--strategy");
+  tune.stop = &g_stop;
   tune.warmup = o.warmup;
   tune.samples = o.samples;
   tune.finalists = o.finalists;
@@ -278,12 +375,38 @@ int run_tune(const TuneCommandOptions& o) {
   const std::vector<const KernelFamily*> families = families_of(o);
 
   ExitCode worst = ExitCode::ok;
+  size_t problems_left = 0;
+  for (const Shape& shape : o.shapes) problems_left += problems_of(o, shape).size();
+  const auto run_start = std::chrono::steady_clock::now();
   for (const Shape& shape : o.shapes) {
     const std::vector<GemmProblem> problems = problems_of(o, shape);
     double shape_budget = o.budget_s;
-    for (size_t i = 0; i < problems.size(); ++i) {
+    for (size_t i = 0; i < problems.size(); ++i, --problems_left) {
+      if (g_stop.load()) {
+        spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out);
+        return static_cast<int>(ExitCode::interrupted);
+      }
       const GemmProblem& problem = problems[i];
       tune.budget_s = shape_budget / double(problems.size() - i);
+      if (o.total_budget_s > 0) {
+        // --total-budget: an equal share of what is left for each problem still to come.
+        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+        tune.budget_s = std::min(tune.budget_s, std::max(0.0, o.total_budget_s - used) / double(problems_left));
+      }
+      const std::string key = entry_key(keyed_entry(problem, o.cold));
+      const bool done = std::any_of(prior.begin(), prior.end(), [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
+                        std::any_of(table.entries.begin(), table.entries.end(), [&](const TableEntry& e) { return entry_key(e) == key; });
+      if (done) {
+        std::printf("\n%s: already in %s (journal), skipped\n", describe(problem).c_str(), out.c_str());
+        continue;
+      }
+      tune.known.clear();
+      for (const JournalRecord& r : prior) {
+        if (ours(r, key) && r.phase == "screen") tune.known[r.config] = measurement_of(r);
+      }
+      tune.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
+        journal.append(journal_line(journal_record(device_key, tool_key, key, phase, e)));
+      };
       TuneResult result;
       try {
         result = tune_problem(device, problem, families, tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
@@ -317,7 +440,12 @@ int run_tune(const TuneCommandOptions& o) {
       table.created = utc_now();
       table.upsert(entry);
       save_table(out, table);
+      if (!result.interrupted) journal.append(journal_line(JournalRecord{device_key, tool_key, key, "done"}));
     }
+  }
+  if (g_stop.load()) {
+    spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out);
+    return static_cast<int>(ExitCode::interrupted);
   }
   spdlog::info("tuning table: {}", out);
   if (instance.validation_errors() > 0) {

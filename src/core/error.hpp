@@ -15,6 +15,7 @@ enum class ExitCode : int {
   unsupported = 3,   ///< not supported on this device
   device_fault = 4,  ///< device lost, out of memory, timeout
   io = 5,            ///< file I/O error
+  interrupted = 130, ///< SIGINT or SIGTERM: the table holds every finished entry
 };
 
 class Error : public std::runtime_error {

@@ -83,4 +83,19 @@ void preflight_writable(const std::string& path) {
   if (::access(folder.c_str(), W_OK) != 0) throw io_error(path, "folder '" + folder + "' is not writable");
 }
 
+AppendOnlyFile::AppendOnlyFile(const std::string& path, bool truncate) : path_(path) {
+  preflight_writable(path);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0644);
+  if (fd_ < 0) throw io_error(path, std::string("cannot open for appending: ") + std::strerror(errno));
+}
+
+AppendOnlyFile::~AppendOnlyFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void AppendOnlyFile::append(const std::string& line) {
+  write_all(fd_, line + "\n", path_);
+  if (::fsync(fd_) != 0) throw io_error(path_, std::string("fsync failed: ") + std::strerror(errno));
+}
+
 }  // namespace gemmtune

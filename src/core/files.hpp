@@ -17,4 +17,22 @@ void write_file_atomic(const std::string& path, const std::string& data);
 /// folder. Throws an io Error naming the path and the reason.
 void preflight_writable(const std::string& path);
 
+/// A file that only grows by whole lines, each on disk (fsync) before append() returns: a kill at any point
+/// loses at most the line being written, which readers of the file skip. One owner per file descriptor.
+class AppendOnlyFile {
+ public:
+  /// Opens (creating) `path`; `truncate` starts it empty. Throws an io Error naming the file.
+  AppendOnlyFile(const std::string& path, bool truncate);
+  ~AppendOnlyFile();
+  AppendOnlyFile(const AppendOnlyFile&) = delete;
+  AppendOnlyFile& operator=(const AppendOnlyFile&) = delete;
+  /// Writes `line` and a newline, then fsyncs. Throws an io Error naming the file.
+  void append(const std::string& line);
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
 }  // namespace gemmtune

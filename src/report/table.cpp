@@ -60,7 +60,7 @@ json config_to_json(const std::optional<ConfigResult>& c) {
   for (const auto& [k, v] : c->params) params[k] = v;
   return {{"variant", c->variant}, {"name", c->name}, {"params", params}, {"median_us", c->median_us}, {"min_us", c->min_us},
           {"gflops", c->gflops}, {"error", c->error}, {"elementwise_rel_error", c->elementwise_rel_error},
-          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample},
+          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample}, {"cv", c->cv},
           {"ceiling_fraction", c->ceiling_fraction}, {"bound_by", c->bound_by}};
 }
 
@@ -80,6 +80,7 @@ std::optional<ConfigResult> config_from_json(const json& j) {
   c.bound = j.at("bound").get<double>();
   c.samples = int(get_uint(j, "samples", INT32_MAX));
   c.runs_per_sample = uint32_t(get_uint(j, "runs_per_sample", UINT32_MAX, 1));
+  c.cv = j.at("cv").get<double>();
   c.ceiling_fraction = j.at("ceiling_fraction").get<double>();
   c.bound_by = j.at("bound_by").get<std::string>();
   return c;
@@ -107,6 +108,15 @@ std::string readable(const std::exception& e) {
 }
 }  // namespace
 
+std::string entry_key(const TableEntry& e) {
+  auto triple = [](const PerOperand& p) { return json{{"a", p.a}, {"b", p.b}, {"c", p.c}}; };
+  return json{{"m", e.m}, {"n", e.n}, {"k", e.k}, {"batch", e.batch}, {"dtype", e.dtype}, {"layout", e.layout},
+              {"ld", triple(e.ld)}, {"offset", triple(e.offset)}, {"batch_stride", triple(e.batch_stride)},
+              {"alpha", e.alpha}, {"beta", e.beta}, {"bias", e.bias}, {"bias_offset", e.bias_offset},
+              {"activation", e.activation}, {"mode", e.mode}, {"cold", e.cold}}
+      .dump();
+}
+
 std::string table_to_json(const TuningTable& t) {
   json entries = json::array();
   for (const TableEntry& e : t.entries) {
@@ -121,7 +131,9 @@ std::string table_to_json(const TuningTable& t) {
                        {"runner_up", config_to_json(e.runner_up)},
                        {"candidates", {{"evaluated", e.candidates.evaluated}, {"failed", e.candidates.failed},
                                        {"pruned", e.candidates.pruned}, {"skipped", e.candidates.skipped}}},
-                       {"not_applicable", notes}, {"unsupported", e.unsupported}, {"budget_exhausted", e.budget_exhausted}, {"tune_seconds", e.tune_seconds}});
+                       {"not_applicable", notes}, {"unsupported", e.unsupported}, {"budget_exhausted", e.budget_exhausted},
+                       {"interrupted", e.interrupted}, {"strategy", e.strategy}, {"tie", e.tie}, {"margin", e.margin},
+                       {"noise_band", e.noise_band}, {"tune_seconds", e.tune_seconds}});
   }
   json j = {{"schema_version", t.schema_version},
             {"tool", {{"name", t.tool.name}, {"version", t.tool.version}, {"git", t.tool.git}}},
@@ -219,6 +231,11 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
       const json& c = e.at("candidates");
       entry.candidates = {get_uint(c, "evaluated"), get_uint(c, "failed"), get_uint(c, "pruned"), get_uint(c, "skipped")};
       entry.budget_exhausted = e.at("budget_exhausted").get<bool>();
+      entry.interrupted = e.at("interrupted").get<bool>();
+      entry.strategy = e.at("strategy").get<std::string>();
+      entry.tie = e.at("tie").get<bool>();
+      entry.margin = e.at("margin").get<double>();
+      entry.noise_band = e.at("noise_band").get<double>();
       entry.tune_seconds = e.at("tune_seconds").get<double>();
       t.entries.push_back(std::move(entry));
     }

@@ -9,7 +9,7 @@
 
 namespace gemmtune {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 struct ToolInfo {
   std::string name = "gemmtune";
@@ -48,9 +48,10 @@ struct ConfigResult {
   double bound = 0;
   int samples = 0;
   uint32_t runs_per_sample = 1;  ///< back-to-back dispatches per timed sample
+  double cv = 0;                 ///< coefficient of variation of the samples
   /// Achieved rate over the relevant measured ceiling (device.peak): the copy bandwidth times the arithmetic
-  /// intensity when that is lower than the FMA rate ("memory"), else the FMA rate ("compute"). 0 and "" when the
-  /// table has no peak, or for variants on matrix units (their rate is not measured yet).
+  /// intensity when that is lower than the compute rate ("memory"), else the compute rate ("compute"). 0 and ""
+  /// when the table has no peak (or no matrix-unit rate, for coopmat).
   double ceiling_fraction = 0.0;
   std::string bound_by;
   bool operator==(const ConfigResult&) const = default;
@@ -91,6 +92,11 @@ struct TableEntry {
   std::vector<VariantNote> not_applicable;  ///< variants that cannot serve this operation, with the reason
   std::string unsupported;  ///< why nothing could run on this device (an operand over a limit); empty when tuned
   bool budget_exhausted = false;
+  bool interrupted = false;     ///< ended by SIGINT/SIGTERM: best is the best screened config
+  std::string strategy = "screen";
+  bool tie = false;             ///< best is within the noise band of the fastest other finalist
+  double margin = 0;            ///< runner_up median / best median - 1
+  double noise_band = 0;        ///< noise factor x the larger CV of best and runner-up
   double tune_seconds = 0;
   bool operator==(const TableEntry&) const = default;
   bool same_key(const TableEntry& o) const {
@@ -116,6 +122,10 @@ struct TuningTable {
 
 /// Sets `c.ceiling_fraction` and `c.bound_by` for entry `e` from the device's measured ceilings.
 void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e);
+
+/// The key fields of an entry (shape, dtype, layout, placement, scalars, epilogue, mode, cold) as one
+/// canonical JSON string: equal for entries with the same key (TableEntry::same_key), different otherwise.
+std::string entry_key(const TableEntry& e);
 
 std::string table_to_json(const TuningTable& table);
 /// Parses a table; `source` names the file in errors ("FILE:LINE:COL: reason", exit 2).

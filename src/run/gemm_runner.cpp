@@ -60,6 +60,12 @@ std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const Reso
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/// Stamps the end of device work when a scope ends (screening warm-ups last as long as the idle gap).
+struct IdleMark {
+  std::chrono::steady_clock::time_point& since;
+  ~IdleMark() { since = std::chrono::steady_clock::now(); }
+};
 }  // namespace
 
 struct GemmRunner::Passes {
@@ -227,11 +233,15 @@ void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t 
 }
 
 Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& config, int warmup, int samples) {
-  // However evaluate ends, the device idles from then on.
-  struct IdleMark {
-    std::chrono::steady_clock::time_point& since;
-    ~IdleMark() { since = std::chrono::steady_clock::now(); }
-  } idle_mark{device_idle_since_};
+  return run_config(family, config, warmup, samples, samples == 0);
+}
+
+Measurement GemmRunner::prepare(const KernelFamily& family, const Config& config, int warmup) {
+  return run_config(family, config, warmup, 0, false);
+}
+
+Measurement GemmRunner::run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening) {
+  const IdleMark idle_mark{device_idle_since_};  // however this ends, the device idles from then on
   Measurement m;
   Passes* passes = nullptr;
   const bool cached = passes_.count(family.config_name(config, problem_.dtype)) > 0;
@@ -304,7 +314,7 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
       if (i > 10000) break;  // a device whose runs report no time: never loop forever
     }
   };
-  if (samples == 0) {
+  if (screening) {
     // Clocks fall while the device idles (an H200 went to 345 of 1980 MHz between candidates whose host-side
     // compile and check took a few hundred ms) and take about as long to come back: screening warms up for
     // as long as the device had idled before this candidate, between screen_warmup_ns and warmup_ns.
@@ -317,10 +327,17 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   }
-  m.median_us = median_of(m.samples_us);
-  m.min_us = *std::min_element(m.samples_us.begin(), m.samples_us.end());
-  m.gflops = m.median_us > 0.0 ? problem_.flops() / (m.median_us * 1e3) : 0.0;
+  m.summarize(problem_.flops());
   return m;
+}
+
+double GemmRunner::sample(const KernelFamily& family, const Config& config, uint32_t runs) {
+  const IdleMark idle_mark{device_idle_since_};
+  Passes& passes = passes_for(family, config, true);
+  for (auto* pipeline : {passes.main.get(), passes.reduce.get()}) {
+    if (pipeline) pipeline->bind(bindings());
+  }
+  return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, runs); }) / runs / 1000.0;
 }
 
 std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Config& config) {

@@ -76,6 +76,11 @@ class GemmRunner {
   /// device had idled (see RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
   /// Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
+  /// evaluate() without samples: verifies and warms up, and sets runs_per_sample for sample().
+  Measurement prepare(const KernelFamily& family, const Config& config, int warmup);
+  /// One timed batch of `runs` runs of a config (verified before through evaluate or prepare): per-run us.
+  /// The finals take their samples this way, in rounds across the finalists, so clock drift hits all alike.
+  double sample(const KernelFamily& family, const Config& config, uint32_t runs);
   /// Runs the config with its epilogue as separate passes (product, then bias, then activation) and returns the
   /// written region: the fused result must equal it bit for bit.
   std::vector<float> run_unfused(const KernelFamily& family, const Config& config);
@@ -89,6 +94,7 @@ class GemmRunner {
  private:
   struct Passes;  // the pipelines of one config
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
+  Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening);
   void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats);
   void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const;
   void upload(const vk::Buffer& dst, const void* data, size_t bytes, VkDeviceSize dst_offset = 0);

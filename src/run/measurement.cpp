@@ -1,6 +1,7 @@
 #include "run/measurement.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gemmtune {
 
@@ -11,6 +12,32 @@ const char* disposition_name(Disposition d) {
     case Disposition::compile_failed: return "compile_failed";
   }
   return "?";
+}
+
+std::optional<Disposition> parse_disposition(const std::string& name) {
+  for (Disposition d : {Disposition::passed, Disposition::incorrect, Disposition::compile_failed}) {
+    if (name == disposition_name(d)) return d;
+  }
+  return std::nullopt;
+}
+
+double coefficient_of_variation(const std::vector<double>& v) {
+  if (v.size() < 2) return 0.0;
+  double mean = 0.0;
+  for (double x : v) mean += x;
+  mean /= double(v.size());
+  if (mean <= 0.0) return 0.0;
+  double ss = 0.0;
+  for (double x : v) ss += (x - mean) * (x - mean);
+  return std::sqrt(ss / double(v.size() - 1)) / mean;
+}
+
+void Measurement::summarize(double flops) {
+  if (samples_us.empty()) return;
+  median_us = median_of(samples_us);
+  min_us = *std::min_element(samples_us.begin(), samples_us.end());
+  cv = coefficient_of_variation(samples_us);
+  gflops = median_us > 0.0 ? flops / (median_us * 1e3) : 0.0;
 }
 
 double median_of(std::vector<double> v) {

@@ -2,7 +2,9 @@
 // then gives the best few full samples and picks the fastest verified one.
 #pragma once
 
+#include <atomic>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,7 +14,21 @@
 
 namespace gemmtune {
 
+/// How candidates are searched (`--strategy`):
+/// - screen: every candidate in the heuristic order gets one verified, timed batch until 3/4 of the budget is
+///   spent; the fastest `finalists` get full samples (CLBlast's and CUTLASS's profilers sweep this way).
+/// - random: the same, in a seeded random order (Kernel Tuner's random sampling): an unbiased sample when the
+///   budget covers a small part of the space.
+/// - exhaustive: every candidate gets full samples; the budget still ends the search.
+enum class Strategy { screen, random, exhaustive };
+const char* strategy_name(Strategy s);
+/// Parses a strategy name; a bad one is a usage error naming `option`.
+Strategy parse_strategy(const std::string& name, const std::string& option);
+
+struct EvaluatedConfig;
+
 struct TuneOptions {
+  Strategy strategy = Strategy::screen;
   /// Time for the problem, counted after the reference is computed: screening takes up to 3/4 of it, the finals the rest (at least 3 samples each,
   /// at most `samples`). The first candidate is always screened and the finals always run, so a tiny budget
   /// still gives a verified winner.
@@ -21,6 +37,15 @@ struct TuneOptions {
   int samples = 10;        ///< timed runs per finalist (fewer if the budget is short, never below 3)
   int finalists = 3;       ///< screened configs that get full samples
   std::string kernels;     ///< shell glob over config names; empty: every candidate
+  /// The winner must beat the runner-up by more than this many times the larger of their CVs; otherwise
+  /// the entry is a tie and the config with fewer resources (shared memory, then invocations) wins.
+  double noise_factor = 2.0;
+  /// Screening results already measured (a journal read by --resume): used as they are, not measured again.
+  std::map<std::string, Measurement> known;
+  /// Called for every measured config (screening and finals), before the search moves on: the journal.
+  std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
+  /// Set by SIGINT/SIGTERM: the search ends at once with what is measured.
+  const std::atomic<bool>* stop = nullptr;
   RunOptions run;
 };
 
@@ -39,6 +64,12 @@ struct TuneResult {
   std::vector<NotApplicable> not_applicable;
   size_t skipped = 0;             ///< candidates left unscreened when the budget ran out
   bool budget_exhausted = false;
+  bool interrupted = false;       ///< ended by TuneOptions::stop; the best is the best screened
+  Strategy strategy = Strategy::screen;
+  size_t resumed = 0;             ///< screening results taken from TuneOptions::known
+  bool tie = false;               ///< the winner is within the noise band of the runner-up
+  double margin = 0.0;            ///< runner-up median / winner median - 1 (negative: a tie went to the simpler)
+  double noise_band = 0.0;        ///< noise_factor x the larger CV of the two
   bool timestamps = true;         ///< false: host timing was used
   double elapsed_s = 0.0;
 
@@ -51,5 +82,11 @@ using ProgressFn = std::function<void(size_t done, size_t total, const Evaluated
 
 TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, const std::vector<const KernelFamily*>& families,
                         const TuneOptions& options, const ProgressFn& progress = {});
+
+class Evaluator;
+/// The search itself, through any evaluator (tests replay recorded measurements): runs options.strategy over
+/// `candidates` (in screening order) and fills result's evaluated configs, counts and the winner's margin.
+void run_search(TuneResult& result, std::vector<Candidate> candidates, Evaluator& evaluator, const TuneOptions& options,
+                const ProgressFn& progress = {});
 
 }  // namespace gemmtune

@@ -19,7 +19,8 @@ TEST_F(Tuner, PicksTheFastestVerifiedFinalist) {
   EXPECT_FALSE(r.budget_exhausted);
   EXPECT_EQ(r.skipped, 0u);
   EXPECT_EQ(r.evaluated.size() + r.pruned.size(), fewrows_family().all_configs().size());
-  EXPECT_LE(r.best()->measurement.median_us, r.runner_up()->measurement.median_us);
+  // The fastest wins unless the runner-up is within the noise band (a tie goes to the simpler config).
+  EXPECT_LE(r.best()->measurement.median_us, r.runner_up()->measurement.median_us * (1.0 + (r.tie ? r.noise_band : 0.0)));
   EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);
   size_t finalists = 0;
   for (const EvaluatedConfig& e : r.evaluated) finalists += e.finalist;

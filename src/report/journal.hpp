@@ -1,0 +1,36 @@
+// The sweep journal: one JSON line per measured config (screening or final, passed or not) and one per
+// finished problem, appended and fsynced as the sweep goes, beside the table (<table>.journal.jsonl).
+// `--resume` reads it back: finished problems are skipped, screened configs are not measured again, for the
+// same device and tool version only. A kill at any point leaves at most a torn last line, which is skipped.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/files.hpp"
+
+namespace gemmtune {
+
+struct JournalRecord {
+  std::string device;   ///< device identity: name, driver, pipeline-cache UUID
+  std::string tool;     ///< tool version and git hash
+  std::string problem;  ///< the table key of the operation (canonical JSON, see entry_key)
+  std::string phase;    ///< "screen", "final" or "done" (the problem's entry is in the table)
+  std::string config;   ///< config name (empty for "done")
+  std::string disposition, detail;
+  std::vector<double> samples_us;
+  uint32_t runs_per_sample = 1;
+  double median_us = 0, min_us = 0, cv = 0, gflops = 0;
+  double error = 0, elementwise_rel_error = 0, bound = 0;
+  double compile_ms = 0;
+};
+
+std::string journal_path_for(const std::string& table_path);
+std::string journal_line(const JournalRecord& r);
+
+/// Reads a journal; a torn last line (a kill while writing) is skipped and counted in `torn`. A malformed
+/// line elsewhere is a usage Error "FILE:LINE: reason" (exit 2); an unreadable file an io Error (exit 5).
+std::vector<JournalRecord> read_journal(const std::string& path, size_t* torn = nullptr);
+
+}  // namespace gemmtune

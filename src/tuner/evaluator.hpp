@@ -1,0 +1,47 @@
+// What the search strategies measure through: a GPU runner in production, recorded measurements in tests
+// (tuner/replay.hpp). Strategies see candidates, measurements and a clock, nothing else.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "run/gemm_runner.hpp"
+#include "tuner/space.hpp"
+
+namespace gemmtune {
+
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  /// Verifies the candidate and times one batch (screening).
+  virtual Measurement screen(const Candidate& c) = 0;
+  /// Verifies the candidate and warms it up; sets runs_per_sample, takes no samples.
+  virtual Measurement prepare(const Candidate& c, int warmup) = 0;
+  /// One timed batch of a prepared candidate: per-run microseconds.
+  virtual double sample(const Candidate& c, uint32_t runs) = 0;
+  /// The candidate will not be measured again (its pipeline may go).
+  virtual void release(const Candidate& c) = 0;
+  /// Seconds on the clock that budgets are charged against.
+  virtual double now_s() = 0;
+  /// False where the device has no timestamps and the host clock times the runs.
+  virtual bool timestamps() const = 0;
+};
+
+/// The production evaluator: a GemmRunner on a device, the steady clock.
+class RunnerEvaluator : public Evaluator {
+ public:
+  explicit RunnerEvaluator(GemmRunner& runner) : runner_(runner) {}
+  Measurement screen(const Candidate& c) override { return runner_.evaluate(*c.family, c.config, 0, 0); }
+  Measurement prepare(const Candidate& c, int warmup) override { return runner_.prepare(*c.family, c.config, warmup); }
+  double sample(const Candidate& c, uint32_t runs) override { return runner_.sample(*c.family, c.config, runs); }
+  void release(const Candidate& c) override { runner_.drop_pipeline(c.name); }
+  double now_s() override {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+  bool timestamps() const override { return runner_.uses_timestamps(); }
+
+ private:
+  GemmRunner& runner_;
+};
+
+}  // namespace gemmtune

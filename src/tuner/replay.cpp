@@ -1,0 +1,47 @@
+#include "tuner/replay.hpp"
+
+#include "core/error.hpp"
+
+namespace gemmtune {
+
+const RecordedConfig& ReplayEvaluator::find(const Candidate& c) const {
+  auto it = recorded_.find(c.name);
+  if (it == recorded_.end()) throw Error(ExitCode::usage, "replay: no recorded measurement for " + c.name);
+  return it->second;
+}
+
+Measurement ReplayEvaluator::screen(const Candidate& c) {
+  const RecordedConfig& r = find(c);
+  screened_.push_back(c.name);
+  clock_s_ += r.screen_cost_s;
+  Measurement m;
+  m.disposition = r.disposition;
+  if (r.disposition != Disposition::passed) {
+    m.detail = "recorded as " + std::string(disposition_name(r.disposition));
+    return m;
+  }
+  m.samples_us = {r.samples_us.empty() ? 0.0 : r.samples_us.front()};
+  m.summarize(0.0);
+  return m;
+}
+
+Measurement ReplayEvaluator::prepare(const Candidate& c, int) {
+  const RecordedConfig& r = find(c);
+  clock_s_ += r.screen_cost_s;
+  Measurement m;
+  m.disposition = r.disposition;
+  if (r.disposition != Disposition::passed) m.detail = "recorded as " + std::string(disposition_name(r.disposition));
+  return m;
+}
+
+double ReplayEvaluator::sample(const Candidate& c, uint32_t runs) {
+  const RecordedConfig& r = find(c);
+  sampled_.push_back(c.name);
+  size_t& i = next_sample_[c.name];
+  const double us = r.samples_us.empty() ? 0.0 : r.samples_us[std::min(i, r.samples_us.size() - 1)];
+  ++i;
+  clock_s_ += us * 1e-6 * runs;
+  return us;
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,42 @@
+// A replay evaluator: measurements recorded earlier (or written by a test) fed to the search strategies, with a
+// virtual clock, so strategies, budgets and the noise-aware choice are tested without a GPU (Kernel Tuner's
+// simulation mode does the same from cache files).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tuner/evaluator.hpp"
+
+namespace gemmtune {
+
+struct RecordedConfig {
+  Disposition disposition = Disposition::passed;
+  std::vector<double> samples_us;  ///< per-run times, replayed in turn (the last repeats); screening takes the first
+  double screen_cost_s = 0.01;     ///< virtual seconds one screening (compile, verify, batch) costs
+};
+
+class ReplayEvaluator : public Evaluator {
+ public:
+  explicit ReplayEvaluator(std::map<std::string, RecordedConfig> recorded) : recorded_(std::move(recorded)) {}
+  Measurement screen(const Candidate& c) override;
+  Measurement prepare(const Candidate& c, int warmup) override;
+  double sample(const Candidate& c, uint32_t runs) override;
+  void release(const Candidate&) override {}
+  double now_s() override { return clock_s_; }
+  bool timestamps() const override { return true; }
+
+  /// Names in the order they were screened, prepared and sampled (for tests of ordering and interleaving).
+  const std::vector<std::string>& screened() const { return screened_; }
+  const std::vector<std::string>& sampled() const { return sampled_; }
+
+ private:
+  const RecordedConfig& find(const Candidate& c) const;
+  std::map<std::string, RecordedConfig> recorded_;
+  std::map<std::string, size_t> next_sample_;
+  std::vector<std::string> screened_, sampled_;
+  double clock_s_ = 0.0;
+};
+
+}  // namespace gemmtune

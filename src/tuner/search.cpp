@@ -1,0 +1,169 @@
+// The search strategies: screening, finals measured in interleaved rounds, and the noise-aware choice.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <tuple>
+
+#include "core/error.hpp"
+#include "tuner/evaluator.hpp"
+#include "tuner/tuner.hpp"
+
+namespace gemmtune {
+
+const char* strategy_name(Strategy s) {
+  switch (s) {
+    case Strategy::screen: return "screen";
+    case Strategy::random: return "random";
+    case Strategy::exhaustive: return "exhaustive";
+  }
+  return "?";
+}
+
+Strategy parse_strategy(const std::string& name, const std::string& option) {
+  for (Strategy s : {Strategy::screen, Strategy::random, Strategy::exhaustive}) {
+    if (name == strategy_name(s)) return s;
+  }
+  throw usage_error(option, name, "expected screen, random or exhaustive");
+}
+
+namespace {
+bool passed(const EvaluatedConfig& e) { return e.measurement.disposition == Disposition::passed; }
+
+bool faster(const EvaluatedConfig& a, const EvaluatedConfig& b) {
+  if (passed(a) != passed(b)) return passed(a);
+  return a.measurement.median_us < b.measurement.median_us;
+}
+
+/// Fewer resources first: shared memory, then invocations per workgroup, then the name (deterministic).
+auto resources(const EvaluatedConfig& e) {
+  return std::make_tuple(e.family->shared_bytes ? e.family->shared_bytes(e.config) : 0,
+                         e.family->workgroup_size(e.config), e.name);
+}
+
+/// A seeded shuffle that is the same on every platform (std::shuffle's draws are implementation-defined).
+void shuffle_candidates(std::vector<Candidate>& c, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (size_t i = c.size(); i > 1; --i) std::swap(c[i - 1], c[size_t(rng() % i)]);
+}
+
+/// Puts the winner first among the finalists: the fastest, unless the runner-up is within the noise band, in
+/// which case the config with the fewest resources among those within the band of the fastest.
+void choose_winner(TuneResult& r, std::vector<EvaluatedConfig*>& finals, double noise_factor) {
+  std::stable_sort(finals.begin(), finals.end(), [](const EvaluatedConfig* a, const EvaluatedConfig* b) { return faster(*a, *b); });
+  if (finals.size() < 2 || !passed(*finals[1])) return;
+  const Measurement& first = finals[0]->measurement;
+  const Measurement& second = finals[1]->measurement;
+  r.noise_band = noise_factor * std::max(first.cv, second.cv);
+  r.tie = second.median_us / first.median_us - 1.0 <= r.noise_band;
+  if (r.tie) {
+    auto simplest = finals.begin();
+    for (auto it = finals.begin(); it != finals.end(); ++it) {
+      if (!passed(**it) || (*it)->measurement.median_us > first.median_us * (1.0 + r.noise_band)) continue;
+      if (resources(**it) < resources(**simplest)) simplest = it;
+    }
+    std::rotate(finals.begin(), simplest, simplest + 1);
+  }
+  r.margin = finals[1]->measurement.median_us / finals[0]->measurement.median_us - 1.0;
+}
+}  // namespace
+
+void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev, const TuneOptions& o, const ProgressFn& progress) {
+  r.strategy = o.strategy;
+  r.timestamps = ev.timestamps();
+  if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
+  const double start = ev.now_s();
+  auto spent = [&] { return ev.now_s() - start; };
+  auto stopped = [&] { return o.stop && o.stop->load(); };
+
+  // Screening: one verified, timed batch per candidate until 3/4 of the budget is spent (exhaustive: all of
+  // it). The first candidate always runs, so a tiny budget still yields a result.
+  const double screen_share = o.strategy == Strategy::exhaustive ? 1.0 : 0.75;
+  std::vector<EvaluatedConfig> screened;
+  std::vector<const Candidate*> screened_candidates;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Candidate& c = candidates[i];
+    auto known = o.known.find(c.name);
+    const bool over = i > 0 && spent() >= screen_share * o.budget_s;
+    if (known == o.known.end() && (over || stopped())) {
+      (stopped() ? r.interrupted : r.budget_exhausted) = true;
+      r.skipped = candidates.size() - i;
+      break;
+    }
+    EvaluatedConfig e{c.family, c.name, c.config, known != o.known.end() ? known->second : ev.screen(c), false};
+    if (known != o.known.end()) {
+      ++r.resumed;
+    } else if (o.on_evaluated) {
+      o.on_evaluated(e, "screen");
+    }
+    if (progress) progress(i + 1, candidates.size(), e);
+    screened.push_back(std::move(e));
+    screened_candidates.push_back(&c);
+  }
+
+  // Finals: the fastest verified configs (exhaustive: all) are prepared (verified again, warmed up), then
+  // sampled in rounds across all of them, so clock drift and thermal changes hit every finalist alike.
+  std::vector<size_t> order(screened.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return faster(screened[a], screened[b]); });
+  const size_t verified = size_t(std::count_if(screened.begin(), screened.end(), passed));
+  const size_t wanted = o.strategy == Strategy::exhaustive ? verified : std::min<size_t>(size_t(std::max(1, o.finalists)), verified);
+  std::vector<EvaluatedConfig*> finals;
+  std::vector<const Candidate*> final_candidates;
+  for (size_t rank = 0; rank < order.size(); ++rank) {
+    EvaluatedConfig& e = screened[order[rank]];
+    if (rank < wanted && passed(e)) {
+      finals.push_back(&e);
+      final_candidates.push_back(screened_candidates[order[rank]]);
+    } else {
+      ev.release(*screened_candidates[order[rank]]);
+    }
+  }
+  if (r.interrupted) {
+    // Nothing more is measured: the best screened config stands, with its one sample.
+    if (!finals.empty()) finals.resize(1);
+  } else {
+    std::vector<double> estimate_us;
+    for (size_t f = 0; f < finals.size(); ++f) {
+      estimate_us.push_back(finals[f]->measurement.median_us);
+      const double compile_ms = finals[f]->measurement.compile_ms;
+      finals[f]->measurement = ev.prepare(*final_candidates[f], o.warmup);
+      finals[f]->measurement.compile_ms = compile_ms;
+    }
+    // Rounds: as many as the rest of the budget holds (from the screening times), at least 3, at most samples.
+    double round_s = 0.0;
+    for (size_t f = 0; f < finals.size(); ++f) {
+      round_s += std::max({1e-6, estimate_us[f] * 1e-6 * finals[f]->measurement.runs_per_sample, o.run.min_sample_ns * 1e-9});
+    }
+    const double left_s = std::max(0.0, o.budget_s - spent());
+    const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
+    for (int round = 0; round < rounds; ++round) {
+      if (round > 0 && stopped()) {
+        r.interrupted = true;
+        break;
+      }
+      for (size_t f = 0; f < finals.size(); ++f) {
+        Measurement& m = finals[f]->measurement;
+        if (m.disposition == Disposition::passed) m.samples_us.push_back(ev.sample(*final_candidates[f], m.runs_per_sample));
+      }
+    }
+    const double flops = r.problem.flops();
+    for (EvaluatedConfig* f : finals) {
+      f->measurement.summarize(flops);
+      if (o.on_evaluated) o.on_evaluated(*f, "final");
+    }
+  }
+  for (EvaluatedConfig* f : finals) f->finalist = true;
+  choose_winner(r, finals, o.noise_factor);
+
+  // Finalists first, the winner leading, then every other screened config from the fastest.
+  std::vector<EvaluatedConfig> ordered;
+  for (EvaluatedConfig* f : finals) ordered.push_back(*f);
+  for (size_t i : order) {
+    if (!screened[i].finalist) ordered.push_back(screened[i]);
+  }
+  r.evaluated = std::move(ordered);
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Never losing work: the journal, --resume after SIGKILL at random points, SIGINT/SIGTERM, budgets and
+strategies, run on this machine's device (lavapipe in CI)."""
+import json
+import os
+import random
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", "build/gemmtune"))
+# A small space: 33 few-rows configs per problem on lavapipe, two problems.
+SWEEP = ["--shape", "4x16x16,5x16x16", "--kernels", "fewrows_f32_cols8_*", "--budget", "100000", "--samples", "3"]
+
+
+def journal(path):
+    with open(path + ".journal.jsonl") as f:
+        return [json.loads(l) for l in f.read().splitlines() if l.strip()]
+
+
+def screened_set(path):
+    return sorted({(r["problem"], r["config"]) for r in journal(path) if r["phase"] == "screen"})
+
+
+def table(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+class Resume(unittest.TestCase):
+    def test_sigkill_at_random_points_then_resume_measures_every_config_once_more_at_most(self):
+        with tempfile.TemporaryDirectory() as d:
+            whole = os.path.join(d, "whole.json")
+            t0 = time.time()
+            p = subprocess.run([BIN, *SWEEP, "--out", whole], capture_output=True, text=True, timeout=600)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            uninterrupted_s = time.time() - t0
+            expected = screened_set(whole)
+            self.assertGreater(len(expected), 40)
+
+            path = os.path.join(d, "killed.json")
+            rng = random.Random(20261129)
+            args = [BIN, *SWEEP, "--out", path]
+            for i in range(20):
+                proc = subprocess.Popen(args + (["--resume"] if i else []), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(rng.uniform(0.05, max(0.1, uninterrupted_s * 0.6)))
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                if os.path.exists(path):
+                    t = table(path)  # never invalid, whatever the moment
+                    self.assertEqual(t["schema_version"], 4)
+            p = subprocess.run(args + ["--resume"], capture_output=True, text=True, timeout=600)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(screened_set(path), expected)
+            entries = table(path)["entries"]
+            self.assertEqual([e["m"] for e in entries], [4, 5])
+            for e in entries:
+                self.assertIsNotNone(e["best"])
+                self.assertFalse(e["interrupted"])
+                self.assertEqual(e["candidates"]["evaluated"], len(expected) // 2)
+            # A journal line torn by a kill is skipped; one broken in the middle is refused with its line.
+            with open(path + ".journal.jsonl", "a") as f:
+                f.write('{"device": "half a rec')
+            self.assertEqual(subprocess.run(args + ["--resume"], capture_output=True, text=True).returncode, 0)
+            with open(path + ".journal.jsonl", "a") as f:
+                f.write('\n{"not": "a record"}\n')
+            p = subprocess.run(args + ["--resume"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn(".journal.jsonl:", p.stderr)
+
+    def test_sigint_and_sigterm_write_the_table_and_exit_130(self):
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "t.json")
+                proc = subprocess.Popen([BIN, *SWEEP, "--out", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                # Wait until the first config is in the journal, then ask to stop.
+                deadline = time.time() + 120
+                while time.time() < deadline:
+                    if os.path.exists(path + ".journal.jsonl") and os.path.getsize(path + ".journal.jsonl") > 0:
+                        break
+                    time.sleep(0.02)
+                proc.send_signal(sig)
+                out, err = proc.communicate(timeout=120)
+                self.assertEqual(proc.returncode, 130, err)
+                self.assertIn("interrupted", err)
+                entries = table(path)["entries"]
+                self.assertEqual(len(entries), 1)
+                self.assertTrue(entries[0]["interrupted"])
+                self.assertIsNotNone(entries[0]["best"])
+                # --resume finishes the sweep without screening the journaled configs again.
+                before = len(screened_set(path))
+                p = subprocess.run([BIN, *SWEEP, "--out", path, "--resume"], capture_output=True, text=True, timeout=600)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertIn(f"({before} from the journal)", p.stdout)
+                self.assertEqual([e["interrupted"] for e in table(path)["entries"]], [False, False])
+
+
+class Strategies(unittest.TestCase):
+    def test_strategies_and_the_total_budget_are_recorded(self):
+        with tempfile.TemporaryDirectory() as d:
+            for strategy in ("exhaustive", "random"):
+                path = os.path.join(d, strategy + ".json")
+                p = subprocess.run([BIN, "--shape", "4x16x16", "--kernels", "fewrows_f32_cols8_slices4_*",
+                                    "--strategy", strategy, "--samples", "3", "--out", path], capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                e = table(path)["entries"][0]
+                self.assertEqual(e["strategy"], strategy)
+                finals = [r for r in journal(path) if r["phase"] == "final"]
+                if strategy == "exhaustive":
+                    self.assertEqual(len(finals), e["candidates"]["evaluated"])  # every config fully sampled
+                else:
+                    self.assertEqual(len(finals), 3)
+                self.assertGreaterEqual(e["best"]["cv"], 0.0)
+                self.assertIn("runner-up", p.stdout)
+            # --total-budget 0.001: every problem gets a share of nothing; each still ends verified, marked exhausted.
+            path = os.path.join(d, "total.json")
+            p = subprocess.run([BIN, "--shape", "4x16x16,4x24x16", "--total-budget", "0.001", "--samples", "3", "--out", path],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            for e in table(path)["entries"]:
+                self.assertTrue(e["budget_exhausted"])
+                self.assertIsNotNone(e["best"])
+                self.assertEqual(e["candidates"]["evaluated"], 1)
+
+    def test_a_bad_strategy_is_one_line_and_exit_2(self):
+        p = subprocess.run([BIN, "--shape", "8x8x8", "--strategy", "greedy"], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        self.assertIn("--strategy", p.stderr)
+        self.assertIn("greedy", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

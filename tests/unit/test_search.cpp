@@ -1,0 +1,186 @@
+// The search strategies, budgets, interleaved finals, the noise-aware choice, resume and interruption, all
+// through the replay evaluator: recorded measurements and a virtual clock, no GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.hpp"
+#include "kernels/registry.hpp"
+#include "tuner/evaluator.hpp"
+#include "tuner/replay.hpp"
+#include "tuner/tuner.hpp"
+
+namespace gemmtune {
+namespace {
+
+/// `n` fewrows candidates in declaration order.
+std::vector<Candidate> candidates(size_t n) {
+  std::vector<Candidate> out;
+  for (const Config& c : fewrows_family().all_configs()) {
+    if (out.size() == n) break;
+    out.push_back({&fewrows_family(), c, fewrows_family().config_name(c, DType::f32)});
+  }
+  return out;
+}
+
+/// Candidate i runs in `us[i]` microseconds, steadily.
+std::map<std::string, RecordedConfig> steady(const std::vector<Candidate>& c, const std::vector<double>& us) {
+  std::map<std::string, RecordedConfig> out;
+  for (size_t i = 0; i < c.size(); ++i) out[c[i].name] = RecordedConfig{Disposition::passed, {us[i]}, 0.01};
+  return out;
+}
+
+TuneResult search(const std::vector<Candidate>& c, ReplayEvaluator& ev, const TuneOptions& o) {
+  TuneResult r;
+  r.problem = GemmProblem{{4, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+  run_search(r, c, ev, o);
+  return r;
+}
+
+TuneOptions options(Strategy s, double budget_s = 1e9) {
+  TuneOptions o;
+  o.strategy = s;
+  o.budget_s = budget_s;
+  o.samples = 5;
+  return o;
+}
+
+TEST(Search, ScreenPicksTheFastestAndSamplesFinalistsInInterleavedRounds) {
+  auto c = candidates(8);
+  ReplayEvaluator ev(steady(c, {50, 40, 30, 20, 60, 25, 70, 80}));
+  TuneResult r = search(c, ev, options(Strategy::screen));
+  EXPECT_EQ(ev.screened().size(), 8u);
+  ASSERT_NE(r.best(), nullptr);
+  EXPECT_EQ(r.best()->name, c[3].name);
+  EXPECT_EQ(r.runner_up()->name, c[5].name);
+  EXPECT_FALSE(r.tie);  // steady samples: CV 0, any margin counts
+  EXPECT_NEAR(r.margin, 0.25, 1e-12);
+  // Finalists 3, 5, 2 sampled in rounds: 3 5 2 3 5 2 ...
+  ASSERT_EQ(ev.sampled().size(), 15u);
+  const size_t rounds[3] = {3, 5, 2};
+  for (size_t i = 0; i < ev.sampled().size(); ++i) EXPECT_EQ(ev.sampled()[i], c[rounds[i % 3]].name) << i;
+  EXPECT_EQ(r.best()->measurement.samples_us.size(), 5u);
+}
+
+TEST(Search, TheBudgetEndsScreeningAtThreeQuartersAndCountsTheSkipped) {
+  auto c = candidates(20);
+  auto rec = steady(c, std::vector<double>(20, 10.0));
+  for (auto& [name, r] : rec) r.screen_cost_s = 1.0;
+  ReplayEvaluator ev(rec);
+  TuneResult r = search(c, ev, options(Strategy::screen, 10.0));
+  EXPECT_EQ(ev.screened().size(), 8u);  // 7.5 s of 10 spent after the 8th
+  EXPECT_TRUE(r.budget_exhausted);
+  EXPECT_EQ(r.skipped, 12u);
+  ASSERT_NE(r.best(), nullptr);
+  EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);  // the budget is gone: the minimum
+}
+
+TEST(Search, RandomVisitsEachCandidateOnceInASeededOrder) {
+  auto c = candidates(30);
+  std::vector<double> us(30);
+  for (size_t i = 0; i < us.size(); ++i) us[i] = 100.0 - double(i);
+  auto order = [&](uint64_t seed) {
+    ReplayEvaluator ev(steady(c, us));
+    TuneOptions o = options(Strategy::random);
+    o.run.seed = seed;
+    TuneResult r = search(c, ev, o);
+    EXPECT_EQ(r.best()->name, c[29].name);  // a whole sweep finds the fastest whatever the order
+    return ev.screened();
+  };
+  const auto a = order(1), b = order(1), d = order(2);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, d);
+  EXPECT_EQ(std::set<std::string>(a.begin(), a.end()).size(), 30u);
+  std::vector<std::string> declared;
+  for (const Candidate& x : c) declared.push_back(x.name);
+  EXPECT_NE(a, declared);
+}
+
+TEST(Search, ExhaustiveSamplesEveryVerifiedCandidateAndNeverPicksAFailure) {
+  auto c = candidates(6);
+  auto rec = steady(c, {30, 10, 20, 40, 50, 60});
+  rec[c[1].name].disposition = Disposition::incorrect;  // the fastest is wrong
+  ReplayEvaluator ev(rec);
+  TuneResult r = search(c, ev, options(Strategy::exhaustive));
+  size_t finalists = 0;
+  for (const EvaluatedConfig& e : r.evaluated) finalists += e.finalist;
+  EXPECT_EQ(finalists, 5u);
+  EXPECT_EQ(r.best()->name, c[2].name);
+  EXPECT_EQ(r.failed(), 1u);
+}
+
+TEST(Search, AWinnerInsideTheNoiseBandIsATieAndTheSimplerConfigWins) {
+  auto c = candidates(2);
+  // c[0] uses fewer resources than c[1] (same shared memory per invocation, fewer invocations), and is 1 % slower.
+  ASSERT_LE(fewrows_family().shared_bytes(c[0].config), fewrows_family().shared_bytes(c[1].config));
+  std::map<std::string, RecordedConfig> rec;
+  rec[c[0].name] = {Disposition::passed, {101, 96, 106, 101, 101}, 0.01};
+  rec[c[1].name] = {Disposition::passed, {100, 95, 105, 100, 100}, 0.01};
+  {
+    ReplayEvaluator ev(rec);
+    TuneResult r = search(c, ev, options(Strategy::exhaustive));
+    EXPECT_TRUE(r.tie);
+    EXPECT_GT(r.noise_band, 0.05);
+    EXPECT_EQ(r.best()->name, c[0].name);
+    EXPECT_LT(r.margin, 0.0);  // the runner-up is the faster one
+  }
+  rec[c[0].name].samples_us = {101};  // steady: no noise, 1 % is a real difference
+  rec[c[1].name].samples_us = {100};
+  ReplayEvaluator ev(rec);
+  TuneResult r = search(c, ev, options(Strategy::exhaustive));
+  EXPECT_FALSE(r.tie);
+  EXPECT_EQ(r.best()->name, c[1].name);
+  EXPECT_NEAR(r.margin, 0.01, 1e-12);
+}
+
+TEST(Search, KnownResultsAreNotMeasuredAgainAndNotJournaledTwice) {
+  auto c = candidates(6);
+  ReplayEvaluator ev(steady(c, {30, 10, 20, 40, 50, 60}));
+  TuneOptions o = options(Strategy::screen);
+  Measurement m;
+  m.samples_us = {5.0};
+  m.summarize(0.0);
+  o.known[c[0].name] = m;  // from a journal: the fastest of all
+  o.known[c[4].name] = m;
+  std::vector<std::string> journaled;
+  o.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) { journaled.push_back(std::string(phase) + " " + e.name); };
+  TuneResult r = search(c, ev, o);
+  EXPECT_EQ(r.resumed, 2u);
+  EXPECT_EQ(ev.screened().size(), 4u);
+  EXPECT_EQ(std::count(ev.screened().begin(), ev.screened().end(), c[0].name), 0);
+  EXPECT_EQ(std::count(journaled.begin(), journaled.end(), "screen " + c[0].name), 0);
+  EXPECT_EQ(std::count(journaled.begin(), journaled.end(), "final " + c[0].name), 1);  // finals are measured anew
+}
+
+TEST(Search, StopEndsAtOnceWithTheBestScreened) {
+  auto c = candidates(10);
+  ReplayEvaluator ev(steady(c, {30, 10, 20, 40, 50, 60, 5, 1, 2, 3}));
+  TuneOptions o = options(Strategy::screen);
+  std::atomic<bool> stop{false};
+  o.stop = &stop;
+  size_t seen = 0;
+  o.on_evaluated = [&](const EvaluatedConfig&, const char*) { stop = ++seen == 3; };
+  TuneResult r = search(c, ev, o);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.skipped, 7u);
+  EXPECT_TRUE(ev.sampled().empty());
+  ASSERT_NE(r.best(), nullptr);
+  EXPECT_EQ(r.best()->name, c[1].name);
+  EXPECT_EQ(r.runner_up(), nullptr);
+}
+
+TEST(Search, StrategyNamesParseAndBadOnesAreUsageErrors) {
+  EXPECT_EQ(parse_strategy("random", "--strategy"), Strategy::random);
+  EXPECT_EQ(std::string(strategy_name(parse_strategy("exhaustive", "--strategy"))), "exhaustive");
+  try {
+    parse_strategy("greedy", "--strategy");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    EXPECT_NE(std::string(e.what()).find("--strategy"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace gemmtune
