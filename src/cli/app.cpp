@@ -57,6 +57,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
   app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
   app.add_option("--total-budget", o.total_budget_s, "Time for the whole run in seconds (default: none)")->check(CLI::Range(0.0, 1e9));
+  app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_flag("--resume", o.resume, "Skip what the journal beside the table holds (same device and tool version)");
   app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");

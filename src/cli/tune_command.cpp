@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "kernels/registry.hpp"
+#include "kernels/space_file.hpp"
 #include "report/journal.hpp"
 #include "report/table.hpp"
 #include "tuner/tuner.hpp"
@@ -234,22 +235,31 @@ std::vector<GemmProblem> problems_of(const TuneCommandOptions& o, const Shape& s
   return problems;
 }
 
-std::vector<const KernelFamily*> families_of(const TuneCommandOptions& o) {
-  if (o.variants.empty()) return kernel_families();
-  std::vector<const KernelFamily*> families;
-  for (const std::string& name : o.variants) families.push_back(find_family(name));
-  return families;
+/// The requested variants, restricted to the search space (--space FILE, or the built-in default).
+std::vector<KernelFamily> families_of(const TuneCommandOptions& o) {
+  std::vector<const KernelFamily*> chosen;
+  if (o.variants.empty()) chosen = kernel_families();
+  for (const std::string& name : o.variants) chosen.push_back(find_family(name));
+  if (o.space.empty()) return apply_space(default_space_text(), "configs/spaces/default.json (built in)", chosen);
+  return apply_space(read_file(o.space), o.space, chosen);
+}
+
+std::vector<const KernelFamily*> pointers(const std::vector<KernelFamily>& families) {
+  std::vector<const KernelFamily*> out;
+  for (const KernelFamily& f : families) out.push_back(&f);
+  return out;
 }
 
 int run_list(const TuneCommandOptions& o, bool why) {
   for (const Shape& shape : o.shapes) {
     for (const GemmProblem& p : problems_of(o, shape)) resolve(p);
   }
+  const std::vector<KernelFamily> families = families_of(o);
   vk::Instance instance(vk::validation_requested_by_env());
   const vk::DeviceInfo info = instance.select(o.device).info;
   for (const Shape& shape : o.shapes) {
     for (const GemmProblem& problem : problems_of(o, shape)) {
-      SearchSpace space = build_search_space(families_of(o), problem, info);
+      SearchSpace space = build_search_space(pointers(families), problem, info);
       const size_t filtered = keep_matching(space, o.kernels);
       order_for_screening(space.candidates);
       std::printf("%s on %s: %zu candidates, %zu pruned%s\n", describe(problem).c_str(), info.name.c_str(),
@@ -326,6 +336,7 @@ int run_tune(const TuneCommandOptions& o) {
       resolve(problem);
     }
   }
+  const std::vector<KernelFamily> owned_families = families_of(o);  // a bad --space file fails here, before any work
   // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
   // tables fail fast, and a table that cannot be read is never overwritten.
   TuningTable table;
@@ -372,7 +383,7 @@ int run_tune(const TuneCommandOptions& o) {
   tune.run.cold_bytes = o.cold ? kColdBytes : 0;
   tune.kernels = o.kernels;
 
-  const std::vector<const KernelFamily*> families = families_of(o);
+  const std::vector<const KernelFamily*> families = pointers(owned_families);
 
   ExitCode worst = ExitCode::ok;
   size_t problems_left = 0;

@@ -124,6 +124,41 @@ class Strategies(unittest.TestCase):
                 self.assertIsNotNone(e["best"])
                 self.assertEqual(e["candidates"]["evaluated"], 1)
 
+    def test_a_space_file_restricts_the_candidates_and_bad_ones_are_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            space = os.path.join(d, "space.json")
+            with open(space, "w") as f:
+                json.dump({"space_version": 1, "variants": {"fewrows": {"cols": [16], "slices": [4, 8], "unroll": [4], "vec": [1]}}}, f)
+            p = subprocess.run([BIN, "list", "--shape", "4x64x64", "--variants", "fewrows", "--space", space],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            listed = [l.strip() for l in p.stdout.splitlines() if l.startswith("  ")]
+            self.assertEqual(listed, ["fewrows_f32_cols16_slices4_unroll4_vec1", "fewrows_f32_cols16_slices8_unroll4_vec1"])
+            with open(space, "w") as f:
+                f.write('{"space_version": 1, "variants": {"tiled": {"tm": [3]}}}')
+            p = subprocess.run([BIN, "--shape", "8x8x8", "--space", space, "--out", os.path.join(d, "t.json")],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+            self.assertIn("variants.tiled.tm: 3 is not supported", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "t.json")))
+            p = subprocess.run([BIN, "--shape", "8x8x8", "--space", os.path.join(d, "missing.json")], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 5, p.stderr)
+
+    def test_two_identical_runs_pick_winners_within_the_noise_band(self):
+        with tempfile.TemporaryDirectory() as d:
+            medians, bands = [], []
+            for i in range(2):
+                path = os.path.join(d, f"run{i}.json")
+                p = subprocess.run([BIN, "--shape", "64x64x512", "--kernels", "tiled_f32_bm64_bn64_*", "--budget", "20",
+                                    "--samples", "10", "--out", path], capture_output=True, text=True, timeout=600)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                e = table(path)["entries"][0]
+                medians.append(e["best"]["median_us"])
+                bands.append(max(e["noise_band"], 2 * e["best"]["cv"], 2 * (e["runner_up"] or e["best"])["cv"]))
+            spread = abs(medians[0] - medians[1]) / min(medians)
+            self.assertLessEqual(spread, max(bands), (medians, bands))
+
     def test_a_bad_strategy_is_one_line_and_exit_2(self):
         p = subprocess.run([BIN, "--shape", "8x8x8", "--strategy", "greedy"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)

@@ -2,7 +2,9 @@
 
 #include <set>
 
+#include "core/error.hpp"
 #include "kernels/registry.hpp"
+#include "kernels/space_file.hpp"
 #include "tuner/space.hpp"
 
 using namespace gemmtune;
@@ -189,3 +191,52 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
   ASSERT_EQ(s.not_applicable.size(), 1u);
   EXPECT_NE(s.not_applicable[0].reason.find("fast mode only"), std::string::npos);
 }
+
+namespace gemmtune {
+namespace {
+
+std::string space_error(const std::string& text) {
+  try {
+    apply_space(text, "s.json", kernel_families());
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return "";
+}
+
+TEST(SpaceFile, TheBuiltInDefaultCoversEveryVariantWithSupportedValues) {
+  const std::vector<KernelFamily> families = apply_space(default_space_text(), "default", kernel_families());
+  ASSERT_EQ(families.size(), kernel_families().size());
+  for (size_t i = 0; i < families.size(); ++i) {
+    EXPECT_EQ(families[i].name, kernel_families()[i]->name);
+    EXPECT_FALSE(families[i].all_configs().empty());
+  }
+}
+
+TEST(SpaceFile, RestrictsTheListedParametersAndKeepsTheRest) {
+  const std::string text = R"({"space_version": 1, "variants": {"fewrows": {"cols": [16, 8, 16], "vec": [4]}}})";
+  const std::vector<KernelFamily> families = apply_space(text, "s.json", {&fewrows_family(), &tiled_family()});
+  ASSERT_EQ(families.size(), 2u);
+  EXPECT_EQ(families[0].params[0].values, (std::vector<uint32_t>{16, 8}));  // duplicates dropped, order kept
+  EXPECT_EQ(families[0].params[1].values, fewrows_family().params[1].values);
+  EXPECT_EQ(families[0].params[3].values, (std::vector<uint32_t>{4}));
+  EXPECT_EQ(families[0].all_configs().size(), 2u * 4 * 3 * 1);
+  EXPECT_EQ(families[1].all_configs().size(), tiled_family().all_configs().size());
+}
+
+TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
+  EXPECT_NE(space_error("{\n  \"variants\": [1,\n}").find("s.json:3:"), std::string::npos);
+  EXPECT_NE(space_error(R"({"variants": {}})").find("space_version"), std::string::npos);
+  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"gemv": {}}})").find("variants.gemv: unknown variant"), std::string::npos);
+  const std::string param = space_error(R"({"space_version": 1, "variants": {"tiled": {"bq": [8]}}})");
+  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn)"), std::string::npos) << param;
+  const std::string value = space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [48]}}})");
+  EXPECT_NE(value.find("variants.tiled.bm: 48 is not supported (supported: 32, 64, 128)"), std::string::npos) << value;
+  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": []}}})").find("non-empty"), std::string::npos);
+  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [-32]}}})").find("not supported"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gemmtune

@@ -112,8 +112,8 @@ TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
-  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 3", "\"schema_version\": 2"), &msg), ExitCode::usage);
-  EXPECT_NE(msg.find("schema_version 2"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 4", "\"schema_version\": 3"), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("schema_version 3"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse(replaced("\"cold\": false", "\"cold\": 0"), &msg), ExitCode::usage);
   EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": \"1024\""), &msg), ExitCode::usage);
   EXPECT_NE(msg.find("entries[0]"), std::string::npos) << msg;
