@@ -27,6 +27,20 @@ class Error : public std::runtime_error {
   ExitCode code_;
 };
 
+/// "LINE:COL" (1-based) of a byte offset in a text, for errors about files.
+inline std::string text_position(const std::string& text, size_t byte) {
+  size_t line = 1, col = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(col);
+}
+
 /// Printable ASCII as is, every other byte as \xHH, so a message stays one readable line.
 inline std::string escaped(const std::string& value) {
   static const char* hex = "0123456789abcdef";

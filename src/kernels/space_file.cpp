@@ -24,18 +24,6 @@ std::string listed(const std::vector<uint32_t>& values) {
   return s;
 }
 
-std::string line_col(const std::string& text, size_t byte) {
-  size_t line = 1, col = 1;
-  for (size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(col);
-}
 }  // namespace
 
 std::vector<KernelFamily> apply_space(const std::string& text, const std::string& source, const std::vector<const KernelFamily*>& families) {
@@ -43,7 +31,7 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw Error(ExitCode::usage, source + ":" + line_col(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON");
+    throw Error(ExitCode::usage, source + ":" + text_position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON");
   }
   auto refuse = [&](const std::string& where, const std::string& why) { return Error(ExitCode::usage, source + ": " + where + ": " + why); };
   if (!j.is_object() || !j.contains("variants") || !j.at("variants").is_object()) {

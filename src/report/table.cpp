@@ -86,19 +86,6 @@ std::optional<ConfigResult> config_from_json(const json& j) {
   return c;
 }
 
-/// 1-based line and column of a byte offset, for error messages.
-std::string position(const std::string& text, size_t byte) {
-  size_t line = 1, col = 1;
-  for (size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return std::to_string(line) + ":" + std::to_string(col);
-}
 
 /// nlohmann messages start with "[json.exception.type_error.302] "; keep the readable part.
 std::string readable(const std::exception& e) {
@@ -157,7 +144,7 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw Error(ExitCode::usage, source + ":" + position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " + readable(e));
+    throw Error(ExitCode::usage, source + ":" + text_position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " + readable(e));
   }
   std::string where = "top level";
   try {
