@@ -122,7 +122,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   }
   if (r.interrupted) {
     // Nothing more is measured: the best screened config stands, with its one sample.
-    if (!finals.empty()) finals.resize(1);
+    if (finals.size() > 1) finals.erase(finals.begin() + 1, finals.end());
   } else {
     std::vector<double> estimate_us;
     for (size_t f = 0; f < finals.size(); ++f) {
