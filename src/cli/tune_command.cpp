@@ -405,9 +405,9 @@ int run_tune(const TuneCommandOptions& o) {
         tune.budget_s = std::min(tune.budget_s, std::max(0.0, o.total_budget_s - used) / double(problems_left));
       }
       const std::string key = entry_key(keyed_entry(problem, o.cold));
-      const bool done = std::any_of(prior.begin(), prior.end(), [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
-                        std::any_of(table.entries.begin(), table.entries.end(), [&](const TableEntry& e) { return entry_key(e) == key; });
-      if (done) {
+      const bool finished = std::any_of(prior.begin(), prior.end(), [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
+                            std::any_of(table.entries.begin(), table.entries.end(), [&](const TableEntry& e) { return entry_key(e) == key; });
+      if (finished) {
         std::printf("\n%s: already in %s (journal), skipped\n", describe(problem).c_str(), out.c_str());
         continue;
       }

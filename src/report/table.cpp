@@ -107,7 +107,7 @@ std::string entry_key(const TableEntry& e) {
 std::string table_to_json(const TuningTable& t) {
   json entries = json::array();
   for (const TableEntry& e : t.entries) {
-    auto triple = [](const PerOperand& t) { return json{{"a", t.a}, {"b", t.b}, {"c", t.c}}; };
+    auto triple = [](const PerOperand& p) { return json{{"a", p.a}, {"b", p.b}, {"c", p.c}}; };
     json notes = json::array();
     for (const VariantNote& v : e.not_applicable) notes.push_back({{"variant", v.variant}, {"reason", v.reason}});
     entries.push_back({{"m", e.m}, {"n", e.n}, {"k", e.k}, {"batch", e.batch}, {"dtype", e.dtype}, {"layout", e.layout},
@@ -191,9 +191,9 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
       entry.dtype = e.at("dtype").get<std::string>();
       entry.layout = e.at("layout").get<std::string>();
       auto triple = [&](const char* key) {
-        const json& t = e.at(key);
-        if (!t.is_object()) throw std::invalid_argument(std::string(key) + ": expected an object with a, b, c");
-        return PerOperand{get_uint(t, "a"), get_uint(t, "b"), get_uint(t, "c")};
+        const json& abc = e.at(key);
+        if (!abc.is_object()) throw std::invalid_argument(std::string(key) + ": expected an object with a, b, c");
+        return PerOperand{get_uint(abc, "a"), get_uint(abc, "b"), get_uint(abc, "c")};
       };
       entry.ld = triple("ld");
       entry.offset = triple("offset");
