@@ -11,6 +11,9 @@
 #include "cli/options.hpp"
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
+#include "cli/isolate.hpp"
+#include "core/files.hpp"
+#include "report/journal.hpp"
 #include "tuner/tuner.hpp"
 #include "version.hpp"
 
@@ -58,6 +61,8 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
   app.add_option("--total-budget", o.total_budget_s, "Time for the whole run in seconds (default: none)")->check(CLI::Range(0.0, 1e9));
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
+  app.add_option("--isolate", o.isolate_s, "Run the sweep in a child process; a config running past SECONDS is killed and recorded as timed_out")
+      ->check(CLI::Range(0.001, 1e9));
   app.add_flag("--resume", o.resume, "Skip what the journal beside the table holds (same device and tool version)");
   app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
@@ -170,6 +175,21 @@ int run_cli(int argc, char** argv) {
     throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, bench, devices, peak)");
   }
   resolve_tune_args(tune_args);
+  if (tune_args.parsed.isolate_s > 0) {
+    // The parent only watches: the child is this command line without --isolate.
+    if (tune_args.parsed.out.empty()) throw usage_error("--isolate", std::to_string(tune_args.parsed.isolate_s), "needs --out (the journal beside the table is what the watcher reads)");
+    preflight_writable(tune_args.parsed.out);
+    std::vector<std::string> child{argv[0]};
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--isolate") {
+        ++i;
+      } else if (a.rfind("--isolate=", 0) != 0) {
+        child.push_back(a);
+      }
+    }
+    return run_isolated(child, tune_args.parsed.isolate_s, journal_path_for(tune_args.parsed.out));
+  }
   return run_tune(tune_args.parsed);
 }
 

@@ -413,10 +413,15 @@ int run_tune(const TuneCommandOptions& o) {
       }
       tune.known.clear();
       for (const JournalRecord& r : prior) {
+        // Later records win: a config --isolate recorded as timed_out or crashed stays so.
         if (ours(r, key) && r.phase == "screen") tune.known[r.config] = measurement_of(r);
       }
       tune.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
         journal.append(journal_line(journal_record(device_key, tool_key, key, phase, e)));
+      };
+      tune.on_begin = [&](const std::string& name) {
+        JournalRecord begin{device_key, tool_key, key, "begin", name};
+        journal.append(journal_line(begin));
       };
       TuneResult result;
       try {

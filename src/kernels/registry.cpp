@@ -1,12 +1,19 @@
 #include "kernels/registry.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/error.hpp"
 
 namespace gemmtune {
 
-std::vector<const KernelFamily*> kernel_families() { return {&tiled_family(), &splitk_family(), &fewrows_family(), &coopmat_family()}; }
+std::vector<const KernelFamily*> kernel_families() {
+  std::vector<const KernelFamily*> families{&tiled_family(), &splitk_family(), &fewrows_family(), &coopmat_family()};
+  // Test-only variants, never in a normal run.
+  const char* test = std::getenv("GEMMTUNE_TEST_KERNELS");
+  if (test && std::string(test) == "hang") families.push_back(&test_hang_family());
+  return families;
+}
 
 const KernelFamily* find_family(const std::string& name) {
   for (const KernelFamily* f : kernel_families()) {

@@ -12,6 +12,8 @@ const KernelFamily& tiled_family();
 const KernelFamily& splitk_family();
 const KernelFamily& fewrows_family();
 const KernelFamily& coopmat_family();
+/// Test-only (kernels/test_hang.comp): listed by kernel_families() only with GEMMTUNE_TEST_KERNELS=hang.
+const KernelFamily& test_hang_family();
 
 /// All families in sweep order.
 std::vector<const KernelFamily*> kernel_families();

@@ -7,6 +7,7 @@
 #include "fewrows_f16.h"
 #include "fewrows_f32.h"
 #include "splitk_reduce_f32.h"
+#include "test_hang_f32.h"
 #include "tiled_bf16.h"
 #include "tiled_f16.h"
 #include "tiled_f32.h"
@@ -49,5 +50,7 @@ std::span<const uint32_t> coopmat_spirv(DType dtype) {
 
 std::span<const uint32_t> splitk_reduce_spirv() { return words(spirv_splitk_reduce_f32); }
 std::span<const uint32_t> epilogue_spirv() { return words(spirv_epilogue_f32); }
+
+std::span<const uint32_t> test_hang_spirv() { return words(spirv_test_hang_f32); }
 
 }  // namespace gemmtune

@@ -13,5 +13,6 @@ std::span<const uint32_t> fewrows_spirv(DType dtype);
 std::span<const uint32_t> coopmat_spirv(DType dtype);  ///< f16 and bf16 only (empty for f32)
 std::span<const uint32_t> splitk_reduce_spirv();
 std::span<const uint32_t> epilogue_spirv();
+std::span<const uint32_t> test_hang_spirv();
 
 }  // namespace gemmtune

@@ -19,6 +19,33 @@ std::string journal_line(const JournalRecord& r) {
   return j.dump();
 }
 
+std::optional<JournalRecord> parse_journal_line(const std::string& line) {
+  try {
+    const json j = json::parse(line);
+    JournalRecord r;
+    r.device = j.at("device").get<std::string>();
+    r.tool = j.at("tool").get<std::string>();
+    r.problem = j.at("problem").get<std::string>();
+    r.phase = j.at("phase").get<std::string>();
+    r.config = j.at("config").get<std::string>();
+    r.disposition = j.at("disposition").get<std::string>();
+    r.detail = j.at("detail").get<std::string>();
+    r.samples_us = j.at("samples_us").get<std::vector<double>>();
+    r.runs_per_sample = j.at("runs_per_sample").get<uint32_t>();
+    r.median_us = j.at("median_us").get<double>();
+    r.min_us = j.at("min_us").get<double>();
+    r.cv = j.at("cv").get<double>();
+    r.gflops = j.at("gflops").get<double>();
+    r.error = j.at("error").get<double>();
+    r.elementwise_rel_error = j.at("elementwise_rel_error").get<double>();
+    r.bound = j.at("bound").get<double>();
+    r.compile_ms = j.at("compile_ms").get<double>();
+    return r;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
 std::vector<JournalRecord> read_journal(const std::string& path, size_t* torn) {
   const std::string text = read_file(path);
   std::vector<JournalRecord> records;
@@ -32,33 +59,13 @@ std::vector<JournalRecord> read_journal(const std::string& path, size_t* torn) {
     begin = end + 1;
     ++line_no;
     if (line.empty()) continue;
-    try {
-      const json j = json::parse(line);
-      JournalRecord r;
-      r.device = j.at("device").get<std::string>();
-      r.tool = j.at("tool").get<std::string>();
-      r.problem = j.at("problem").get<std::string>();
-      r.phase = j.at("phase").get<std::string>();
-      r.config = j.at("config").get<std::string>();
-      r.disposition = j.at("disposition").get<std::string>();
-      r.detail = j.at("detail").get<std::string>();
-      r.samples_us = j.at("samples_us").get<std::vector<double>>();
-      r.runs_per_sample = j.at("runs_per_sample").get<uint32_t>();
-      r.median_us = j.at("median_us").get<double>();
-      r.min_us = j.at("min_us").get<double>();
-      r.cv = j.at("cv").get<double>();
-      r.gflops = j.at("gflops").get<double>();
-      r.error = j.at("error").get<double>();
-      r.elementwise_rel_error = j.at("elementwise_rel_error").get<double>();
-      r.bound = j.at("bound").get<double>();
-      r.compile_ms = j.at("compile_ms").get<double>();
-      records.push_back(std::move(r));
-    } catch (const json::exception& e) {
-      if (!complete) {  // the line a kill interrupted: its config is simply measured again
-        if (torn) ++*torn;
-        continue;
-      }
-      throw Error(ExitCode::usage, path + ":" + std::to_string(line_no) + ": not a journal record: " + e.what());
+    std::optional<JournalRecord> r = parse_journal_line(line);
+    if (r) {
+      records.push_back(std::move(*r));
+    } else if (!complete) {  // the line a kill interrupted: its config is simply measured again
+      if (torn) ++*torn;
+    } else {
+      throw Error(ExitCode::usage, path + ":" + std::to_string(line_no) + ": not a journal record");
     }
   }
   return records;

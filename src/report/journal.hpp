@@ -28,6 +28,8 @@ struct JournalRecord {
 
 std::string journal_path_for(const std::string& table_path);
 std::string journal_line(const JournalRecord& r);
+/// One line back into a record; nullopt for anything that is not a whole record.
+std::optional<JournalRecord> parse_journal_line(const std::string& line);
 
 /// Reads a journal; a torn last line (a kill while writing) is skipped and counted in `torn`. A malformed
 /// line elsewhere is a usage Error "FILE:LINE: reason" (exit 2); an unreadable file an io Error (exit 5).

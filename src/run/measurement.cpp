@@ -10,12 +10,15 @@ const char* disposition_name(Disposition d) {
     case Disposition::passed: return "passed";
     case Disposition::incorrect: return "incorrect";
     case Disposition::compile_failed: return "compile_failed";
+    case Disposition::timed_out: return "timed_out";
+    case Disposition::crashed: return "crashed";
   }
   return "?";
 }
 
 std::optional<Disposition> parse_disposition(const std::string& name) {
-  for (Disposition d : {Disposition::passed, Disposition::incorrect, Disposition::compile_failed}) {
+  for (Disposition d : {Disposition::passed, Disposition::incorrect, Disposition::compile_failed, Disposition::timed_out,
+                        Disposition::crashed}) {
     if (name == disposition_name(d)) return d;
   }
   return std::nullopt;

@@ -13,6 +13,8 @@ enum class Disposition {
   passed,          ///< ran and verified
   incorrect,       ///< ran, but failed verification: never chosen
   compile_failed,  ///< the pipeline could not be built
+  timed_out,       ///< did not finish within --isolate's wall-clock limit (its process was killed)
+  crashed,         ///< its process died (device lost, driver crash) under --isolate
 };
 
 const char* disposition_name(Disposition d);

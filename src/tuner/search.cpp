@@ -91,6 +91,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
       r.skipped = candidates.size() - i;
       break;
     }
+    if (known == o.known.end() && o.on_begin) o.on_begin(c.name);
     EvaluatedConfig e{c.family, c.name, c.config, known != o.known.end() ? known->second : ev.screen(c), false};
     if (known != o.known.end()) {
       ++r.resumed;
@@ -128,6 +129,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
     for (size_t f = 0; f < finals.size(); ++f) {
       estimate_us.push_back(finals[f]->measurement.median_us);
       const double compile_ms = finals[f]->measurement.compile_ms;
+      if (o.on_begin) o.on_begin(finals[f]->name);
       finals[f]->measurement = ev.prepare(*final_candidates[f], o.warmup);
       finals[f]->measurement.compile_ms = compile_ms;
     }

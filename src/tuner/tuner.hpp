@@ -44,6 +44,8 @@ struct TuneOptions {
   std::map<std::string, Measurement> known;
   /// Called for every measured config (screening and finals), before the search moves on: the journal.
   std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
+  /// Called before a config is screened or prepared (the journal's "begin": --isolate's watchdog times it).
+  std::function<void(const std::string& name)> on_begin;
   /// Set by SIGINT/SIGTERM: the search ends at once with what is measured.
   const std::atomic<bool>* stop = nullptr;
   RunOptions run;

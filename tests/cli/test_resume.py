@@ -96,6 +96,33 @@ class Resume(unittest.TestCase):
                 self.assertIn(f"({before} from the journal)", p.stdout)
                 self.assertEqual([e["interrupted"] for e in table(path)["entries"]], [False, False])
 
+    def test_isolate_records_a_kernel_that_never_finishes_as_timed_out_and_completes(self):
+        with tempfile.TemporaryDirectory() as d:
+            space = os.path.join(d, "space.json")
+            with open(space, "w") as f:
+                json.dump({"space_version": 1, "variants": {"fewrows": {"cols": [8, 16], "slices": [4], "unroll": [1], "vec": [1]}}}, f)
+            path = os.path.join(d, "t.json")
+            env = dict(os.environ, GEMMTUNE_TEST_KERNELS="hang")
+            t0 = time.time()
+            p = subprocess.run([BIN, "--shape", "4x16x16", "--variants", "hang,fewrows", "--space", space, "--isolate", "3",
+                                "--samples", "3", "--out", path], capture_output=True, text=True, env=env, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertLess(time.time() - t0, 120)
+            self.assertIn("hang_f32_x1 ran past 3", p.stderr)
+            screens = {r["config"]: r["disposition"] for r in journal(path) if r["phase"] == "screen"}
+            self.assertEqual(screens["hang_f32_x1"], "timed_out")
+            e = table(path)["entries"][0]
+            self.assertTrue(e["best"]["name"].startswith("fewrows_"))
+            self.assertEqual(e["candidates"]["evaluated"], 3)
+            self.assertEqual(e["candidates"]["failed"], 1)
+            # Without the test variable there is no such variant.
+            p = subprocess.run([BIN, "--shape", "4x16x16", "--variants", "hang"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            # --isolate needs --out: the watcher reads the journal beside it.
+            p = subprocess.run([BIN, "--shape", "4x16x16", "--isolate", "3"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("--isolate", p.stderr)
+
 
 class Strategies(unittest.TestCase):
     def test_strategies_and_the_total_budget_are_recorded(self):
