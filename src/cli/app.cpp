@@ -3,7 +3,14 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <spdlog/sinks/base_sink.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -24,7 +31,7 @@ struct TuneArgs {
   std::vector<std::string> shapes;
   std::vector<std::string> dtypes;
   std::vector<std::string> layouts;
-  std::string variants, mode, activation;
+  std::string variants, mode, activation, budget, total_budget;
   std::optional<uint64_t> lda, ldb, ldc, stride_a, stride_b, stride_c;
   TuneCommandOptions parsed;
 };
@@ -39,7 +46,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--samples", o.samples, "Timed runs per finalist")->check(CLI::Range(1, 100000));
   app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000));
   app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
-  app.add_option("--budget", o.budget_s, "Time per shape in seconds, shared by its dtypes and layouts")->check(CLI::Range(0.0, 1e9));
+  app.add_option("--budget", args.budget, "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
   GemmProblem& op = o.operation;
   app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");
   app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows (default all)");
@@ -59,7 +66,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
   app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
-  app.add_option("--total-budget", o.total_budget_s, "Time for the whole run in seconds (default: none)")->check(CLI::Range(0.0, 1e9));
+  app.add_option("--total-budget", args.total_budget, "Time for the whole run (90, 60s, 2m, 1.5h; default: none)");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--isolate", o.isolate_s, "Run the sweep in a child process; a config running past SECONDS is killed and recorded as timed_out")
       ->check(CLI::Range(0.001, 1e9));
@@ -95,6 +102,8 @@ void resolve_tune_args(TuneArgs& args) {
   op.b.batch_stride = args.stride_b;
   op.c.batch_stride = args.stride_c;
   parse_strategy(args.parsed.strategy, "--strategy");  // refused here, before any work
+  if (!args.budget.empty()) args.parsed.budget_s = parse_seconds(args.budget, "--budget");
+  if (!args.total_budget.empty()) args.parsed.total_budget_s = parse_seconds(args.total_budget, "--total-budget");
   if (!std::isfinite(op.alpha)) throw usage_error("--alpha", std::to_string(op.alpha), "must be finite");
   if (!std::isfinite(op.beta)) throw usage_error("--beta", std::to_string(op.beta), "must be finite");
   if (!args.dtypes.empty()) {
@@ -103,9 +112,27 @@ void resolve_tune_args(TuneArgs& args) {
   }
 }
 
-void setup_logging(int verbosity) {
-  auto logger = spdlog::stderr_color_mt("gemmtune");
-  logger->set_pattern("%^[%l]%$ %v");
+/// --log-json: every log record as one JSON object per line on stderr ({"time", "level", "message"}).
+class JsonLinesSink : public spdlog::sinks::base_sink<std::mutex> {
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    const auto seconds = std::chrono::duration<double>(msg.time.time_since_epoch()).count();
+    nlohmann::json j = {{"time", seconds},
+                        {"level", std::string(spdlog::level::to_string_view(msg.level).data(), spdlog::level::to_string_view(msg.level).size())},
+                        {"message", std::string(msg.payload.data(), msg.payload.size())}};
+    std::fprintf(stderr, "%s\n", j.dump().c_str());
+  }
+  void flush_() override { std::fflush(stderr); }
+};
+
+void setup_logging(int verbosity, bool json) {
+  std::shared_ptr<spdlog::logger> logger;
+  if (json) {
+    logger = std::make_shared<spdlog::logger>("gemmtune", std::make_shared<JsonLinesSink>());
+  } else {
+    logger = spdlog::stderr_color_mt("gemmtune");
+    logger->set_pattern("%^[%l]%$ %v");
+  }
   spdlog::set_default_logger(logger);
   spdlog::set_level(verbosity < 0 ? spdlog::level::warn : verbosity == 0 ? spdlog::level::info : spdlog::level::debug);
 }
@@ -117,6 +144,8 @@ int run_cli(int argc, char** argv) {
   bool quiet = false, verbose = false;
   app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr");
   app.add_flag("-v,--verbose", verbose, "Debug messages on stderr");
+  bool log_json = false;
+  app.add_flag("--log-json", log_json, "Log records as JSON lines on stderr (errors stay one plain line)");
   app.require_subcommand(0, 1);
 
   TuneArgs tune_args;
@@ -158,7 +187,8 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw Error(ExitCode::usage, e.what());
   }
-  setup_logging(quiet ? -1 : verbose ? 1 : 0);
+  setup_logging(quiet ? -1 : verbose ? 1 : 0, log_json);
+  tune_args.parsed.live_progress = tune_args.parsed.live_progress && !quiet && !log_json;
 
   if (devices->parsed()) return run_devices(devices_options);
   if (peak->parsed()) return run_peak(peak_options);

@@ -130,9 +130,12 @@ int run_isolated(const std::vector<std::string>& child_args, double limit_s, con
     if (code != -1 && code != static_cast<int>(ExitCode::device_fault)) return code;
     std::optional<JournalRecord> last = last_record(journal);
     if (!last || last->phase != "begin") return code == -1 ? static_cast<int>(ExitCode::device_fault) : code;
-    const std::string how = WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status)) : "exit " + std::to_string(code);
-    spdlog::warn("--isolate: the process died in {} ({}): recorded as crashed, resuming in a new process", last->config, how);
-    record(journal, *last, Disposition::crashed, "the process died (" + how + ")");
+    const bool signaled = WIFSIGNALED(status);
+    const std::string how = signaled ? "signal " + std::to_string(WTERMSIG(status)) : "exit " + std::to_string(code) + ", a device fault";
+    const Disposition d = signaled ? Disposition::crashed : Disposition::device_lost;
+    spdlog::warn("--isolate: the process died in {} ({}): recorded as {}, resuming in a new process with a new device",
+                 last->config, how, disposition_name(d));
+    record(journal, *last, d, "the process died (" + how + ")");
   }
   throw Error(ExitCode::device_fault, "--isolate: gave up after 10000 restarts");
 }

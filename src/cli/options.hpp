@@ -1,6 +1,8 @@
 // Options of each command, as plain structs; only cli/app.cpp knows CLI11.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,7 +31,8 @@ struct TuneCommandOptions {
   double total_budget_s = 0;        ///< for the whole run; 0: none
   bool resume = false;              ///< skip what the journal beside the table already holds
   std::string space;                ///< search-space file; empty: the built-in configs/spaces/default.json
-  double isolate_s = 0;             ///< > 0: run in a watched child process, configs killed past this many seconds
+  double isolate_s = 0;
+  bool live_progress = ::isatty(2) != 0;  ///< a live status line on stderr (a terminal, not --quiet/--log-json)             ///< > 0: run in a watched child process, configs killed past this many seconds
 };
 
 /// Bytes of input copies a cold run rotates through: several times the largest L2 in use (the H200 has 60 MB).

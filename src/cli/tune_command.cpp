@@ -388,6 +388,8 @@ int run_tune(const TuneCommandOptions& o) {
   ExitCode worst = ExitCode::ok;
   size_t problems_left = 0;
   for (const Shape& shape : o.shapes) problems_left += problems_of(o, shape).size();
+  const size_t problem_count = problems_left;
+  size_t problem_index = 0;
   const auto run_start = std::chrono::steady_clock::now();
   for (const Shape& shape : o.shapes) {
     const std::vector<GemmProblem> problems = problems_of(o, shape);
@@ -398,6 +400,7 @@ int run_tune(const TuneCommandOptions& o) {
         return static_cast<int>(ExitCode::interrupted);
       }
       const GemmProblem& problem = problems[i];
+      ++problem_index;
       tune.budget_s = shape_budget / double(problems.size() - i);
       if (o.total_budget_s > 0) {
         // --total-budget: an equal share of what is left for each problem still to come.
@@ -425,10 +428,28 @@ int run_tune(const TuneCommandOptions& o) {
       };
       TuneResult result;
       try {
+        const auto problem_start = std::chrono::steady_clock::now();
+        double best_us = 0.0;
+        std::string best_name;
         result = tune_problem(device, problem, families, tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
-          spdlog::debug("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(e.measurement.disposition),
-                        e.measurement.median_us);
+          const Measurement& m = e.measurement;
+          if (m.disposition == Disposition::passed && (best_name.empty() || m.median_us < best_us)) {
+            best_us = m.median_us;
+            best_name = e.name;
+          }
+          if (!o.live_progress) {
+            spdlog::info("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(m.disposition), m.median_us);
+            return;
+          }
+          // A live line: problem i/n, candidate j/m, best so far, and the time left (the screening share of the
+          // budget bounds it).
+          const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
+          const double eta = std::min(spent / double(done) * double(total - done), std::max(0.0, 0.75 * tune.budget_s - spent));
+          std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %.1f us, ~%.0f s left", problem_index,
+                       problem_count, describe(problem).c_str(), done, total, best_name.c_str(), best_us, eta);
+          std::fflush(stderr);
         });
+        if (o.live_progress) std::fprintf(stderr, "\r\033[K");
       } catch (const Error& e) {
         if (e.code() != ExitCode::unsupported) throw;  // device faults end the run; the table holds what was measured
         // Recorded, so the table shows why this operation has no entry to use.

@@ -1,6 +1,7 @@
 #include "core/problem.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/error.hpp"
 
@@ -165,6 +166,22 @@ ResolvedGemm resolve(const GemmProblem& p) {
   r.c = resolve_operand(p.c, 'c', s.m, s.n, s.batch, "M x N", false);
   if (p.epilogue.bias) r.bias_extent = add_checked(p.epilogue.bias_offset, s.n, "--bias-offset");
   return r;
+}
+
+double parse_seconds(const std::string& text, const std::string& option) {
+  size_t digits = 0, dots = 0;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) {
+    dots += text[digits] == '.';
+    ++digits;
+  }
+  const std::string unit = text.substr(digits);
+  const double scale = unit.empty() || unit == "s" ? 1.0 : unit == "m" ? 60.0 : unit == "h" ? 3600.0 : -1.0;
+  if (digits == 0 || dots > 1 || text[0] == '.' || text[digits - 1] == '.' || scale < 0) {
+    throw usage_error(option, text, "expected seconds, optionally with a unit: 90, 60s, 2m, 1.5h");
+  }
+  const double value = std::stod(text.substr(0, digits)) * scale;
+  if (!(value <= 1e9)) throw usage_error(option, text, "at most 1e9 seconds");
+  return value;
 }
 
 }  // namespace gemmtune

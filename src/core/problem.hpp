@@ -18,6 +18,9 @@ std::string_view dtype_name(DType dtype);
 DType parse_dtype(std::string_view text, const std::string& what = "--dtype");
 /// Parses a comma-separated dtype list, removing duplicates and keeping order.
 std::vector<DType> parse_dtype_list(std::string_view text, const std::string& what = "--dtype");
+/// A duration: a non-negative decimal number of seconds with an optional unit, "90", "60s", "2m", "1.5h".
+/// Anything else is a usage Error naming `option`.
+double parse_seconds(const std::string& text, const std::string& option);
 /// Bytes per element of the input type.
 unsigned dtype_bytes(DType dtype);
 /// The verification bound on max|gpu-ref|/max|ref| for this input type.

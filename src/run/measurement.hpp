@@ -14,7 +14,8 @@ enum class Disposition {
   incorrect,       ///< ran, but failed verification: never chosen
   compile_failed,  ///< the pipeline could not be built
   timed_out,       ///< did not finish within --isolate's wall-clock limit (its process was killed)
-  crashed,         ///< its process died (device lost, driver crash) under --isolate
+  device_lost,     ///< its process ended with a device fault (device lost, out of memory, fence timeout) under --isolate
+  crashed,         ///< its process died on a signal (a driver crash) under --isolate
 };
 
 const char* disposition_name(Disposition d);

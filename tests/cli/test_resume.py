@@ -186,6 +186,22 @@ class Strategies(unittest.TestCase):
             spread = abs(medians[0] - medians[1]) / min(medians)
             self.assertLessEqual(spread, max(bands), (medians, bands))
 
+    def test_log_json_gives_one_object_per_line_and_plain_logs_one_line_per_candidate(self):
+        with tempfile.TemporaryDirectory() as d:
+            args = [BIN, "--shape", "4x16x16", "--kernels", "fewrows_f32_cols8_slices4_*", "--samples", "3",
+                    "--budget", "30s", "--out", os.path.join(d, "t.json")]
+            p = subprocess.run(args + ["--log-json"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            records = [json.loads(l) for l in p.stderr.splitlines()]
+            self.assertTrue(all(set(r) == {"time", "level", "message"} for r in records), records)
+            candidates = [r for r in records if r["message"].startswith("[")]
+            self.assertEqual(len(candidates), 9)  # 3 unroll x 3 vec, one record each
+            p = subprocess.run(args, capture_output=True, text=True)  # not a terminal: plain lines
+            self.assertEqual(len([l for l in p.stderr.splitlines() if l.startswith("[info] [")]), 9, p.stderr)
+            p = subprocess.run([BIN, "--shape", "4x16x16", "--log-json", "--budget", "2x"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+            self.assertEqual(p.stderr.strip().splitlines(), ["gemmtune: error: --budget: '2x': expected seconds, optionally with a unit: 90, 60s, 2m, 1.5h"])
+
     def test_a_bad_strategy_is_one_line_and_exit_2(self):
         p = subprocess.run([BIN, "--shape", "8x8x8", "--strategy", "greedy"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)

@@ -143,3 +143,20 @@ TEST(Operation, ParsesLayoutsActivationsAndModes) {
   Epilogue e{true, 0, Activation::relu};
   EXPECT_EQ(e.name(), "bias+relu");
 }
+
+TEST(Durations, SecondsWithAnOptionalUnit) {
+  EXPECT_EQ(gemmtune::parse_seconds("90", "--budget"), 90.0);
+  EXPECT_EQ(gemmtune::parse_seconds("60s", "--budget"), 60.0);
+  EXPECT_EQ(gemmtune::parse_seconds("2m", "--budget"), 120.0);
+  EXPECT_EQ(gemmtune::parse_seconds("1.5h", "--budget"), 5400.0);
+  EXPECT_EQ(gemmtune::parse_seconds("0", "--budget"), 0.0);
+  for (const char* bad : {"", "-3", "1.5x", ".5", "5.", "1..2", "abc", "2 m", "1e3", "9999999999"}) {
+    try {
+      gemmtune::parse_seconds(bad, "--total-budget");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const gemmtune::Error& e) {
+      EXPECT_EQ(e.code(), gemmtune::ExitCode::usage);
+      EXPECT_NE(std::string(e.what()).find("--total-budget"), std::string::npos);
+    }
+  }
+}
