@@ -19,6 +19,7 @@
 #include "report/table.hpp"
 #include "tuner/tuner.hpp"
 #include "version.hpp"
+#include "vk/check.hpp"
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
 
@@ -343,8 +344,9 @@ int run_tune(const TuneCommandOptions& o) {
   if (!o.out.empty()) table = load_table_for_device(o.out, {}, false);
 
   vk::Instance instance(vk::validation_requested_by_env());
-  vk::Device device(instance, instance.select(o.device));
-  const vk::DeviceInfo& info = device.info();
+  std::optional<vk::Device> device;  // recreated after a device loss
+  device.emplace(instance, instance.select(o.device));
+  const vk::DeviceInfo info = device->info();
   spdlog::info("device {}: {} ({}, driver {}, Vulkan {})", info.index, info.name, vk::device_type_name(info.type),
                info.driver_version, vk::api_version_string(info.api_version));
 
@@ -389,6 +391,8 @@ int run_tune(const TuneCommandOptions& o) {
   size_t problems_left = 0;
   for (const Shape& shape : o.shapes) problems_left += problems_of(o, shape).size();
   const size_t problem_count = problems_left;
+  constexpr int kMaxDeviceLosses = 16;  // per run: a device that keeps failing ends it (exit 4)
+  int device_losses = 0;
   size_t problem_index = 0;
   const auto run_start = std::chrono::steady_clock::now();
   for (const Shape& shape : o.shapes) {
@@ -422,7 +426,9 @@ int run_tune(const TuneCommandOptions& o) {
       tune.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
         journal.append(journal_line(journal_record(device_key, tool_key, key, phase, e)));
       };
+      std::string in_hand;  // the config being measured, for a device loss
       tune.on_begin = [&](const std::string& name) {
+        in_hand = name;
         JournalRecord begin{device_key, tool_key, key, "begin", name};
         journal.append(journal_line(begin));
       };
@@ -431,7 +437,7 @@ int run_tune(const TuneCommandOptions& o) {
         const auto problem_start = std::chrono::steady_clock::now();
         double best_us = 0.0;
         std::string best_name;
-        result = tune_problem(device, problem, families, tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
+        result = tune_problem(*device, problem, families, tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
           const Measurement& m = e.measurement;
           if (m.disposition == Disposition::passed && (best_name.empty() || m.median_us < best_us)) {
             best_us = m.median_us;
@@ -450,8 +456,23 @@ int run_tune(const TuneCommandOptions& o) {
           std::fflush(stderr);
         });
         if (o.live_progress) std::fprintf(stderr, "\r\033[K");
+      } catch (const vk::VulkanError& e) {
+        if (e.result() != VK_ERROR_DEVICE_LOST || in_hand.empty() || ++device_losses > kMaxDeviceLosses) throw;
+        // The config in hand lost the device: it is recorded (and never run again), the device is recreated and
+        // the problem resumes from the journal.
+        if (o.live_progress) std::fprintf(stderr, "\r\033[K");
+        spdlog::warn("{}: {} lost the device ({}): recorded as device_lost; recreating the device", describe(problem), in_hand, e.what());
+        const JournalRecord lost{device_key, tool_key, key, "screen", in_hand, disposition_name(Disposition::device_lost), e.what()};
+        journal.append(journal_line(lost));
+        prior.push_back(lost);
+        device.reset();
+        device.emplace(instance, instance.select(o.device));
+        --i;  // the same problem again (unsigned wrap-around is undone by the loop's ++i)
+        ++problems_left;
+        --problem_index;
+        continue;
       } catch (const Error& e) {
-        if (e.code() != ExitCode::unsupported) throw;  // device faults end the run; the table holds what was measured
+        if (e.code() != ExitCode::unsupported) throw;  // other device faults end the run; the table holds what was measured
         // Recorded, so the table shows why this operation has no entry to use.
         spdlog::error("{}", e.what());
         worst = ExitCode::unsupported;

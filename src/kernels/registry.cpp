@@ -10,8 +10,10 @@ namespace gemmtune {
 std::vector<const KernelFamily*> kernel_families() {
   std::vector<const KernelFamily*> families{&tiled_family(), &splitk_family(), &fewrows_family(), &coopmat_family()};
   // Test-only variants, never in a normal run.
-  const char* test = std::getenv("GEMMTUNE_TEST_KERNELS");
-  if (test && std::string(test) == "hang") families.push_back(&test_hang_family());
+  const std::string test = std::getenv("GEMMTUNE_TEST_KERNELS") ? std::getenv("GEMMTUNE_TEST_KERNELS") : "";
+  auto named = [&](const std::string& name) { return ("," + test + ",").find("," + name + ",") != std::string::npos; };
+  if (named("hang")) families.push_back(&test_hang_family());
+  if (named("lose")) families.push_back(&test_lose_family());
   return families;
 }
 

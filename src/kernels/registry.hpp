@@ -12,8 +12,10 @@ const KernelFamily& tiled_family();
 const KernelFamily& splitk_family();
 const KernelFamily& fewrows_family();
 const KernelFamily& coopmat_family();
-/// Test-only (kernels/test_hang.comp): listed by kernel_families() only with GEMMTUNE_TEST_KERNELS=hang.
+/// Test-only (src/kernels/test_variants.cpp): listed by kernel_families() only when GEMMTUNE_TEST_KERNELS names
+/// them ("hang", "lose", comma-separated).
 const KernelFamily& test_hang_family();
+const KernelFamily& test_lose_family();
 
 /// All families in sweep order.
 std::vector<const KernelFamily*> kernel_families();

@@ -123,6 +123,23 @@ class Resume(unittest.TestCase):
             self.assertEqual(p.returncode, 2)
             self.assertIn("--isolate", p.stderr)
 
+    def test_a_lost_device_is_recreated_and_the_config_recorded_as_device_lost(self):
+        with tempfile.TemporaryDirectory() as d:
+            space = os.path.join(d, "space.json")
+            with open(space, "w") as f:
+                json.dump({"space_version": 1, "variants": {"fewrows": {"cols": [8, 16], "slices": [4], "unroll": [1], "vec": [1]}}}, f)
+            path = os.path.join(d, "t.json")
+            env = dict(os.environ, GEMMTUNE_TEST_KERNELS="hang,lose")
+            p = subprocess.run([BIN, "--shape", "4x16x16,5x16x16", "--variants", "lose,fewrows", "--space", space,
+                                "--samples", "3", "--out", path], capture_output=True, text=True, env=env, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stderr.count("recreating the device"), 2)
+            lost = [r for r in journal(path) if r["phase"] == "screen" and r["config"] == "lose_f32_x1"]
+            self.assertEqual([r["disposition"] for r in lost], ["device_lost", "device_lost"])
+            for e in table(path)["entries"]:
+                self.assertTrue(e["best"]["name"].startswith("fewrows_"))
+                self.assertEqual(e["candidates"]["failed"], 1)
+
 
 class Strategies(unittest.TestCase):
     def test_strategies_and_the_total_budget_are_recorded(self):
