@@ -24,6 +24,14 @@ def screened_set(path):
     return sorted({(r["problem"], r["config"]) for r in journal(path) if r["phase"] == "screen"})
 
 
+def two_fewrows_configs(folder):
+    """A space file leaving fewrows two configs; returns its path."""
+    path = os.path.join(folder, "space.json")
+    with open(path, "w") as f:
+        json.dump({"space_version": 1, "variants": {"fewrows": {"cols": [8, 16], "slices": [4], "unroll": [1], "vec": [1]}}}, f)
+    return path
+
+
 def table(path):
     with open(path) as f:
         return json.load(f)
@@ -98,9 +106,7 @@ class Resume(unittest.TestCase):
 
     def test_isolate_records_a_kernel_that_never_finishes_as_timed_out_and_completes(self):
         with tempfile.TemporaryDirectory() as d:
-            space = os.path.join(d, "space.json")
-            with open(space, "w") as f:
-                json.dump({"space_version": 1, "variants": {"fewrows": {"cols": [8, 16], "slices": [4], "unroll": [1], "vec": [1]}}}, f)
+            space = two_fewrows_configs(d)
             path = os.path.join(d, "t.json")
             env = dict(os.environ, GEMMTUNE_TEST_KERNELS="hang")
             t0 = time.time()
@@ -125,9 +131,7 @@ class Resume(unittest.TestCase):
 
     def test_a_lost_device_is_recreated_and_the_config_recorded_as_device_lost(self):
         with tempfile.TemporaryDirectory() as d:
-            space = os.path.join(d, "space.json")
-            with open(space, "w") as f:
-                json.dump({"space_version": 1, "variants": {"fewrows": {"cols": [8, 16], "slices": [4], "unroll": [1], "vec": [1]}}}, f)
+            space = two_fewrows_configs(d)
             path = os.path.join(d, "t.json")
             env = dict(os.environ, GEMMTUNE_TEST_KERNELS="hang,lose")
             p = subprocess.run([BIN, "--shape", "4x16x16,5x16x16", "--variants", "lose,fewrows", "--space", space,
