@@ -176,6 +176,15 @@ int run_cli(int argc, char** argv) {
   peak->add_option("--device", peak_options.device, "Device index, UUID or name substring");
   peak->add_option("--samples", peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
 
+  CompareCommandOptions compare_options;
+  CLI::App* compare = app.add_subcommand("compare", "CI regression check: compare a new table with a baseline (no GPU)");
+  compare->add_option("BASE", compare_options.base, "Baseline table")->required();
+  compare->add_option("NEW", compare_options.fresh, "New table")->required();
+  compare->add_option("--threshold", compare_options.threshold, "Slowdown that counts as a regression, beyond the noise (default 5%)");
+  compare->add_option("--format", compare_options.format, "text (default), md, json or junit");
+  compare->add_option("--out", compare_options.out, "Write the report to this file (default stdout)");
+  compare->add_flag("--allow-device-mismatch", compare_options.allow_device_mismatch, "Compare tables of different devices");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -191,6 +200,7 @@ int run_cli(int argc, char** argv) {
   tune_args.parsed.live_progress = tune_args.parsed.live_progress && !quiet && !log_json;
 
   if (devices->parsed()) return run_devices(devices_options);
+  if (compare->parsed()) return run_compare(compare_options);
   if (peak->parsed()) return run_peak(peak_options);
   if (bench->parsed()) {
     resolve_tune_args(bench_args);

@@ -49,7 +49,17 @@ struct PeakCommandOptions {
   int samples = 7;
 };
 
+struct CompareCommandOptions {
+  std::string base, fresh;         ///< the baseline table and the new one
+  std::string threshold = "5%";
+  std::string format = "text";     ///< text, md, json, junit
+  std::string out;                 ///< empty: stdout
+  bool allow_device_mismatch = false;
+};
+
 int run_tune(const TuneCommandOptions& options);
+/// `gemmtune compare BASE NEW`: 0 no regression, 1 regression, 2 bad input, 3 device mismatch.
+int run_compare(const CompareCommandOptions& options);
 /// `gemmtune list`: the candidates of every problem, and with `why` the pruned configs and inapplicable variants
 /// with their reasons; nothing is built or run.
 int run_list(const TuneCommandOptions& options, bool why);

@@ -1,0 +1,169 @@
+#include "report/compare.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/error.hpp"
+
+namespace gemmtune {
+
+using json = nlohmann::json;
+
+namespace {
+std::string readable_key(const TableEntry& e) {
+  std::string s = std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k);
+  if (e.batch != 1) s += "x" + std::to_string(e.batch);
+  s += " " + e.dtype + " " + e.layout;
+  if (e.alpha != 1.0 || e.beta != 0.0) s += " alpha " + json(e.alpha).dump() + " beta " + json(e.beta).dump();
+  if (e.bias) s += " bias";
+  if (e.activation != "none") s += " " + e.activation;
+  if (e.mode != "fast") s += " " + e.mode;
+  if (e.cold) s += " cold";
+  return s;
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * fraction);
+  return buf;
+}
+
+std::string xml_escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+bool Comparison::regressed() const {
+  return std::any_of(entries.begin(), entries.end(), [](const EntryComparison& e) { return e.status == "regressed" || e.status == "lost"; });
+}
+
+Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, const CompareOptions& o) {
+  Comparison c;
+  c.base_device = base.device.name + " (driver " + base.device.driver_version + ")";
+  c.new_device = fresh.device.name + " (driver " + fresh.device.driver_version + ")";
+  c.device_mismatch = base.device.name != fresh.device.name || base.device.vendor_id != fresh.device.vendor_id ||
+                      base.device.device_id != fresh.device.device_id;
+  for (const TableEntry& b : base.entries) {
+    EntryComparison r;
+    r.key = readable_key(b);
+    auto n = std::find_if(fresh.entries.begin(), fresh.entries.end(), [&](const TableEntry& e) { return e.same_key(b); });
+    if (b.best) {
+      r.base_config = b.best->name;
+      r.base_us = b.best->median_us;
+    }
+    if (n == fresh.entries.end()) {
+      r.status = "missing";
+    } else if (!n->best) {
+      r.status = b.best ? "lost" : "same";
+    } else {
+      r.new_config = n->best->name;
+      r.new_us = n->best->median_us;
+      if (!b.best) {
+        r.status = "faster";  // nothing verified before
+      } else {
+        r.slowdown = r.new_us / r.base_us - 1.0;
+        r.noise = o.noise_factor * std::max(b.best->cv, n->best->cv);
+        const double band = std::max(o.threshold, r.noise);
+        r.status = r.slowdown > band ? "regressed" : r.slowdown < -band ? "faster" : "same";
+      }
+    }
+    c.entries.push_back(r);
+  }
+  for (const TableEntry& n : fresh.entries) {
+    const bool in_base = std::any_of(base.entries.begin(), base.entries.end(), [&](const TableEntry& e) { return e.same_key(n); });
+    if (in_base) continue;
+    EntryComparison r;
+    r.key = readable_key(n);
+    r.status = "new";
+    if (n.best) {
+      r.new_config = n.best->name;
+      r.new_us = n.best->median_us;
+    }
+    c.entries.push_back(r);
+  }
+  return c;
+}
+
+std::string render_comparison(const Comparison& c, const std::string& format, const CompareOptions& o) {
+  std::string out;
+  size_t regressions = 0;
+  for (const EntryComparison& e : c.entries) regressions += e.status == "regressed" || e.status == "lost";
+  if (format == "json") {
+    json rows = json::array();
+    for (const EntryComparison& e : c.entries) {
+      rows.push_back({{"key", e.key}, {"status", e.status}, {"base_config", e.base_config}, {"new_config", e.new_config},
+                      {"base_us", e.base_us}, {"new_us", e.new_us}, {"slowdown", e.slowdown}, {"noise", e.noise}});
+    }
+    return json{{"base_device", c.base_device}, {"new_device", c.new_device}, {"device_mismatch", c.device_mismatch},
+                {"threshold", o.threshold}, {"regressions", regressions}, {"entries", rows}}
+               .dump(2) + "\n";
+  }
+  if (format == "junit") {
+    out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"gemmtune compare\" tests=\"" +
+          std::to_string(c.entries.size()) + "\" failures=\"" + std::to_string(regressions) + "\">\n";
+    for (const EntryComparison& e : c.entries) {
+      out += "  <testcase classname=\"gemmtune\" name=\"" + xml_escaped(e.key) + "\">";
+      if (e.status == "regressed" || e.status == "lost") {
+        out += "<failure message=\"" + xml_escaped(e.status + " " + percent(e.slowdown) + " (" + e.base_config + " " +
+                                                   json(e.base_us).dump() + " us -> " + e.new_config + " " + json(e.new_us).dump() + " us)") +
+               "\"/>";
+      } else if (e.status == "missing" || e.status == "new") {
+        out += "<skipped message=\"" + e.status + "\"/>";
+      }
+      out += "</testcase>\n";
+    }
+    return out + "</testsuite>\n";
+  }
+  const bool md = format == "md";
+  char head[512];
+  std::snprintf(head, sizeof head, "%sbase: %s, new: %s; threshold %.1f %%, noise %.0f x CV: %zu regression%s\n\n",
+                md ? "**gemmtune compare** " : "", c.base_device.c_str(), c.new_device.c_str(), 100.0 * o.threshold,
+                o.noise_factor, regressions, regressions == 1 ? "" : "s");
+  out = head;
+  if (md) out += "| entry | status | base us | new us | change | noise |\n|---|---|---:|---:|---:|---:|\n";
+  for (const EntryComparison& e : c.entries) {
+    char line[512];
+    const std::string change = e.base_us > 0 && e.new_us > 0 ? percent(e.slowdown) : "";
+    const std::string noise = e.noise > 0 ? percent(e.noise).substr(1) : "";
+    if (md) {
+      std::snprintf(line, sizeof line, "| %s | %s%s%s | %.2f | %.2f | %s | %s |\n", e.key.c_str(), e.status == "regressed" || e.status == "lost" ? "**" : "",
+                    e.status.c_str(), e.status == "regressed" || e.status == "lost" ? "**" : "", e.base_us, e.new_us, change.c_str(), noise.c_str());
+    } else {
+      std::snprintf(line, sizeof line, "%-10s %-40s %10.2f -> %10.2f us %8s (noise %s)\n", e.status.c_str(), e.key.c_str(), e.base_us,
+                    e.new_us, change.c_str(), noise.empty() ? "-" : noise.c_str());
+    }
+    out += line;
+  }
+  return out;
+}
+
+double parse_percent(const std::string& text, const std::string& option) {
+  std::string number = text;
+  if (!number.empty() && number.back() == '%') number.pop_back();
+  size_t used = 0;
+  double v = -1.0;
+  try {
+    v = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || !(v >= 0.0 && v <= 1000.0) || !std::isdigit(static_cast<unsigned char>(number[0]))) {
+    throw usage_error(option, text, "expected a percentage such as 5% or 2.5");
+  }
+  return v / 100.0;
+}
+
+}  // namespace gemmtune

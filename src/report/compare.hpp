@@ -1,0 +1,43 @@
+// `gemmtune compare BASE NEW`: the CI regression check between two tuning tables of one device. No GPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/table.hpp"
+
+namespace gemmtune {
+
+struct CompareOptions {
+  double threshold = 0.05;     ///< a slowdown must exceed this fraction...
+  double noise_factor = 2.0;   ///< ...and this many times the larger CV of the two best results
+};
+
+struct EntryComparison {
+  std::string key;       ///< shape, dtype, layout and the rest, readable
+  std::string status;    ///< "same", "faster", "regressed", "lost" (no verified result now), "new", "missing"
+  std::string base_config, new_config;
+  double base_us = 0, new_us = 0;
+  double slowdown = 0;   ///< new_us / base_us - 1 (negative: faster)
+  double noise = 0;      ///< noise_factor x max(base cv, new cv)
+};
+
+struct Comparison {
+  std::vector<EntryComparison> entries;  ///< base order, then entries only NEW has
+  bool device_mismatch = false;
+  std::string base_device, new_device;
+  bool regressed() const;                ///< any "regressed" or "lost"
+};
+
+/// Compares entries with the same key. A slowdown beyond both the threshold and the noise is a regression; an
+/// entry whose verified result is gone is "lost" (a regression too). Devices differ when the name, vendor or
+/// device id do (a driver update is reported, not refused).
+Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, const CompareOptions& options);
+
+/// Renders a comparison: "text", "md" (a CI job summary), "json" or "junit" (one test case per entry).
+std::string render_comparison(const Comparison& c, const std::string& format, const CompareOptions& options);
+
+/// "5%", "5", "0.5%" -> 0.05, 0.05, 0.005; anything else is a usage Error naming `option`.
+double parse_percent(const std::string& text, const std::string& option);
+
+}  // namespace gemmtune

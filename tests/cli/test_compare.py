@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""gemmtune compare end to end on tables written by gemmtune itself (lavapipe) and edited copies of them:
+exit codes 0/1/2/3, every format, --out. No GPU work in compare itself."""
+import copy
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", "build/gemmtune"))
+
+
+def write(path, table):
+    with open(path, "w") as f:
+        json.dump(table, f)
+
+
+class Compare(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.TemporaryDirectory()
+        cls.base_path = os.path.join(cls.dir.name, "base.json")
+        p = subprocess.run([BIN, "--shape", "4x16x16,8x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_*",
+                            "--samples", "3", "--out", cls.base_path], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        with open(cls.base_path) as f:
+            cls.base = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.dir.cleanup()
+
+    def compare(self, fresh, *extra):
+        path = os.path.join(self.dir.name, "new.json")
+        write(path, fresh)
+        p = subprocess.run([BIN, "compare", self.base_path, path, *extra], capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_identical_tables_pass(self):
+        rc, out, _ = self.compare(self.base)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("0 regressions", out)
+
+    def test_a_slower_entry_fails_with_every_format(self):
+        fresh = copy.deepcopy(self.base)
+        fresh["entries"][0]["best"]["median_us"] *= 1.5
+        fresh["entries"][0]["best"]["cv"] = 0.01
+        self.base_cv_low()
+        rc, out, _ = self.compare(fresh)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("regressed", out)
+        rc, out, _ = self.compare(fresh, "--format", "md")
+        self.assertIn("**regressed**", out)
+        rc, out, _ = self.compare(fresh, "--format", "json")
+        self.assertEqual(json.loads(out)["regressions"], 1)
+        report = os.path.join(self.dir.name, "junit.xml")
+        rc, out, _ = self.compare(fresh, "--format", "junit", "--out", report)
+        self.assertEqual((rc, out), (1, ""))
+        suite = ET.parse(report).getroot()
+        self.assertEqual(suite.get("failures"), "1")
+        self.assertEqual(len(suite.findall("testcase")), 2)
+        # The same slowdown under a 60 % threshold passes.
+        rc, _, _ = self.compare(fresh, "--threshold", "60%")
+        self.assertEqual(rc, 0)
+
+    def base_cv_low(self):
+        base = copy.deepcopy(self.base)
+        for e in base["entries"]:
+            e["best"]["cv"] = 0.01
+        write(self.base_path, base)
+
+    def test_corrupt_or_unreadable_input_is_exit_2_never_a_pass(self):
+        path = os.path.join(self.dir.name, "corrupt.json")
+        with open(path, "w") as f:
+            f.write('{"schema_version": 4, "entries": [')
+        for args in ([path, self.base_path], [self.base_path, path], [os.path.join(self.dir.name, "none.json"), self.base_path]):
+            p = subprocess.run([BIN, "compare", *args], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        rc, _, err = self.compare(self.base, "--threshold", "lots")
+        self.assertEqual(rc, 2, err)
+        rc, _, err = self.compare(self.base, "--format", "xml")
+        self.assertEqual(rc, 2, err)
+
+    def test_another_device_is_exit_3_unless_allowed(self):
+        fresh = copy.deepcopy(self.base)
+        fresh["device"]["device_id"] += 1
+        rc, _, err = self.compare(fresh)
+        self.assertEqual(rc, 3, err)
+        self.assertIn("--allow-device-mismatch", err)
+        rc, _, err = self.compare(fresh, "--allow-device-mismatch")
+        self.assertEqual(rc, 0, err)
+
+    def test_missing_and_new_entries_are_listed(self):
+        fresh = copy.deepcopy(self.base)
+        moved = fresh["entries"].pop()
+        moved["m"] = 3
+        fresh["entries"].append(moved)
+        rc, out, _ = self.compare(fresh)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("missing", out)
+        self.assertIn("new", out)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

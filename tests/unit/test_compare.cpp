@@ -1,0 +1,97 @@
+// compare on crafted tables: regressions beyond threshold and noise, noise, faster, lost, missing, new, devices.
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "report/compare.hpp"
+
+namespace gemmtune {
+namespace {
+
+TableEntry entry(uint64_t m, double us, double cv) {
+  TableEntry e;
+  e.m = m;
+  e.n = e.k = 64;
+  e.dtype = "f32";
+  ConfigResult c;
+  c.variant = "tiled";
+  c.name = "tiled_f32_m" + std::to_string(m);
+  c.median_us = us;
+  c.cv = cv;
+  e.best = c;
+  return e;
+}
+
+TuningTable table(std::vector<TableEntry> entries) {
+  TuningTable t;
+  t.device = {"GPU", 0x10de, 0x2335, "580.1", "NVIDIA", "1.4", "discrete", "uuid"};
+  t.entries = std::move(entries);
+  return t;
+}
+
+const EntryComparison& find(const Comparison& c, const std::string& prefix) {
+  for (const EntryComparison& e : c.entries) {
+    if (e.key.rfind(prefix, 0) == 0) return e;
+  }
+  throw std::runtime_error("no entry " + prefix);
+}
+
+TEST(Compare, SlowdownsBeyondThresholdAndNoiseRegressOthersDoNot) {
+  TuningTable base = table({entry(1, 100, 0.01), entry(2, 100, 0.01), entry(3, 100, 0.08), entry(4, 100, 0.01),
+                            entry(5, 100, 0.01), entry(6, 100, 0.01)});
+  TableEntry lost = entry(5, 0, 0);
+  lost.best.reset();
+  TuningTable fresh = table({entry(1, 110, 0.01),    // +10 %: beyond 5 % and the 2 % noise
+                             entry(2, 104, 0.01),    // +4 %: inside the threshold
+                             entry(3, 110, 0.01),    // +10 %, but base CV 8 %: noise 16 %
+                             entry(4, 80, 0.01),     // faster
+                             lost,                   // no verified result any more
+                             entry(7, 50, 0.01)});   // only in NEW; 6 is missing
+  const Comparison c = compare_tables(base, fresh, CompareOptions{});
+  EXPECT_EQ(find(c, "1x").status, "regressed");
+  EXPECT_NEAR(find(c, "1x").slowdown, 0.10, 1e-12);
+  EXPECT_NEAR(find(c, "1x").noise, 0.02, 1e-12);
+  EXPECT_EQ(find(c, "2x").status, "same");
+  EXPECT_EQ(find(c, "3x").status, "same");
+  EXPECT_NEAR(find(c, "3x").noise, 0.16, 1e-12);
+  EXPECT_EQ(find(c, "4x").status, "faster");
+  EXPECT_EQ(find(c, "5x").status, "lost");
+  EXPECT_EQ(find(c, "6x").status, "missing");
+  EXPECT_EQ(find(c, "7x").status, "new");
+  EXPECT_TRUE(c.regressed());
+  EXPECT_FALSE(c.device_mismatch);
+
+  CompareOptions loose;
+  loose.threshold = 0.2;
+  fresh.entries[4] = entry(5, 100, 0.0);
+  EXPECT_FALSE(compare_tables(base, fresh, loose).regressed());
+}
+
+TEST(Compare, DifferentDevicesAreFlaggedDriverUpdatesAreNot) {
+  TuningTable base = table({entry(1, 100, 0.01)});
+  TuningTable fresh = base;
+  fresh.device.driver_version = "581.0";
+  EXPECT_FALSE(compare_tables(base, fresh, CompareOptions{}).device_mismatch);
+  fresh.device.device_id = 0x2336;
+  EXPECT_TRUE(compare_tables(base, fresh, CompareOptions{}).device_mismatch);
+}
+
+TEST(Compare, RenderingsCarryEveryEntry) {
+  const Comparison c = compare_tables(table({entry(1, 100, 0.01)}), table({entry(1, 120, 0.01)}), CompareOptions{});
+  EXPECT_NE(render_comparison(c, "text", CompareOptions{}).find("regressed"), std::string::npos);
+  EXPECT_NE(render_comparison(c, "md", CompareOptions{}).find("| 1x64x64 f32 nn | **regressed** |"), std::string::npos);
+  const std::string junit = render_comparison(c, "junit", CompareOptions{});
+  EXPECT_NE(junit.find("failures=\"1\""), std::string::npos);
+  EXPECT_NE(junit.find("<failure message=\"regressed +20.0%"), std::string::npos) << junit;
+  EXPECT_NE(render_comparison(c, "json", CompareOptions{}).find("\"regressions\": 1"), std::string::npos);
+}
+
+TEST(Compare, ThresholdsParseAsPercentages) {
+  EXPECT_DOUBLE_EQ(parse_percent("5%", "--threshold"), 0.05);
+  EXPECT_DOUBLE_EQ(parse_percent("2.5", "--threshold"), 0.025);
+  for (const char* bad : {"", "%", "-5%", "five", "5%%", ".5"}) {
+    EXPECT_THROW(parse_percent(bad, "--threshold"), Error) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace gemmtune
