@@ -31,7 +31,7 @@ struct TuneArgs {
   std::vector<std::string> shapes;
   std::vector<std::string> dtypes;
   std::vector<std::string> layouts;
-  std::string variants, mode, activation, budget, total_budget;
+  std::string variants, mode, activation, budget, total_budget, shard;
   std::optional<uint64_t> lda, ldb, ldc, stride_a, stride_b, stride_c;
   TuneCommandOptions parsed;
 };
@@ -66,6 +66,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
   app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
+  app.add_option("--shard", args.shard, "i/n: tune problems i, i + n, ... of the shape x layout x dtype list (i from 0)");
   app.add_option("--total-budget", args.total_budget, "Time for the whole run (90, 60s, 2m, 1.5h; default: none)");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--isolate", o.isolate_s, "Run the sweep in a child process; a config running past SECONDS is killed and recorded as timed_out")
@@ -103,6 +104,21 @@ void resolve_tune_args(TuneArgs& args) {
   op.c.batch_stride = args.stride_c;
   parse_strategy(args.parsed.strategy, "--strategy");  // refused here, before any work
   if (!args.budget.empty()) args.parsed.budget_s = parse_seconds(args.budget, "--budget");
+  if (!args.shard.empty()) {
+    const size_t slash = args.shard.find('/');
+    auto number = [&](const std::string& s) {
+      if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos) {
+        throw usage_error("--shard", args.shard, "expected i/n with 0 <= i < n, such as 0/3");
+      }
+      return uint32_t(std::stoul(s));
+    };
+    if (slash == std::string::npos) throw usage_error("--shard", args.shard, "expected i/n with 0 <= i < n, such as 0/3");
+    args.parsed.shard_index = number(args.shard.substr(0, slash));
+    args.parsed.shard_count = number(args.shard.substr(slash + 1));
+    if (args.parsed.shard_count == 0 || args.parsed.shard_index >= args.parsed.shard_count) {
+      throw usage_error("--shard", args.shard, "expected i/n with 0 <= i < n, such as 0/3");
+    }
+  }
   if (!args.total_budget.empty()) args.parsed.total_budget_s = parse_seconds(args.total_budget, "--total-budget");
   if (!std::isfinite(op.alpha)) throw usage_error("--alpha", std::to_string(op.alpha), "must be finite");
   if (!std::isfinite(op.beta)) throw usage_error("--beta", std::to_string(op.beta), "must be finite");
@@ -176,6 +192,11 @@ int run_cli(int argc, char** argv) {
   peak->add_option("--device", peak_options.device, "Device index, UUID or name substring");
   peak->add_option("--samples", peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
 
+  MergeCommandOptions merge_options;
+  CLI::App* merge = app.add_subcommand("merge", "Join tables of one device; the faster verified entry stays per key (no GPU)");
+  merge->add_option("TABLES", merge_options.inputs, "Tables to join")->required();
+  merge->add_option("-o,--out", merge_options.out, "The joined table")->required();
+
   CompareCommandOptions compare_options;
   CLI::App* compare = app.add_subcommand("compare", "CI regression check: compare a new table with a baseline (no GPU)");
   compare->add_option("BASE", compare_options.base, "Baseline table")->required();
@@ -201,6 +222,7 @@ int run_cli(int argc, char** argv) {
 
   if (devices->parsed()) return run_devices(devices_options);
   if (compare->parsed()) return run_compare(compare_options);
+  if (merge->parsed()) return run_merge(merge_options);
   if (peak->parsed()) return run_peak(peak_options);
   if (bench->parsed()) {
     resolve_tune_args(bench_args);

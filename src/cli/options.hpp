@@ -32,6 +32,7 @@ struct TuneCommandOptions {
   bool resume = false;              ///< skip what the journal beside the table already holds
   std::string space;                ///< search-space file; empty: the built-in configs/spaces/default.json
   double isolate_s = 0;
+  uint32_t shard_index = 0, shard_count = 1;  ///< --shard i/n: this run takes problems i, i + n, ...
   bool live_progress = ::isatty(2) != 0;  ///< a live status line on stderr (a terminal, not --quiet/--log-json)             ///< > 0: run in a watched child process, configs killed past this many seconds
 };
 
@@ -57,7 +58,14 @@ struct CompareCommandOptions {
   bool allow_device_mismatch = false;
 };
 
+struct MergeCommandOptions {
+  std::vector<std::string> inputs;
+  std::string out;
+};
+
 int run_tune(const TuneCommandOptions& options);
+/// `gemmtune merge A B ... -o OUT`: tables of one device joined; the faster verified entry stays per key.
+int run_merge(const MergeCommandOptions& options);
 /// `gemmtune compare BASE NEW`: 0 no regression, 1 regression, 2 bad input, 3 device mismatch.
 int run_compare(const CompareCommandOptions& options);
 /// `gemmtune list`: the candidates of every problem, and with `why` the pruned configs and inapplicable variants

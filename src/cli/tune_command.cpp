@@ -161,6 +161,12 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
 }  // namespace
 
 namespace {
+/// Counts a problem done when the loop body leaves it, however it leaves.
+struct ProblemCountdown {
+  size_t& left;
+  ~ProblemCountdown() { --left; }
+};
+
 std::atomic<bool> g_stop{false};
 extern "C" void request_stop(int) { g_stop.store(true); }
 
@@ -388,8 +394,12 @@ int run_tune(const TuneCommandOptions& o) {
   const std::vector<const KernelFamily*> families = pointers(owned_families);
 
   ExitCode worst = ExitCode::ok;
-  size_t problems_left = 0;
-  for (const Shape& shape : o.shapes) problems_left += problems_of(o, shape).size();
+  // --shard i/n: problems are numbered over the whole request; this run takes those with number % n == i.
+  size_t problems_left = 0, numbered = 0;
+  for (const Shape& shape : o.shapes) {
+    for (size_t k = 0; k < problems_of(o, shape).size(); ++k) problems_left += numbered++ % o.shard_count == o.shard_index;
+  }
+  size_t problem_number = 0;
   const size_t problem_count = problems_left;
   constexpr int kMaxDeviceLosses = 16;  // per run: a device that keeps failing ends it (exit 4)
   int device_losses = 0;
@@ -398,14 +408,17 @@ int run_tune(const TuneCommandOptions& o) {
   for (const Shape& shape : o.shapes) {
     const std::vector<GemmProblem> problems = problems_of(o, shape);
     double shape_budget = o.budget_s;
-    for (size_t i = 0; i < problems.size(); ++i, --problems_left) {
+    for (size_t i = 0; i < problems.size(); ++i) {
+      if (problem_number++ % o.shard_count != o.shard_index) continue;
+      const ProblemCountdown countdown{problems_left};
       if (g_stop.load()) {
         spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out);
         return static_cast<int>(ExitCode::interrupted);
       }
       const GemmProblem& problem = problems[i];
       ++problem_index;
-      tune.budget_s = shape_budget / double(problems.size() - i);
+      // Sharded, a problem keeps the share of its shape's budget it would have had in a whole run.
+      tune.budget_s = o.shard_count > 1 ? o.budget_s / double(problems.size()) : shape_budget / double(problems.size() - i);
       if (o.total_budget_s > 0) {
         // --total-budget: an equal share of what is left for each problem still to come.
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
@@ -468,6 +481,7 @@ int run_tune(const TuneCommandOptions& o) {
         device.reset();
         device.emplace(instance, instance.select(o.device));
         --i;  // the same problem again (unsigned wrap-around is undone by the loop's ++i)
+        --problem_number;
         ++problems_left;
         --problem_index;
         continue;

@@ -104,5 +104,42 @@ class Compare(unittest.TestCase):
         self.assertIn("new", out)
 
 
+class ShardMerge(unittest.TestCase):
+    def test_three_shards_merged_equal_one_whole_run(self):
+        args = ["--shape", "4x16x16,5x16x16,6x16x16", "--dtype", "f32,f16", "--kernels", "fewrows_*_cols8_slices4_unroll1_vec1",
+                "--samples", "3", "--budget", "5"]
+        with tempfile.TemporaryDirectory() as d:
+            procs = [subprocess.Popen([BIN, *args, "--shard", f"{i}/3", "--out", os.path.join(d, f"s{i}.json")],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for i in range(3)]
+            for p in procs:
+                _, err = p.communicate(timeout=300)
+                self.assertEqual(p.returncode, 0, err)
+            whole = os.path.join(d, "whole.json")
+            self.assertEqual(subprocess.run([BIN, *args, "--out", whole], capture_output=True).returncode, 0)
+
+            def keys(path):
+                with open(path) as f:
+                    return sorted((e["m"], e["dtype"]) for e in json.load(f)["entries"])
+            parts = [keys(os.path.join(d, f"s{i}.json")) for i in range(3)]
+            self.assertEqual([len(p) for p in parts], [2, 2, 2])  # a deterministic third each
+            merged = os.path.join(d, "merged.json")
+            p = subprocess.run([BIN, "merge", *[os.path.join(d, f"s{i}.json") for i in range(3)], "-o", merged],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(keys(merged), keys(whole))
+            # Tables of another device are refused; bad shards are usage errors.
+            with open(os.path.join(d, "s0.json")) as f:
+                other = json.load(f)
+            other["device"]["name"] = "another GPU"
+            write(os.path.join(d, "other.json"), other)
+            p = subprocess.run([BIN, "merge", merged, os.path.join(d, "other.json"), "-o", os.path.join(d, "x.json")],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 3, p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "x.json")))
+            for bad in ["3/3", "1-3", "a/b", "0/0"]:
+                p = subprocess.run([BIN, "--shape", "4x4x4", "--shard", bad], capture_output=True, text=True)
+                self.assertEqual(p.returncode, 2, bad)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

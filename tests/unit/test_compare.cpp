@@ -95,3 +95,37 @@ TEST(Compare, ThresholdsParseAsPercentages) {
 
 }  // namespace
 }  // namespace gemmtune
+
+#include "report/merge.hpp"
+
+namespace gemmtune {
+namespace {
+
+TEST(Merge, TheFasterVerifiedEntryStaysAndDevicesMustAgree) {
+  TableEntry unverified = entry(3, 0, 0);
+  unverified.best.reset();
+  TuningTable a = table({entry(1, 100, 0.01), entry(2, 50, 0.01), unverified});
+  TuningTable b = table({entry(1, 90, 0.01), entry(2, 60, 0.01), entry(3, 70, 0.01), entry(4, 10, 0.01)});
+  a.peak = DevicePeak{1, 0, 2, "2026-11-29T10:00:00Z"};
+  b.peak = DevicePeak{3, 0, 4, "2026-11-29T11:00:00Z"};
+  const TuningTable m = merge_tables({a, b}, {"a.json", "b.json"});
+  ASSERT_EQ(m.entries.size(), 4u);
+  EXPECT_EQ(m.entries[0].best->median_us, 90.0);  // b's is faster
+  EXPECT_EQ(m.entries[1].best->median_us, 50.0);  // a's is faster: merging never slows an entry
+  ASSERT_TRUE(m.entries[2].best);                 // a verified result beats none
+  EXPECT_EQ(m.entries[2].best->median_us, 70.0);
+  EXPECT_EQ(m.entries[3].m, 4u);
+  EXPECT_EQ(m.peak->f32_tflops, 3.0);             // the newest measurement
+  TuningTable other = b;
+  other.device.pipeline_cache_uuid = "another";
+  try {
+    merge_tables({a, other}, {"a.json", "c.json"});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::unsupported);
+    EXPECT_NE(std::string(e.what()).find("c.json"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace gemmtune
