@@ -192,6 +192,23 @@ int run_cli(int argc, char** argv) {
   peak->add_option("--device", peak_options.device, "Device index, UUID or name substring");
   peak->add_option("--samples", peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
 
+  LookupCommandOptions lookup_options;
+  CLI::App* lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
+  lookup->add_option("TABLE", lookup_options.table, "Tuning table")->required();
+  lookup->add_option("--shape", lookup_options.shape, "MxNxK")->required();
+  lookup->add_option("--dtype", lookup_options.dtype, "f32 (default), f16 or bf16");
+  lookup->add_option("--layout", lookup_options.layout, "nn (default), nt, tn or tt");
+  lookup->add_option("--device", lookup_options.device, "The device the table must be of (default: the best device)");
+  lookup->add_flag("--any-device", lookup_options.any_device, "Use a table of another device (no Vulkan needed)");
+  lookup->add_flag("--json", lookup_options.json, "Machine-readable output");
+
+  ExportCommandOptions export_options;
+  CLI::App* exporter = app.add_subcommand("export", "A self-contained C++17 header with a table's entries and the lookup rule");
+  exporter->add_option("TABLE", export_options.table, "Tuning table")->required();
+  exporter->add_option("--format", export_options.format, "cpp (the only format)");
+  exporter->add_option("--namespace", export_options.ns, "Namespace of the header (default gemmtune_tuned)");
+  exporter->add_option("--out", export_options.out, "Write the header to this file (default stdout)");
+
   MergeCommandOptions merge_options;
   CLI::App* merge = app.add_subcommand("merge", "Join tables of one device; the faster verified entry stays per key (no GPU)");
   merge->add_option("TABLES", merge_options.inputs, "Tables to join")->required();
@@ -223,6 +240,8 @@ int run_cli(int argc, char** argv) {
   if (devices->parsed()) return run_devices(devices_options);
   if (compare->parsed()) return run_compare(compare_options);
   if (merge->parsed()) return run_merge(merge_options);
+  if (lookup->parsed()) return run_lookup(lookup_options);
+  if (exporter->parsed()) return run_export(export_options);
   if (peak->parsed()) return run_peak(peak_options);
   if (bench->parsed()) {
     resolve_tune_args(bench_args);

@@ -58,12 +58,26 @@ struct CompareCommandOptions {
   bool allow_device_mismatch = false;
 };
 
+struct LookupCommandOptions {
+  std::string table, shape, dtype = "f32", layout = "nn", device;
+  bool any_device = false;
+  bool json = false;
+};
+
+struct ExportCommandOptions {
+  std::string table, format = "cpp", ns = "gemmtune_tuned", out;
+};
+
 struct MergeCommandOptions {
   std::vector<std::string> inputs;
   std::string out;
 };
 
 int run_tune(const TuneCommandOptions& options);
+/// `gemmtune lookup TABLE --shape ...`: the config to use and the rule that chose it.
+int run_lookup(const LookupCommandOptions& options);
+/// `gemmtune export TABLE --format cpp`: a C++17 header with the entries and the lookup rule.
+int run_export(const ExportCommandOptions& options);
 /// `gemmtune merge A B ... -o OUT`: tables of one device joined; the faster verified entry stays per key.
 int run_merge(const MergeCommandOptions& options);
 /// `gemmtune compare BASE NEW`: 0 no regression, 1 regression, 2 bad input, 3 device mismatch.

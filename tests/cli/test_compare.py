@@ -141,5 +141,48 @@ class ShardMerge(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, bad)
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+QUERIES = [(4096, 4096, 4096, "f16", "nn"), (1000, 1000, 1000, "f16", "nn"), (1, 51865, 768, "f32", "nn"),
+           (2, 50000, 800, "f32", "nn"), (16, 50000, 800, "f32", "nn"), (128, 768, 3072, "bf16", "nn"),
+           (100, 700, 300, "f32", "nn"), (4, 3072, 768, "f16", "nn"), (64, 64, 64, "f32", "tt"), (64, 64, 64, "f16", "nt"),
+           (5, 16, 16, "f16", "nn"), (4, 16, 16, "f32", "nn"), (3000, 10, 99999, "f32", "nn")]
+
+
+class Export(unittest.TestCase):
+    def test_the_compiled_header_chooses_as_lookup_does(self):
+        tables = [os.path.join(ROOT, "results", "nvidia-h200.json"), os.path.join(ROOT, "results", "lavapipe", "llvmpipe.json")]
+        with tempfile.TemporaryDirectory() as d:
+            for n, table in enumerate(tables):
+                header = os.path.join(d, f"tuned{n}.hpp")
+                p = subprocess.run([BIN, "export", table, "--format", "cpp", "--namespace", "tuned", "--out", header],
+                                   capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                src = os.path.join(d, f"main{n}.cpp")
+                with open(src, "w") as f:
+                    f.write(f'#include "{header}"\n#include <cstdio>\nint main() {{\n')
+                    for m, nn, k, dt, lay in QUERIES:
+                        f.write(f'  {{ auto c = tuned::lookup({m}, {nn}, {k}, "{dt}", "{lay}"); '
+                                f'std::printf("%s %s\\n", c.config.c_str(), std::string(c.rule).c_str()); }}\n')
+                    f.write("}\n")
+                exe = os.path.join(d, f"main{n}")
+                p = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-o", exe, src], capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                compiled = subprocess.run([exe], capture_output=True, text=True, check=True).stdout.splitlines()
+                for (m, nn, k, dt, lay), line in zip(QUERIES, compiled):
+                    p = subprocess.run([BIN, "lookup", table, "--shape", f"{m}x{nn}x{k}", "--dtype", dt, "--layout", lay,
+                                        "--any-device", "--json"], capture_output=True, text=True)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    j = json.loads(p.stdout)
+                    self.assertEqual(line, f'{j["config"]} {j["rule"]}', (table, m, nn, k, dt, lay))
+            p = subprocess.run([BIN, "export", tables[0], "--namespace", "9bad"], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 2)
+
+    def test_lookup_refuses_a_table_of_another_device(self):
+        p = subprocess.run([BIN, "lookup", os.path.join(ROOT, "results", "nvidia-h200.json"), "--shape", "64x64x64"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("--any-device", p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -1,6 +1,8 @@
 // compare on crafted tables: regressions beyond threshold and noise, noise, faster, lost, missing, new, devices.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/error.hpp"
 #include "report/compare.hpp"
 
@@ -125,6 +127,48 @@ TEST(Merge, TheFasterVerifiedEntryStaysAndDevicesMustAgree) {
     EXPECT_EQ(e.code(), ExitCode::unsupported);
     EXPECT_NE(std::string(e.what()).find("c.json"), std::string::npos);
   }
+}
+
+}  // namespace
+}  // namespace gemmtune
+
+#include "report/lookup.hpp"
+
+namespace gemmtune {
+namespace {
+
+TEST(Lookup, ExactThenNearestThatCanServeThenDefault) {
+  TableEntry a = entry(1024, 10, 0), b = entry(4, 5, 0), c = entry(128, 7, 0);
+  a.n = a.k = 1024;
+  b.n = 4096, b.k = 1024;
+  b.best->variant = "fewrows";
+  b.best->name = "fewrows_f32_x";
+  c.n = 1024, c.k = 256;
+  c.best->variant = "splitk";
+  c.best->name = "splitk_f32_s8";
+  c.best->params = {{"splits", 8}};
+  TableEntry nt = entry(1024, 1, 0);
+  nt.n = nt.k = 1024;
+  nt.layout = "nt";
+  nt.best->name = "tiled_f32_nt";
+  const TuningTable t = table({a, b, c, nt});
+  LookupResult r = lookup_config(t, 1024, 1024, 1024, "f32", "nn");
+  EXPECT_EQ(r.rule, "exact");
+  EXPECT_EQ(r.config, a.best->name);
+  r = lookup_config(t, 2, 4096, 1024, "f32", "nn");  // nearest: the decode shape, served by few-rows
+  EXPECT_EQ(r.rule, "nearest");
+  EXPECT_EQ(r.config, "fewrows_f32_x");
+  r = lookup_config(t, 16, 4096, 1024, "f32", "nn");  // M = 16: few-rows cannot serve it; the split-k entry is next
+  EXPECT_EQ(r.config, "splitk_f32_s8");
+  r = lookup_config(t, 128, 1024, 300, "f32", "nn");  // K = 300 < 64 x 8: not that split-k config
+  EXPECT_NE(r.config, "splitk_f32_s8");
+  r = lookup_config(t, 128, 1024, 600, "f32", "nn");
+  EXPECT_EQ(r.config, "splitk_f32_s8");
+  EXPECT_NEAR(r.distance, std::log(600.0 / 256.0), 1e-12);
+  r = lookup_config(t, 64, 64, 64, "f16", "nn");
+  EXPECT_EQ(r.rule, "default");
+  EXPECT_EQ(r.config, "tiled_f16_bm64_bn64_bk16_tm4_tn4");
+  EXPECT_EQ(lookup_config(t, 1024, 1024, 1024, "f32", "nt").config, "tiled_f32_nt");
 }
 
 }  // namespace

@@ -1,0 +1,15 @@
+// `gemmtune export --format cpp`: a self-contained C++17 header with a table's verified entries as constexpr
+// data and the lookup rule of report/lookup.hpp as a function. No GPU.
+#pragma once
+
+#include <string>
+
+#include "report/table.hpp"
+
+namespace gemmtune {
+
+/// The header's text; `ns` is the namespace it declares (a C++ identifier, checked: usage Error otherwise);
+/// `source` names the table in its first comment.
+std::string export_cpp_header(const TuningTable& table, const std::string& ns, const std::string& source);
+
+}  // namespace gemmtune

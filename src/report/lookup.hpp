@@ -1,0 +1,34 @@
+// Choosing a config for a problem from a tuning table: the rule `gemmtune lookup` applies and that the
+// headers of `gemmtune export` compile in. No GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "report/table.hpp"
+
+namespace gemmtune {
+
+struct LookupResult {
+  std::string rule;    ///< "exact", "nearest" or "default"
+  std::string config;  ///< config name
+  std::string from;    ///< the entry it came from ("1024x768x3072 f16 nn"), empty for the default
+  double distance = 0; ///< nearest: sqrt of the summed squared differences of ln M, ln N, ln K
+  double median_us = 0;
+};
+
+/// The config for M x N x K in `dtype` and `layout`: an entry of that shape (the plain operation, alpha 1,
+/// beta 0, no epilogue, fast, hot, first when several), else the verified entry of the same dtype and layout
+/// nearest on (ln M, ln N, ln K) whose config can serve the shape (few-rows: M <= 8; split-k: 64 terms per
+/// range), ties to the first in the table, else the default config (default_config).
+LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,
+                           const std::string& layout);
+
+/// The plain operation: alpha 1, beta 0, no epilogue, fast, hot, batch 1 (preferred when several entries match).
+bool plain_operation(const TableEntry& e);
+
+/// The fallback when a table has nothing of the dtype and layout: the portable tiled kernel with 64 x 64 tiles
+/// and 4 x 4 per invocation (256 invocations, fits every Vulkan 1.1 device).
+std::string default_config(const std::string& dtype);
+
+}  // namespace gemmtune
