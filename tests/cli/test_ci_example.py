@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""scripts/ci-perf-example.sh end to end on lavapipe: passes against a baseline it matches, fails (exit 1) against
+one that was much faster, and refuses to run without a baseline (exit 2)."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "ci-perf-example.sh")
+
+
+class CiExample(unittest.TestCase):
+    def test_pass_fail_and_missing_baseline(self):
+        with tempfile.TemporaryDirectory() as d:
+            suite = os.path.join(d, "suite.txt")
+            with open(suite, "w") as f:
+                f.write("decode 4x16x16\n")
+            out = os.path.join(d, "run")
+            env = dict(os.environ, GEMMTUNE_BIN=os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build", "gemmtune")))
+            args = ["bash", SCRIPT, "--suite", suite, "--out-dir", out, "--budget", "2s"]
+            p = subprocess.run(args + ["--baseline", os.path.join(d, "none.json")], capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("no baseline", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(out, "table.json")))  # refused before any tuning
+            first = os.path.join(d, "first.json")
+            subprocess.run([env["GEMMTUNE_BIN"], "--shape", "4x16x16", "--budget", "2s", "--out", first], check=True,
+                           capture_output=True)
+            with open(first) as f:
+                measured = json.load(f)
+            # A baseline with the same results passes (a 1000 % threshold absorbs lavapipe's run-to-run noise)...
+            same = os.path.join(d, "same.json")
+            with open(same, "w") as f:
+                json.dump(measured, f)
+            p = subprocess.run(args + ["--baseline", same, "--threshold", "1000%"], capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+            self.assertTrue(os.path.exists(os.path.join(out, "compare.md")))
+            self.assertTrue(os.path.exists(os.path.join(out, "compare.xml")))
+            # ...one 100x faster fails.
+            for e in measured["entries"]:
+                e["best"]["median_us"] /= 100.0
+                e["best"]["cv"] = 0.0
+            faster = os.path.join(d, "faster.json")
+            with open(faster, "w") as f:
+                json.dump(measured, f)
+            p = subprocess.run(args + ["--baseline", faster], capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 1, p.stderr + p.stdout)
+            self.assertIn("regressed", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
