@@ -27,8 +27,14 @@ int run_lookup(const LookupCommandOptions& o) {
     }
   }
   const LookupResult r = lookup_config(table, shape.m, shape.n, shape.k, std::string(dtype_name(dtype)), layout.name());
+  // The kernel of the entry used: the same SPIR-V as this build's, or changed since (stale: tune again).
+  std::string kernel = "current";
+  for (const TableEntry& e : table.entries) {
+    if (r.rule != "default" && e.best && e.best->name == r.config) kernel = kernel_status(*e.best, e.dtype);
+  }
   if (o.json) {
-    nlohmann::ordered_json j = {{"config", r.config}, {"rule", r.rule}, {"from", r.from}, {"distance", r.distance}, {"median_us", r.median_us}};
+    nlohmann::ordered_json j = {{"config", r.config}, {"rule", r.rule}, {"from", r.from}, {"distance", r.distance},
+                                {"median_us", r.median_us}, {"kernel", kernel}};
     std::printf("%s\n", j.dump(2).c_str());
   } else if (r.rule == "exact") {
     std::printf("%s\n  rule: exact (%s, %.2f us)\n", r.config.c_str(), r.from.c_str(), r.median_us);
@@ -37,6 +43,7 @@ int run_lookup(const LookupCommandOptions& o) {
   } else {
     std::printf("%s\n  rule: default (nothing of %s %s in the table)\n", r.config.c_str(), dtype_name(dtype).data(), layout.name().c_str());
   }
+  if (!o.json && kernel == "stale") std::printf("  kernel: changed since this entry was tuned (stale): tune it again\n");
   return 0;
 }
 

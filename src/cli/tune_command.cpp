@@ -36,17 +36,24 @@ TuningTable load_table_for_device(const std::string& path, const DeviceIdentity&
   return table;
 }
 
+std::string kernel_status(const ConfigResult& result, const std::string& dtype) {
+  if (result.kernel_hash.empty()) return "unrecorded";
+  const KernelFamily* family = find_family(result.variant);
+  return family && family->kernel_hash(parse_dtype(dtype, "table dtype")) == result.kernel_hash ? "current" : "stale";
+}
+
 DeviceIdentity device_identity(const vk::DeviceInfo& d) {
   return {d.name,          d.vendor_id, d.device_id, d.driver_version, d.driver_name, vk::api_version_string(d.api_version),
           vk::device_type_name(d.type), vk::uuid_string(d.pipeline_cache_uuid)};
 }
 
 namespace {
-ConfigResult config_result(const EvaluatedConfig& e) {
+ConfigResult config_result(const EvaluatedConfig& e, DType dtype) {
   const Measurement& m = e.measurement;
   ConfigResult c{e.family->name, e.name, e.config.values, m.median_us, m.min_us, m.gflops,
                  m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()), m.runs_per_sample};
   c.cv = m.cv;
+  c.kernel_hash = e.family->kernel_hash(dtype);
   return c;
 }
 
@@ -76,8 +83,8 @@ TableEntry keyed_entry(const GemmProblem& p, bool cold) {
 TableEntry table_entry(const TuneResult& r, bool cold) {
   TableEntry e = keyed_entry(r.problem, cold);
   for (const NotApplicable& n : r.not_applicable) e.not_applicable.push_back({n.variant, n.reason});
-  if (const EvaluatedConfig* best = r.best()) e.best = config_result(*best);
-  if (const EvaluatedConfig* second = r.runner_up()) e.runner_up = config_result(*second);
+  if (const EvaluatedConfig* best = r.best()) e.best = config_result(*best, r.problem.dtype);
+  if (const EvaluatedConfig* second = r.runner_up()) e.runner_up = config_result(*second, r.problem.dtype);
   e.candidates = {r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped};
   e.budget_exhausted = r.budget_exhausted;
   e.interrupted = r.interrupted;
@@ -358,6 +365,9 @@ int run_tune(const TuneCommandOptions& o) {
 
   const std::string out = o.out.empty() ? "results/" + vk::device_slug(info.name) + ".json" : o.out;
   table = load_table_for_device(out, device_identity(info), true);
+  size_t stale = 0;
+  for (const TableEntry& e : table.entries) stale += e.best && kernel_status(*e.best, e.dtype) == "stale";
+  if (stale) spdlog::warn("{}: {} entries were tuned with kernels that have changed since (stale): tune them again", out, stale);
   table.tool = {"gemmtune", kVersion, kGitHash};
   table.device = device_identity(info);
   table.timing = info.timestamps() ? "timestamps" : "host";

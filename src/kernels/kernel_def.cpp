@@ -1,5 +1,7 @@
 #include "kernels/kernel_def.hpp"
 
+#include <cstdio>
+
 #include <stdexcept>
 
 namespace gemmtune {
@@ -14,6 +16,19 @@ uint32_t Config::get(const std::string& name) const {
 uint64_t split_range_terms(uint64_t k, uint32_t splits) {
   uint64_t per = (k + splits - 1) / splits;
   return (per + 31) / 32 * 32;
+}
+
+std::string KernelFamily::kernel_hash(DType dtype) const {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the module's bytes
+  for (uint32_t word : spirv(dtype)) {
+    for (int b = 0; b < 4; ++b) {
+      h ^= (word >> (8 * b)) & 0xffu;
+      h *= 0x100000001b3ull;
+    }
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
+  return text;
 }
 
 std::string KernelFamily::config_name(const Config& config, DType dtype) const {

@@ -66,6 +66,9 @@ struct KernelFamily {
   std::string config_name(const Config& config, DType dtype) const;
   /// The cartesian product of the parameter values, in declaration order.
   std::vector<Config> all_configs() const;
+  /// "fnv1a64:<16 hex digits>" of the family's SPIR-V for `dtype`: recorded with every result, so a table entry
+  /// whose kernel has changed since can be told apart (stale).
+  std::string kernel_hash(DType dtype) const;
 };
 
 /// Terms per split-k range: ceil(K / S) rounded up to a multiple of 32.

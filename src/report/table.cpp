@@ -60,7 +60,7 @@ json config_to_json(const std::optional<ConfigResult>& c) {
   for (const auto& [k, v] : c->params) params[k] = v;
   return {{"variant", c->variant}, {"name", c->name}, {"params", params}, {"median_us", c->median_us}, {"min_us", c->min_us},
           {"gflops", c->gflops}, {"error", c->error}, {"elementwise_rel_error", c->elementwise_rel_error},
-          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample}, {"cv", c->cv},
+          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample}, {"cv", c->cv}, {"kernel_hash", c->kernel_hash},
           {"ceiling_fraction", c->ceiling_fraction}, {"bound_by", c->bound_by}};
 }
 
@@ -81,6 +81,7 @@ std::optional<ConfigResult> config_from_json(const json& j) {
   c.samples = int(get_uint(j, "samples", INT32_MAX));
   c.runs_per_sample = uint32_t(get_uint(j, "runs_per_sample", UINT32_MAX, 1));
   c.cv = j.at("cv").get<double>();
+  c.kernel_hash = j.at("kernel_hash").get<std::string>();
   c.ceiling_fraction = j.at("ceiling_fraction").get<double>();
   c.bound_by = j.at("bound_by").get<std::string>();
   return c;

@@ -177,6 +177,25 @@ class Export(unittest.TestCase):
             p = subprocess.run([BIN, "export", tables[0], "--namespace", "9bad"], capture_output=True, text=True)
             self.assertEqual(p.returncode, 2)
 
+    def test_lookup_tells_a_stale_kernel(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            subprocess.run([BIN, "--shape", "4x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1", "--budget", "1",
+                            "--samples", "3", "--out", path], check=True, capture_output=True)
+            lookup = [BIN, "lookup", path, "--shape", "4x16x16", "--any-device"]
+            self.assertEqual(json.loads(subprocess.run(lookup + ["--json"], capture_output=True, text=True).stdout)["kernel"], "current")
+            with open(path) as f:
+                table = json.load(f)
+            self.assertRegex(table["entries"][0]["best"]["kernel_hash"], "^fnv1a64:[0-9a-f]{16}$")
+            table["entries"][0]["best"]["kernel_hash"] = "fnv1a64:0123456789abcdef"
+            write(path, table)
+            p = subprocess.run(lookup, capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("(stale)", p.stdout)
+            p = subprocess.run([BIN, "--shape", "5x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1", "--budget", "1",
+                                "--samples", "3", "--out", path], capture_output=True, text=True)
+            self.assertIn("1 entries were tuned with kernels that have changed since", p.stderr)
+
     def test_lookup_refuses_a_table_of_another_device(self):
         p = subprocess.run([BIN, "lookup", os.path.join(ROOT, "results", "nvidia-h200.json"), "--shape", "64x64x64"],
                            capture_output=True, text=True)
