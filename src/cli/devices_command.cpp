@@ -41,6 +41,7 @@ int run_devices(const DevicesCommandOptions& o) {
                       {"vendor_id", d.vendor_id},
                       {"device_id", d.device_id},
                       {"driver_name", d.driver_name},
+                      {"driver_id", d.driver_id},
                       {"driver_info", d.driver_info},
                       {"driver_version", d.driver_version},
                       {"api_version", vk::api_version_string(d.api_version)},

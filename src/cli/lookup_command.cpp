@@ -21,7 +21,7 @@ int run_lookup(const LookupCommandOptions& o) {
     const DeviceIdentity here = device_identity(instance.select(o.device).info);
     const DeviceIdentity& there = table.device;
     if (here.name != there.name || here.vendor_id != there.vendor_id || here.device_id != there.device_id ||
-        here.driver_version != there.driver_version) {
+        here.driver_id != there.driver_id || here.driver_version != there.driver_version) {
       throw Error(ExitCode::unsupported, o.table + ": a table of " + there.name + " (driver " + there.driver_version + "), this device is " +
                                              here.name + " (driver " + here.driver_version + "); --any-device uses it anyway");
     }

@@ -43,7 +43,7 @@ std::string kernel_status(const ConfigResult& result, const std::string& dtype) 
 }
 
 DeviceIdentity device_identity(const vk::DeviceInfo& d) {
-  return {d.name,          d.vendor_id, d.device_id, d.driver_version, d.driver_name, vk::api_version_string(d.api_version),
+  return {d.name,          d.vendor_id, d.device_id, d.driver_version, d.driver_name, d.driver_id, vk::api_version_string(d.api_version),
           vk::device_type_name(d.type), vk::uuid_string(d.pipeline_cache_uuid)};
 }
 

@@ -128,6 +128,7 @@ std::string table_to_json(const TuningTable& t) {
             {"device",
              {{"name", t.device.name}, {"vendor_id", t.device.vendor_id}, {"device_id", t.device.device_id},
               {"driver_version", t.device.driver_version}, {"driver_name", t.device.driver_name},
+              {"driver_id", t.device.driver_id},
               {"api_version", t.device.api_version}, {"type", t.device.type},
               {"pipeline_cache_uuid", t.device.pipeline_cache_uuid},
               {"peak", t.peak ? json{{"f32_tflops", t.peak->f32_tflops},
@@ -167,6 +168,7 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
     t.device.device_id = uint32_t(get_uint(d, "device_id", UINT32_MAX));
     t.device.driver_version = d.at("driver_version").get<std::string>();
     t.device.driver_name = d.at("driver_name").get<std::string>();
+    t.device.driver_id = uint32_t(get_uint(d, "driver_id", UINT32_MAX));
     t.device.api_version = d.at("api_version").get<std::string>();
     t.device.type = d.at("type").get<std::string>();
     t.device.pipeline_cache_uuid = d.at("pipeline_cache_uuid").get<std::string>();

@@ -23,6 +23,7 @@ struct DeviceIdentity {
   uint32_t vendor_id = 0, device_id = 0;
   std::string driver_version;  ///< decoded per vendor
   std::string driver_name;
+  uint32_t driver_id = 0;      ///< VkDriverId: 4 NVIDIA proprietary, 13 Mesa llvmpipe, ... (0: unknown)
   std::string api_version;
   std::string type;  ///< discrete, integrated, virtual, cpu, other
   std::string pipeline_cache_uuid;

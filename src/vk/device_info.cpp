@@ -157,6 +157,7 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
   d.driver_version = decode_driver_version(d.vendor_id, d.driver_version_raw);
   if (basic.apiVersion >= VK_API_VERSION_1_2) {
     d.driver_name = driver.driverName;
+    d.driver_id = uint32_t(driver.driverID);
     d.driver_info = driver.driverInfo;
   }
   d.api_version = props.properties.apiVersion;

@@ -39,6 +39,7 @@ struct DeviceInfo {
   uint32_t driver_version_raw = 0;
   std::string driver_version;  ///< decoded per vendor
   std::string driver_name, driver_info;
+  uint32_t driver_id = 0;      ///< VkDriverId (0 below Vulkan 1.2)
   uint32_t api_version = 0;
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   std::array<uint8_t, VK_UUID_SIZE> pipeline_cache_uuid{};

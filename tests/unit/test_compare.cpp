@@ -25,7 +25,7 @@ TableEntry entry(uint64_t m, double us, double cv) {
 
 TuningTable table(std::vector<TableEntry> entries) {
   TuningTable t;
-  t.device = {"GPU", 0x10de, 0x2335, "580.1", "NVIDIA", "1.4", "discrete", "uuid"};
+  t.device = {"GPU", 0x10de, 0x2335, "580.1", "NVIDIA", 4, "1.4", "discrete", "uuid"};
   t.entries = std::move(entries);
   return t;
 }

@@ -14,7 +14,7 @@ namespace {
 TuningTable sample_table() {
   TuningTable t;
   t.tool = {"gemmtune", "0.1.0", "abc123"};
-  t.device = {"Test GPU", 0x10de, 0x2335, "580.1.2.3", "NVIDIA", "1.4.312", "discrete", "00112233-4455-6677-8899-aabbccddeeff"};
+  t.device = {"Test GPU", 0x10de, 0x2335, "580.1.2.3", "NVIDIA", 4, "1.4.312", "discrete", "00112233-4455-6677-8899-aabbccddeeff"};
   t.created = "2026-11-29T12:00:00Z";
   t.peak = DevicePeak{51.5, 610.5, 4100.25, "2026-11-29T12:00:00Z"};
   TableEntry e;
