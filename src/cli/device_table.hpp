@@ -14,6 +14,10 @@ DeviceIdentity device_identity(const vk::DeviceInfo& device);
 /// (exit 2), never overwritten; with `check_device`, so is a table of another device or driver.
 TuningTable load_table_for_device(const std::string& path, const DeviceIdentity& identity, bool check_device);
 
+/// Makes `table` this device's before an update: refuses (exit 2) a table that another device's run has filled
+/// meanwhile, and sets tool, device and timing.
+void adopt_device(TuningTable& table, const vk::DeviceInfo& device, const std::string& path);
+
 /// Whether a result's kernel is the one this build has: "current", "stale" (the variant's SPIR-V for the dtype
 /// has changed since it was tuned, or the variant is gone) or "unrecorded" (a table from before hashes were kept).
 std::string kernel_status(const ConfigResult& result, const std::string& dtype);

@@ -15,7 +15,7 @@ int run_merge(const MergeCommandOptions& o) {
   TuningTable merged = merge_tables(tables, o.inputs);
   merged.tool = {"gemmtune", kVersion, kGitHash};
   merged.created = utc_now();
-  save_table(o.out, merged);
+  update_table(o.out, [&](TuningTable& t) { t = merged; });  // locked, like every table update
   size_t total = 0;
   for (const TuningTable& t : tables) total += t.entries.size();
   spdlog::info("{}: {} entries from {} tables ({} entries in all)", o.out, merged.entries.size(), tables.size(), total);

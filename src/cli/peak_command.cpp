@@ -26,12 +26,11 @@ int run_peak(const PeakCommandOptions& o) {
   PeakOptions options;
   options.samples = o.samples;
   const PeakResult r = measure_peak(device, options);
-  table.tool = {"gemmtune", kVersion, kGitHash};
-  table.device = device_identity(info);
-  table.timing = info.timestamps() ? "timestamps" : "host";
-  table.peak = DevicePeak{r.f32_tflops, r.coopmat_f16_tflops, r.copy_gbps, utc_now()};
-  if (table.created.empty()) table.created = table.peak->measured;
-  save_table(out, table);
+  update_table(out, [&](TuningTable& t) {  // locked: tuning runs may be writing entries into the same table
+    adopt_device(t, info, out);
+    t.peak = DevicePeak{r.f32_tflops, r.coopmat_f16_tflops, r.copy_gbps, utc_now()};
+    if (t.created.empty()) t.created = t.peak->measured;
+  });
 
   if (o.json) {
     nlohmann::ordered_json j = {{"device", info.name}, {"f32_tflops", r.f32_tflops},

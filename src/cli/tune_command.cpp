@@ -36,6 +36,15 @@ TuningTable load_table_for_device(const std::string& path, const DeviceIdentity&
   return table;
 }
 
+void adopt_device(TuningTable& t, const vk::DeviceInfo& info, const std::string& path) {
+  if ((!t.entries.empty() || t.peak) && !(t.device == device_identity(info))) {
+    throw usage_error("--out", path, "now holds a table of another device or driver (" + t.device.name + "); choose another --out");
+  }
+  t.tool = {"gemmtune", kVersion, kGitHash};
+  t.device = device_identity(info);
+  t.timing = info.timestamps() ? "timestamps" : "host";
+}
+
 std::string kernel_status(const ConfigResult& result, const std::string& dtype) {
   if (result.kernel_hash.empty()) return "unrecorded";
   const KernelFamily* family = find_family(result.variant);
@@ -365,16 +374,21 @@ int run_tune(const TuneCommandOptions& o) {
 
   const std::string out = o.out.empty() ? "results/" + vk::device_slug(info.name) + ".json" : o.out;
   table = load_table_for_device(out, device_identity(info), true);
+  // Each entry goes in by a locked read-modify-write of the file as it is then, so runs tuning into one table
+  // at once (shards on one host) all keep their entries.
+  auto record_entry = [&](TuningTable& t, const TableEntry& entry) {
+    adopt_device(t, info, out);
+    t.created = utc_now();
+    t.upsert(entry);
+  };
   size_t stale = 0;
   for (const TableEntry& e : table.entries) stale += e.best && kernel_status(*e.best, e.dtype) == "stale";
   if (stale) spdlog::warn("{}: {} entries were tuned with kernels that have changed since (stale): tune them again", out, stale);
-  table.tool = {"gemmtune", kVersion, kGitHash};
-  table.device = device_identity(info);
-  table.timing = info.timestamps() ? "timestamps" : "host";
+  adopt_device(table, info, out);
   if (!info.timestamps()) spdlog::warn("the compute queue has no timestamps: timing with the host clock");
 
-  // The journal beside the table: every measured config on disk as it is measured. --resume reads it first and
-  // keeps it; otherwise it starts empty.
+  // The journal beside the table: every measured config on disk as it is measured, appended across runs (runs
+  // tuning into one table at once share it; whole lines never interleave). --resume reads it first.
   const std::string journal_path = journal_path_for(out);
   std::vector<JournalRecord> prior;
   if (o.resume && std::filesystem::exists(journal_path)) {
@@ -382,7 +396,7 @@ int run_tune(const TuneCommandOptions& o) {
     prior = read_journal(journal_path, &torn);
     if (torn) spdlog::info("{}: skipped a torn last line (a kill while writing)", journal_path);
   }
-  AppendOnlyFile journal(journal_path, !o.resume);
+  AppendOnlyFile journal(journal_path, false);
   const std::string device_key = info.name + " driver " + info.driver_version + " cache " + vk::uuid_string(info.pipeline_cache_uuid);
   const std::string tool_key = std::string(kVersion) + " " + kGitHash;
   size_t foreign = 0;
@@ -502,9 +516,7 @@ int run_tune(const TuneCommandOptions& o) {
         worst = ExitCode::unsupported;
         TableEntry entry = keyed_entry(problem, o.cold);
         entry.unsupported = e.what();
-        table.created = utc_now();
-        table.upsert(entry);
-        save_table(out, table);
+        table = update_table(out, [&](TuningTable& t) { record_entry(t, entry); });
         continue;
       }
       shape_budget = std::max(0.0, shape_budget - result.elapsed_s);
@@ -519,9 +531,7 @@ int run_tune(const TuneCommandOptions& o) {
         }
       }
       if (!entry.best && worst == ExitCode::ok) worst = ExitCode::unverified;
-      table.created = utc_now();
-      table.upsert(entry);
-      save_table(out, table);
+      table = update_table(out, [&](TuningTable& t) { record_entry(t, entry); });
       if (!result.interrupted) journal.append(journal_line(JournalRecord{device_key, tool_key, key, "done"}));
     }
   }

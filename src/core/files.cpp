@@ -1,6 +1,7 @@
 #include "core/files.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -96,6 +97,25 @@ AppendOnlyFile::~AppendOnlyFile() {
 void AppendOnlyFile::append(const std::string& line) {
   write_all(fd_, line + "\n", path_);
   if (::fsync(fd_) != 0) throw io_error(path_, std::string("fsync failed: ") + std::strerror(errno));
+}
+
+FileLock::FileLock(const std::string& path) {
+  const std::string lock = path + ".lock";
+  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw io_error(lock, std::string("cannot open the lock file: ") + std::strerror(errno));
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const int err = errno;
+    ::close(fd_);
+    throw io_error(lock, std::string("cannot lock: ") + std::strerror(err));
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+  }
 }
 
 }  // namespace gemmtune

@@ -17,6 +17,19 @@ void write_file_atomic(const std::string& path, const std::string& data);
 /// folder. Throws an io Error naming the path and the reason.
 void preflight_writable(const std::string& path);
 
+/// An exclusive advisory lock (flock) on `<path>.lock`, held for the object's lifetime: processes that update
+/// the same file take turns, so none works from a copy another has since replaced.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path);  ///< blocks until the lock is granted; io Error naming the file
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 /// A file that only grows by whole lines, each on disk (fsync) before append() returns: a kill at any point
 /// loses at most the line being written, which readers of the file skip. One owner per file descriptor.
 class AppendOnlyFile {

@@ -1,5 +1,7 @@
 #include "report/table.hpp"
 
+#include <filesystem>
+
 #include <ctime>
 #include <nlohmann/json.hpp>
 
@@ -248,6 +250,15 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+TuningTable update_table(const std::string& path, const std::function<void(TuningTable&)>& change) {
+  FileLock lock(path);
+  TuningTable table;
+  if (std::filesystem::exists(path)) table = load_table(path);
+  change(table);
+  save_table(path, table);
+  return table;
 }
 
 }  // namespace gemmtune

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -136,6 +137,10 @@ TuningTable table_from_json(const std::string& text, const std::string& source);
 TuningTable load_table(const std::string& path);
 /// Writes a table atomically (exit 5 on failure).
 void save_table(const std::string& path, const TuningTable& table);
+/// Read-modify-write under a lock on `<path>.lock`: reads the table as it is now (an empty one if there is none),
+/// applies `change`, writes it atomically, and returns what was written. Processes updating one table at once
+/// each keep their changes (no lost update). Errors as load_table and save_table.
+TuningTable update_table(const std::string& path, const std::function<void(TuningTable&)>& change);
 /// Current UTC time, ISO 8601 with seconds ("2026-11-29T12:00:00Z").
 std::string utc_now();
 

@@ -145,6 +145,26 @@ class Resume(unittest.TestCase):
                 self.assertEqual(e["candidates"]["failed"], 1)
 
 
+class Concurrency(unittest.TestCase):
+    def test_eight_processes_writing_one_table_lose_no_update(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            procs = [subprocess.Popen([BIN, "--shape", f"{m}x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1",
+                                       "--samples", "3", "--budget", "1", "--out", path],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for m in range(1, 8)]
+            procs.append(subprocess.Popen([BIN, "peak", "--samples", "1", "--out", path], stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.PIPE, text=True))
+            for p in procs:
+                _, err = p.communicate(timeout=600)
+                self.assertEqual(p.returncode, 0, err)
+            t = table(path)
+            self.assertEqual(sorted(e["m"] for e in t["entries"]), list(range(1, 8)))
+            self.assertIsNotNone(t["device"]["peak"])
+            self.assertEqual([f for f in os.listdir(d) if ".tmp." in f], [])  # no temp file left
+            # The shared journal holds every run's records, whole lines only.
+            self.assertEqual(len({r["problem"] for r in journal(path) if r["phase"] == "done"}), 7)
+
+
 class Strategies(unittest.TestCase):
     def test_strategies_and_the_total_budget_are_recorded(self):
         with tempfile.TemporaryDirectory() as d:
