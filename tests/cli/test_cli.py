@@ -112,7 +112,7 @@ class Tune(unittest.TestCase):
             table = load_json(path)
             self.assertEqual(len(table["entries"]), 4)
             self.assertEqual(table["entries"][3]["batch"], 2)
-            self.assertEqual(sorted(os.listdir(d)), ["t.json", "t.json.journal.jsonl"])
+            self.assertEqual(sorted(os.listdir(d)), ["t.json", "t.json.journal.jsonl", "t.json.lock"])
 
     def test_the_operation_is_the_table_key(self):
         with tempfile.TemporaryDirectory() as d:
@@ -162,9 +162,9 @@ class Tune(unittest.TestCase):
             rc, _, err = run("--shape", "4x4x4", "--budget", "0", "--samples", "3", cwd=d)
             self.assertEqual(rc, 0, err)
             files = sorted(os.listdir(os.path.join(d, "results")))
-            self.assertEqual(len(files), 2)
+            self.assertEqual(len(files), 3)
             self.assertTrue(files[0].endswith(".json"))
-            self.assertEqual(files[1], files[0] + ".journal.jsonl")
+            self.assertEqual(files[1:], [files[0] + ".journal.jsonl", files[0] + ".lock"])
 
 
 class List(unittest.TestCase):
@@ -225,7 +225,7 @@ class Bench(unittest.TestCase):
             rc, out, err = run(*rerun.split(), "--samples", "3")
             self.assertEqual(rc, 0, err)
             self.assertIn(best + ": median", out)
-            self.assertEqual(sorted(os.listdir(d)), ["t.json", "t.json.journal.jsonl"])  # bench writes neither
+            self.assertEqual(sorted(os.listdir(d)), ["t.json", "t.json.journal.jsonl", "t.json.lock"])  # bench writes none
 
     def test_bad_or_unusable_configs(self):
         rc, _, err = run("bench", "--config", "tiled_f64_bm32", "--shape", "8x8x8")
