@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/strict_json.hpp"
 #include "kernels/registry.hpp"
 #include "default_space.hpp"
 
@@ -29,9 +30,11 @@ std::string listed(const std::vector<uint32_t>& values) {
 std::vector<KernelFamily> apply_space(const std::string& text, const std::string& source, const std::vector<const KernelFamily*>& families) {
   json j;
   try {
-    j = json::parse(text);
+    j = parse_json_without_duplicates<json>(text);
   } catch (const json::parse_error& e) {
     throw Error(ExitCode::usage, source + ":" + text_position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON");
+  } catch (const JsonRefused& e) {
+    throw Error(ExitCode::usage, source + ": invalid space file: " + e.what());
   }
   auto refuse = [&](const std::string& where, const std::string& why) { return Error(ExitCode::usage, source + ": " + where + ": " + why); };
   if (!j.is_object() || !j.contains("variants") || !j.at("variants").is_object()) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "core/strict_json.hpp"
 
 namespace gemmtune {
 
@@ -21,7 +22,7 @@ std::string journal_line(const JournalRecord& r) {
 
 std::optional<JournalRecord> parse_journal_line(const std::string& line) {
   try {
-    const json j = json::parse(line);
+    const json j = parse_json_without_duplicates<json>(line);
     JournalRecord r;
     r.device = j.at("device").get<std::string>();
     r.tool = j.at("tool").get<std::string>();
@@ -42,6 +43,8 @@ std::optional<JournalRecord> parse_journal_line(const std::string& line) {
     r.compile_ms = j.at("compile_ms").get<double>();
     return r;
   } catch (const json::exception&) {
+    return std::nullopt;
+  } catch (const JsonRefused&) {
     return std::nullopt;
   }
 }

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/strict_json.hpp"
 
 namespace gemmtune {
 
@@ -146,9 +147,11 @@ std::string table_to_json(const TuningTable& t) {
 TuningTable table_from_json(const std::string& text, const std::string& source) {
   json j;
   try {
-    j = json::parse(text);
+    j = parse_json_without_duplicates<json>(text);
   } catch (const json::parse_error& e) {
     throw Error(ExitCode::usage, source + ":" + text_position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " + readable(e));
+  } catch (const JsonRefused& e) {
+    throw Error(ExitCode::usage, source + ": invalid table: " + e.what());
   }
   std::string where = "top level";
   try {

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The bad-input corpus under tests/data/bad/: malformed shapes, damaged tables and damaged search-space files.
+Each is its documented exit code with one stderr line naming the argument or file; a damaged table given as
+--out is refused and left as it was. (Regenerate the JSON corpus with tests/data/bad/make_corpus.py.)"""
+import os
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build", "gemmtune")))
+BAD = os.path.join(ROOT, "tests", "data", "bad")
+
+
+def run(*args):
+    p = subprocess.run([BIN, *args], capture_output=True, timeout=120)
+    return p.returncode, p.stderr.decode("utf-8", "replace")
+
+
+def corpus(kind):
+    folder = os.path.join(BAD, kind)
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".json"))
+
+
+class BadInput(unittest.TestCase):
+    def one_line(self, err, what):
+        lines = [l for l in err.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, f"{what}: {err!r}")
+        return lines[0]
+
+    def test_malformed_shapes(self):
+        with open(os.path.join(BAD, "shapes.txt"), encoding="utf-8") as f:
+            shapes = [l.rstrip("\n") for l in f if not l.startswith("#")]
+        self.assertGreaterEqual(len(shapes), 60)
+        for shape in shapes:
+            rc, err = run("list", "--shape", shape)
+            self.assertEqual(rc, 2, f"{shape!r}: {err}")
+            self.assertIn("--shape", self.one_line(err, repr(shape)), repr(shape))
+
+    def test_damaged_tables(self):
+        files = corpus("tables")
+        self.assertGreaterEqual(len([f for f in files if "/ok-" not in f]), 40)
+        with tempfile.TemporaryDirectory() as d:
+            for path in files:
+                name = os.path.basename(path)
+                rc, err = run("compare", path, path)
+                if name.startswith("ok-"):
+                    self.assertEqual(rc, 0, f"{name}: {err}")
+                    continue
+                self.assertEqual(rc, 2, f"{name}: {err}")
+                self.assertIn(path, self.one_line(err, name), name)
+                rc, err = run("lookup", path, "--shape", "4x4x4", "--any-device")
+                self.assertEqual(rc, 2, f"lookup {name}: {err}")
+                # As --out: refused before any work, and never overwritten.
+                out = os.path.join(d, name)
+                with open(path, "rb") as f:
+                    original = f.read()
+                with open(out, "wb") as f:
+                    f.write(original)
+                rc, err = run("--shape", "4x4x4", "--budget", "0", "--out", out)
+                self.assertEqual(rc, 2, f"--out {name}: {err}")
+                with open(out, "rb") as f:
+                    self.assertEqual(f.read(), original, name)
+
+    def test_damaged_space_files(self):
+        files = corpus("spaces")
+        self.assertGreaterEqual(len([f for f in files if "/ok-" not in f]), 40)
+        for path in files:
+            name = os.path.basename(path)
+            rc, err = run("list", "--shape", "4x4x4", "--space", path)
+            if name.startswith("ok-"):
+                self.assertEqual(rc, 0, f"{name}: {err}")
+                continue
+            self.assertEqual(rc, 2, f"{name}: {err}")
+            self.assertIn(path, self.one_line(err, name), name)
+
+    def test_json_syntax_errors_name_line_and_column(self):
+        rc, err = run("compare", os.path.join(BAD, "tables", "trailing-comma.json"), os.path.join(BAD, "tables", "trailing-comma.json"))
+        self.assertRegex(err, r"trailing-comma\.json:\d+:\d+: invalid JSON")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
