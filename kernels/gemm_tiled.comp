@@ -4,11 +4,14 @@
 // z / SPLIT and k range z % SPLIT, and writes raw sums to that range's scratch plane (splitk_reduce.comp adds
 // the planes and applies the epilogue).
 //
-// A workgroup owns a BM x BN tile of C and walks its k range in steps of BK through two padded shared-memory
-// tiles; each invocation owns a TM x TN register tile whose rows are BM/TM apart and columns BN/TN apart, so
-// neighbouring invocations read neighbouring shared words and write neighbouring columns of C. The next step's
-// global loads are issued into registers before the current step is multiplied, so their latency overlaps the
-// arithmetic. Staging is bounds-checked (zero fill), so any M, N, K works.
+// A workgroup owns a BM x BN tile of C and walks its k range in steps of BK through two k-major shared-memory
+// tiles held as vec4s; each invocation owns a TM x TN register tile. Where TM (TN) is a multiple of 4, its rows
+// (columns) come in runs of 4 adjacent ones, runs 4 * BM/TM (4 * BN/TN) apart, so each run is one 16-byte
+// shared load: one load per 4 * TN (4 * TM) FMAs instead of one per TN (TM), which keeps the shared-load pipe
+// below the FMA rate. Otherwise rows are BM/TM (columns BN/TN) apart, one float each. Neighbouring invocations
+// read neighbouring shared words and write neighbouring columns of C either way. The next step's global loads
+// are issued into registers before the current step is multiplied, so their latency overlaps the arithmetic.
+// Staging is bounds-checked (zero fill), so any M, N, K works.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size, must equal (BM/TM) * (BN/TN)   1: BM   2: BN   3: BK   4: TM   5: TN
@@ -33,12 +36,19 @@ const uint RY = BM / TM;  // invocations across its rows
 const uint WG_SIZE = RX * RY;
 const uint A_LOADS = (BM * BK + WG_SIZE - 1) / WG_SIZE;
 const uint B_LOADS = (BK * BN + WG_SIZE - 1) / WG_SIZE;
-// One float of padding per k row: the stores of a staged tile then spread over the banks in every layout.
-const uint A_STRIDE = BM + 1;
-const uint B_STRIDE = BN + 1;
+// Runs of 4 rows (columns) per invocation where the register tile allows: one vec4 shared load per run.
+const bool A_RUNS = TM % 4 == 0;
+const bool B_RUNS = TN % 4 == 0;
 
-shared float tile_a[BK * A_STRIDE];  // k-major: tile_a[kk * A_STRIDE + row]
-shared float tile_b[BK * B_STRIDE];  // k-major: tile_b[kk * B_STRIDE + col]
+shared vec4 tile_a4[BK * BM / 4];  // k-major: element (kk, row) is word kk * BM + row
+shared vec4 tile_b4[BK * BN / 4];  // k-major: element (kk, col) is word kk * BN + col
+
+void put_a(uint kk, uint r, float v) { tile_a4[(kk * BM + r) >> 2][r & 3u] = v; }
+void put_b(uint kk, uint c, float v) { tile_b4[(kk * BN + c) >> 2][c & 3u] = v; }
+
+/// Tile row of the invocation's i-th row (ty: its row index in the workgroup), and column of its j-th column.
+uint tile_row(uint ty, uint i) { return A_RUNS ? ((i / 4) * RY + ty) * 4 + i % 4 : ty + i * RY; }
+uint tile_col(uint tx, uint j) { return B_RUNS ? ((j / 4) * RX + tx) * 4 + j % 4 : tx + j * RX; }
 
 #if !defined(INPUT_F32)
 float reg_a[A_LOADS];
@@ -118,14 +128,22 @@ void store_step(uint lid) {
     if (g >= A_GROUPS) continue;
     uint r, kk;
     a_group(g, r, kk);
-    [[unroll]] for (uint e = 0; e < 4; ++e) tile_a[(TRANS_A ? kk : kk + e) * A_STRIDE + (TRANS_A ? r + e : r)] = vreg_a[j][e];
+    if (TRANS_A) {  // four adjacent rows at one k: one aligned vec4
+      tile_a4[(kk * BM + r) >> 2] = vreg_a[j];
+    } else {
+      [[unroll]] for (uint e = 0; e < 4; ++e) put_a(kk + e, r, vreg_a[j][e]);
+    }
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
     if (g >= B_GROUPS) continue;
     uint kk, c;
     b_group(g, kk, c);
-    [[unroll]] for (uint e = 0; e < 4; ++e) tile_b[(TRANS_B ? kk + e : kk) * B_STRIDE + (TRANS_B ? c : c + e)] = vreg_b[j][e];
+    if (!TRANS_B) {  // four adjacent columns at one k: one aligned vec4
+      tile_b4[(kk * BN + c) >> 2] = vreg_b[j];
+    } else {
+      [[unroll]] for (uint e = 0; e < 4; ++e) put_b(kk + e, c, vreg_b[j][e]);
+    }
   }
 }
 #else
@@ -151,13 +169,13 @@ void store_step(uint lid) {
     const uint e = lid + j * WG_SIZE;
     uint r, kk;
     a_coords(e, r, kk);
-    if (e < BM * BK) tile_a[kk * A_STRIDE + r] = reg_a[j];
+    if (e < BM * BK) put_a(kk, r, reg_a[j]);
   }
   [[unroll]] for (uint j = 0; j < B_LOADS; ++j) {
     const uint e = lid + j * WG_SIZE;
     uint kk, c;
     b_coords(e, kk, c);
-    if (e < BK * BN) tile_b[kk * B_STRIDE + c] = reg_b[j];
+    if (e < BK * BN) put_b(kk, c, reg_b[j]);
   }
 }
 
@@ -197,8 +215,28 @@ void main() {
       for (uint kk = 0; kk < BK; ++kk) {
         float av[TM];
         float bv[TN];
-        [[unroll]] for (uint i = 0; i < TM; ++i) av[i] = tile_a[kk * A_STRIDE + ty + i * RY];
-        [[unroll]] for (uint j = 0; j < TN; ++j) bv[j] = tile_b[kk * B_STRIDE + tx + j * RX];
+        if (A_RUNS) {
+          [[unroll]] for (uint g = 0; g < TM / 4; ++g) {
+            const vec4 run = tile_a4[(kk * BM) / 4 + g * RY + ty];
+            [[unroll]] for (uint e = 0; e < 4; ++e) av[g * 4 + e] = run[e];
+          }
+        } else {
+          [[unroll]] for (uint i = 0; i < TM; ++i) {
+            const uint r = ty + i * RY;
+            av[i] = tile_a4[(kk * BM + r) >> 2][r & 3u];
+          }
+        }
+        if (B_RUNS) {
+          [[unroll]] for (uint h = 0; h < TN / 4; ++h) {
+            const vec4 run = tile_b4[(kk * BN) / 4 + h * RX + tx];
+            [[unroll]] for (uint e = 0; e < 4; ++e) bv[h * 4 + e] = run[e];
+          }
+        } else {
+          [[unroll]] for (uint j = 0; j < TN; ++j) {
+            const uint c = tx + j * RX;
+            bv[j] = tile_b4[(kk * BN + c) >> 2][c & 3u];
+          }
+        }
         if (DETERMINISTIC) {
           [[unroll]] for (uint i = 0; i < TM; ++i) {
             [[unroll]] for (uint j = 0; j < TN; ++j) chain[i * TN + j] = fma(av[i], bv[j], chain[i * TN + j]);
@@ -242,10 +280,10 @@ void main() {
   }
 
   [[unroll]] for (uint i = 0; i < TM; ++i) {
-    const uint gr = row0 + ty + i * RY;
+    const uint gr = row0 + tile_row(ty, i);
     if (gr >= p.M) continue;
     [[unroll]] for (uint j = 0; j < TN; ++j) {
-      const uint gc = col0 + tx + j * RX;
+      const uint gc = col0 + tile_col(tx, j);
       if (gc >= p.N) continue;
       if (SPLIT > 1) {
         scratch_data[scratch_index(z, range, gr, gc)] = total[i * TN + j];

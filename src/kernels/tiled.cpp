@@ -28,8 +28,8 @@ KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params)
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("tm")) * (c.get("bn") / c.get("tn")); };
-  // Both tiles have one float of padding per k row (see the shader).
-  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("bk")) * (c.get("bm") + 1 + c.get("bn") + 1) * sizeof(float); };
+  // Two k-major tiles, BK x BM and BK x BN floats, unpadded (held as vec4s: see the shader).
+  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float); };
   f.spirv = tiled_spirv;
   return f;
 }
