@@ -9,6 +9,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libeigen3-dev libgtest-dev
   mesa-vulkan-drivers vulkan-validationlayers
   python3 python3-jsonschema
+  clang libclang-rt-dev
+  chromium
 )
 
 missing=()

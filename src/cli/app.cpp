@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <cmath>
@@ -19,6 +20,9 @@
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
 #include "cli/isolate.hpp"
+#include "cli/multi_device.hpp"
+#include "cli/suites.hpp"
+#include "cli/tune_output.hpp"
 #include "core/files.hpp"
 #include "report/journal.hpp"
 #include "tuner/tuner.hpp"
@@ -28,17 +32,20 @@ namespace gemmtune {
 
 namespace {
 struct TuneArgs {
-  std::vector<std::string> shapes;
+  std::vector<std::string> shapes, shapes_files, suites;
   std::vector<std::string> dtypes;
   std::vector<std::string> layouts;
-  std::string variants, mode, activation, budget, total_budget, shard;
+  std::string variants, mode, activation, budget, total_budget, shard, devices;
   std::optional<uint64_t> lda, ldb, ldc, stride_a, stride_b, stride_c;
   TuneCommandOptions parsed;
 };
 
 void add_tune_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
-  app.add_option("--shape", args.shapes, "Problem MxNxK or MxNxKxB (batch); repeatable, comma-separated");
+  app.add_option("--shape", args.shapes,
+                 "Problem MxNxK or MxNxKxB (batch); repeatable, comma-separated; a dimension may be a range a:b:step or a:b:*factor");
+  app.add_option("--shapes-file", args.shapes_files, "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
+  app.add_option("--suite", args.suites, "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite; repeatable");
   app.add_option("--dtype", args.dtypes, "Input types, comma-separated: f32, f16, bf16 (default f32)");
   app.add_option("--out", o.out, "Tuning table to write (default results/<device>.json); entries for other shapes are kept");
   app.add_option("--device", o.device, "Device index, UUID or name substring (default: discrete > integrated > virtual > cpu)");
@@ -66,6 +73,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
   app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
+  app.add_option("--devices", args.devices, "all, or device indices (0,1): one worker per device, each on its shard; tables merged per device");
   app.add_option("--shard", args.shard, "i/n: tune problems i, i + n, ... of the shape x layout x dtype list (i from 0)");
   app.add_option("--total-budget", args.total_budget, "Time for the whole run (90, 60s, 2m, 1.5h; default: none)");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
@@ -73,6 +81,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
       ->check(CLI::Range(0.001, 1e9));
   app.add_flag("--resume", o.resume, "Skip what the journal beside the table holds (same device and tool version)");
   app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
+  app.add_flag("--json", o.json, "Print one JSON summary on stdout at the end instead of the per-problem tables");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
 
@@ -84,8 +93,12 @@ void append_unique(std::vector<T>& out, const std::vector<T>& items) {
 }
 
 void resolve_tune_args(TuneArgs& args) {
-  if (args.shapes.empty()) throw usage_error("--shape", "", "required: give at least one MxNxK");
-  for (const std::string& text : args.shapes) append_unique(args.parsed.shapes, parse_shape_list(text));
+  if (args.shapes.empty() && args.shapes_files.empty() && args.suites.empty()) {
+    throw usage_error("--shape", "", "required: give at least one MxNxK (or --shapes-file FILE, --suite NAME)");
+  }
+  for (const std::string& text : args.shapes) append_unique(args.parsed.shapes, parse_shape_requests(text));
+  for (const std::string& path : args.shapes_files) append_unique(args.parsed.shapes, parse_shapes_file(read_file(path), path));
+  for (const std::string& name : args.suites) append_unique(args.parsed.shapes, load_suite(name));
   if (!args.layouts.empty()) {
     args.parsed.layouts.clear();
     for (const std::string& text : args.layouts) append_unique(args.parsed.layouts, parse_layout_list(text));
@@ -119,7 +132,11 @@ void resolve_tune_args(TuneArgs& args) {
       throw usage_error("--shard", args.shard, "expected i/n with 0 <= i < n, such as 0/3");
     }
   }
-  if (!args.total_budget.empty()) args.parsed.total_budget_s = parse_seconds(args.total_budget, "--total-budget");
+  if (!args.total_budget.empty()) {
+    args.parsed.total_budget_s = parse_seconds(args.total_budget, "--total-budget");
+    // 0 is how TuneOptions says "no limit"; a user who writes 0 means the opposite, so it is refused.
+    if (args.parsed.total_budget_s <= 0.0) throw usage_error("--total-budget", args.total_budget, "must be more than 0 s (leave it out for no limit)");
+  }
   if (!std::isfinite(op.alpha)) throw usage_error("--alpha", std::to_string(op.alpha), "must be finite");
   if (!std::isfinite(op.beta)) throw usage_error("--beta", std::to_string(op.beta), "must be finite");
   if (!args.dtypes.empty()) {
@@ -141,12 +158,13 @@ class JsonLinesSink : public spdlog::sinks::base_sink<std::mutex> {
   void flush_() override { std::fflush(stderr); }
 };
 
-void setup_logging(int verbosity, bool json) {
+void setup_logging(int verbosity, bool json, bool colorless) {
   std::shared_ptr<spdlog::logger> logger;
   if (json) {
     logger = std::make_shared<spdlog::logger>("gemmtune", std::make_shared<JsonLinesSink>());
   } else {
-    logger = spdlog::stderr_color_mt("gemmtune");
+    // Colour only on a terminal (spdlog's automatic mode), and never with --no-color or NO_COLOR.
+    logger = spdlog::stderr_color_mt("gemmtune", colorless ? spdlog::color_mode::never : spdlog::color_mode::automatic);
     logger->set_pattern("%^[%l]%$ %v");
   }
   spdlog::set_default_logger(logger);
@@ -162,6 +180,8 @@ int run_cli(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose, "Debug messages on stderr");
   bool log_json = false;
   app.add_flag("--log-json", log_json, "Log records as JSON lines on stderr (errors stay one plain line)");
+  bool no_color = false;
+  app.add_flag("--no-color", no_color, "No colour on stdout or stderr (also when NO_COLOR is set, or not a terminal)");
   app.require_subcommand(0, 1);
 
   TuneArgs tune_args;
@@ -202,6 +222,10 @@ int run_cli(int argc, char** argv) {
   lookup->add_flag("--any-device", lookup_options.any_device, "Use a table of another device (no Vulkan needed)");
   lookup->add_flag("--json", lookup_options.json, "Machine-readable output");
 
+  ReportCommandOptions report_options;
+  CLI::App* reporter = app.add_subcommand("report", "One self-contained HTML page: charts per dtype, a roofline and a sortable table");
+  reporter->add_option("TABLE", report_options.tables, "Tuning tables")->required();
+  reporter->add_option("-o,--out", report_options.out, "The HTML file to write")->required();
   ExportCommandOptions export_options;
   CLI::App* exporter = app.add_subcommand("export", "A self-contained C++17 header with a table's entries and the lookup rule");
   exporter->add_option("TABLE", export_options.table, "Tuning table")->required();
@@ -234,14 +258,18 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw Error(ExitCode::usage, e.what());
   }
-  setup_logging(quiet ? -1 : verbose ? 1 : 0, log_json);
+  const char* no_color_env = std::getenv("NO_COLOR");
+  const bool colorless = no_color || (no_color_env != nullptr && *no_color_env != '\0');
+  setup_logging(quiet ? -1 : verbose ? 1 : 0, log_json, colorless);
   tune_args.parsed.live_progress = tune_args.parsed.live_progress && !quiet && !log_json;
+  tune_args.parsed.color = use_color(no_color, tune_args.parsed.json);
 
   if (devices->parsed()) return run_devices(devices_options);
   if (compare->parsed()) return run_compare(compare_options);
   if (merge->parsed()) return run_merge(merge_options);
   if (lookup->parsed()) return run_lookup(lookup_options);
   if (exporter->parsed()) return run_export(export_options);
+  if (reporter->parsed()) return run_report(report_options);
   if (peak->parsed()) return run_peak(peak_options);
   if (bench->parsed()) {
     resolve_tune_args(bench_args);
@@ -251,11 +279,44 @@ int run_cli(int argc, char** argv) {
     resolve_tune_args(list_args);
     return run_list(list_args.parsed, list_why);
   }
-  if (!tune->parsed() && tune_args.shapes.empty()) {
+  if (!tune->parsed() && tune_args.shapes.empty() && tune_args.shapes_files.empty() && tune_args.suites.empty()) {
     std::cerr << app.help();
     throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, bench, devices, peak)");
   }
   resolve_tune_args(tune_args);
+  if (!tune_args.devices.empty()) {
+    const TuneCommandOptions& o = tune_args.parsed;
+    const std::string& spec = tune_args.devices;
+    if (!o.device.empty()) throw usage_error("--devices", spec, "cannot be combined with --device");
+    if (!tune_args.shard.empty()) throw usage_error("--devices", spec, "cannot be combined with --shard (each device's worker takes a shard)");
+    const std::vector<uint32_t> chosen = devices_to_use(spec);
+    if (chosen.size() == 1) {
+      tune_args.parsed.device = std::to_string(chosen[0]);  // one device: an ordinary run on it
+    } else {
+      if (o.json) throw usage_error("--devices", spec, "--json takes one device (each worker would print its own summary)");
+      if (!o.out.empty()) preflight_writable(o.out);
+      std::vector<std::string> worker{argv[0]};
+      for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--devices") {
+          ++i;
+        } else if (a.rfind("--devices=", 0) != 0) {
+          worker.push_back(a);
+        }
+      }
+      // Each worker's own --out is its part table: the user's --out goes to the merge only.
+      for (size_t i = 1; i < worker.size(); ++i) {
+        if (worker[i] == "--out" && i + 1 < worker.size()) {
+          worker.erase(worker.begin() + long(i), worker.begin() + long(i) + 2);
+          --i;
+        } else if (worker[i].rfind("--out=", 0) == 0) {
+          worker.erase(worker.begin() + long(i));
+          --i;
+        }
+      }
+      return run_on_devices(worker, chosen, o.out);
+    }
+  }
   if (tune_args.parsed.isolate_s > 0) {
     // The parent only watches: the child is this command line without --isolate.
     if (tune_args.parsed.out.empty()) throw usage_error("--isolate", std::to_string(tune_args.parsed.isolate_s), "needs --out (the journal beside the table is what the watcher reads)");

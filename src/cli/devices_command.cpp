@@ -26,6 +26,13 @@ nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
           {"bfloat16", m.bf16_type}, {"bfloat16_cooperative_matrix", m.bf16_coopmat},
           {"coopmat_f16_unsupported", why("f16")}, {"coopmat_bf16_unsupported", why("bf16")}};
 }
+nlohmann::ordered_json heaps_json(const vk::DeviceInfo& d) {
+  nlohmann::ordered_json heaps = nlohmann::ordered_json::array();
+  for (const vk::MemoryHeap& h : d.heaps) {
+    heaps.push_back({{"size", h.size}, {"device_local", h.device_local}, {"host_visible", h.host_visible}});
+  }
+  return heaps;
+}
 }  // namespace
 
 int run_devices(const DevicesCommandOptions& o) {
@@ -54,7 +61,9 @@ int run_devices(const DevicesCommandOptions& o) {
                         {"max_workgroup_count", d.max_workgroup_count},
                         {"max_storage_buffer_range", d.max_storage_buffer_range},
                         {"max_memory_allocation_size", d.max_memory_allocation_size},
+                        {"max_buffer_size", d.max_buffer_size},
                         {"max_push_constants_size", d.max_push_constants_size}}},
+                      {"memory_heaps", heaps_json(d)},
                       {"subgroup_size", d.subgroup_size},
                       {"matrix", matrix_json(d)},
                       {"compute_queue_family", d.compute_queue_family},
@@ -74,8 +83,13 @@ int run_devices(const DevicesCommandOptions& o) {
     std::printf("   shared memory %u B, %u invocations, workgroup size %ux%ux%u, workgroup count %ux%ux%u\n", d.max_shared_memory,
                 d.max_invocations, d.max_workgroup_size[0], d.max_workgroup_size[1], d.max_workgroup_size[2],
                 d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
-    std::printf("   storage buffer range %u B, allocation %llu B, subgroup size %u\n", d.max_storage_buffer_range,
-                static_cast<unsigned long long>(d.max_memory_allocation_size), d.subgroup_size);
+    std::printf("   storage buffer range %u B, allocation %llu B, buffer %llu B, push constants %u B, subgroup size %u\n",
+                d.max_storage_buffer_range, static_cast<unsigned long long>(d.max_memory_allocation_size),
+                static_cast<unsigned long long>(d.max_buffer_size), d.max_push_constants_size, d.subgroup_size);
+    for (size_t h = 0; h < d.heaps.size(); ++h) {
+      std::printf("   memory heap %zu: %.2f GiB%s%s\n", h, double(d.heaps[h].size) / double(1ull << 30),
+                  d.heaps[h].device_local ? ", device-local" : "", d.heaps[h].host_visible ? ", host-visible" : "");
+    }
     const vk::MatrixCapabilities& m = d.matrix;
     std::printf("   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, memory model %s, bfloat16 %s\n",
                 m.min_subgroup_size, m.max_subgroup_size, m.subgroup_size_control ? " (selectable)" : "",

@@ -9,13 +9,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cli/child_process.hpp"
 #include "cli/isolate.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -25,8 +25,6 @@
 namespace gemmtune {
 
 namespace {
-std::atomic<int> g_forward{0};
-extern "C" void remember_signal(int sig) { g_forward.store(sig); }
 
 off_t file_size(const std::string& path) {
   struct stat st {};
@@ -48,19 +46,6 @@ std::optional<JournalRecord> last_record(const std::string& path) {
   return parse_journal_line(text.substr(start, end - start));
 }
 
-pid_t spawn(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw Error(ExitCode::device_fault, std::string("--isolate: fork failed: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::execv("/proc/self/exe", argv.data());
-    std::_Exit(127);
-  }
-  return pid;
-}
-
 void record(const std::string& journal, const JournalRecord& begin, Disposition d, const std::string& detail) {
   JournalRecord r = begin;
   r.phase = "screen";
@@ -71,25 +56,14 @@ void record(const std::string& journal, const JournalRecord& begin, Disposition 
 }  // namespace
 
 int run_isolated(const std::vector<std::string>& child_args, double limit_s, const std::string& journal) {
-  struct sigaction sa {}, old_int {}, old_term {};
-  sa.sa_handler = remember_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  struct Restore {
-    struct sigaction &i, &t;
-    ~Restore() {
-      sigaction(SIGINT, &i, nullptr);
-      sigaction(SIGTERM, &t, nullptr);
-    }
-  } restore{old_int, old_term};
+  const SignalForwarding forwarding;
 
   bool resume = false;
   for (const std::string& a : child_args) resume |= a == "--resume";
   for (int attempt = 0; attempt < 10000; ++attempt) {
     std::vector<std::string> args = child_args;
     if (!resume && attempt > 0) args.push_back("--resume");
-    const pid_t child = spawn(args);
+    const pid_t child = spawn_self(args, "--isolate");
     off_t seen_size = -2;
     auto seen_at = std::chrono::steady_clock::now();
     int status = 0;
@@ -98,7 +72,7 @@ int run_isolated(const std::vector<std::string>& child_args, double limit_s, con
     while (true) {
       const pid_t done = ::waitpid(child, &status, WNOHANG);
       if (done == child) break;
-      if (const int sig = g_forward.load()) {
+      if (const int sig = forwarding.pending()) {
         ::kill(child, sig);  // the child writes its table and exits 130
         ::waitpid(child, &status, 0);
         return WIFEXITED(status) ? WEXITSTATUS(status) : static_cast<int>(ExitCode::interrupted);

@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "core/problem.hpp"
+#include "core/shape_request.hpp"
 
 namespace gemmtune {
 
 struct TuneCommandOptions {
-  std::vector<Shape> shapes;
+  std::vector<ShapeRequest> shapes;  ///< --shape, --shapes-file and --suite, in that order, duplicates removed
   std::vector<DType> dtypes{DType::f32};
   std::vector<Layout> layouts{Layout{}};
   std::vector<std::string> variants;  ///< empty: every variant
@@ -31,9 +32,11 @@ struct TuneCommandOptions {
   double total_budget_s = 0;        ///< for the whole run; 0: none
   bool resume = false;              ///< skip what the journal beside the table already holds
   std::string space;                ///< search-space file; empty: the built-in configs/spaces/default.json
-  double isolate_s = 0;
+  double isolate_s = 0;  ///< > 0: run in a watched child process, configs killed past this many seconds
   uint32_t shard_index = 0, shard_count = 1;  ///< --shard i/n: this run takes problems i, i + n, ...
-  bool live_progress = ::isatty(2) != 0;  ///< a live status line on stderr (a terminal, not --quiet/--log-json)             ///< > 0: run in a watched child process, configs killed past this many seconds
+  bool json = false;   ///< --json: one JSON summary on stdout at the end instead of the per-problem tables
+  bool color = false;  ///< colour the tables (a terminal, no --no-color, no NO_COLOR)
+  bool live_progress = ::isatty(2) != 0;  ///< a live status line on stderr (a terminal, not --quiet/--log-json)
 };
 
 /// Bytes of input copies a cold run rotates through: several times the largest L2 in use (the H200 has 60 MB).
@@ -68,6 +71,11 @@ struct ExportCommandOptions {
   std::string table, format = "cpp", ns = "gemmtune_tuned", out;
 };
 
+struct ReportCommandOptions {
+  std::vector<std::string> tables;
+  std::string out;
+};
+
 struct MergeCommandOptions {
   std::vector<std::string> inputs;
   std::string out;
@@ -78,6 +86,8 @@ int run_tune(const TuneCommandOptions& options);
 int run_lookup(const LookupCommandOptions& options);
 /// `gemmtune export TABLE --format cpp`: a C++17 header with the entries and the lookup rule.
 int run_export(const ExportCommandOptions& options);
+/// `gemmtune report TABLE... -o report.html`: one self-contained HTML page with charts. No GPU.
+int run_report(const ReportCommandOptions& options);
 /// `gemmtune merge A B ... -o OUT`: tables of one device joined; the faster verified entry stays per key.
 int run_merge(const MergeCommandOptions& options);
 /// `gemmtune compare BASE NEW`: 0 no regression, 1 regression, 2 bad input, 3 device mismatch.

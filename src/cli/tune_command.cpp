@@ -2,15 +2,18 @@
 // entry so nothing measured is lost.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "cli/device_table.hpp"
 #include "cli/options.hpp"
+#include "cli/tune_output.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "kernels/registry.hpp"
@@ -102,78 +105,26 @@ TableEntry table_entry(const TuneResult& r, bool cold) {
   e.margin = r.margin;
   e.noise_band = r.noise_band;
   e.tune_seconds = std::round(r.elapsed_s * 1000.0) / 1000.0;
+  if (r.baseline && r.baseline->measurement.disposition == Disposition::passed) e.baseline_us = r.baseline->measurement.median_us;
+  // Per variant, its fastest finalist (full samples) or else its fastest screened config (one sample).
+  std::map<std::string, bool> from_finals;
+  for (const EvaluatedConfig& c : r.evaluated) {
+    if (c.measurement.disposition != Disposition::passed) continue;
+    const VariantBest candidate{c.family->name, c.name, c.measurement.median_us, c.measurement.gflops};
+    auto same = std::find_if(e.variant_best.begin(), e.variant_best.end(), [&](const VariantBest& v) { return v.variant == c.family->name; });
+    if (same == e.variant_best.end()) {
+      e.variant_best.push_back(candidate);
+    } else if (c.finalist == from_finals[c.family->name] ? c.measurement.median_us < same->median_us : c.finalist) {
+      *same = candidate;
+    } else {
+      continue;
+    }
+    from_finals[c.family->name] = c.finalist;
+  }
+  std::sort(e.variant_best.begin(), e.variant_best.end(), [](const VariantBest& a, const VariantBest& b) { return a.median_us < b.median_us; });
   return e;
 }
 
-std::string describe(const GemmProblem& p) {
-  std::string s = p.shape.to_string() + " " + std::string(dtype_name(p.dtype)) + " " + p.layout.name();
-  if (p.alpha != 1.0f || p.beta != 0.0f) s += " alpha " + std::to_string(p.alpha) + " beta " + std::to_string(p.beta);
-  if (p.epilogue.name() != "none") s += " " + p.epilogue.name();
-  if (p.mode != Mode::fast) s += " " + std::string(mode_name(p.mode));
-  return s;
-}
-
-/// The command line that reruns exactly one config on exactly this operation.
-std::string rerun_command(const GemmProblem& p, const std::string& config, bool cold) {
-  std::string s = "gemmtune bench --config " + config + " --shape " + p.shape.to_string() + " --layout " + p.layout.name();
-  const ResolvedGemm packed = resolve(GemmProblem{p.shape, p.dtype, 1.0f, 0.0f, p.layout});
-  const ResolvedGemm l = resolve(p);
-  auto num = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return std::string(buf);
-  };
-  if (p.alpha != 1.0f) s += " --alpha " + num(p.alpha);
-  if (p.beta != 0.0f) s += " --beta " + num(p.beta);
-  const ResolvedOperand* ops[3] = {&l.a, &l.b, &l.c};
-  const ResolvedOperand* defaults[3] = {&packed.a, &packed.b, &packed.c};
-  const char* names[3] = {"a", "b", "c"};
-  for (int i = 0; i < 3; ++i) {
-    if (ops[i]->ld != defaults[i]->ld) s += std::string(" --ld") + names[i] + " " + std::to_string(ops[i]->ld);
-    if (ops[i]->offset != 0) s += std::string(" --offset-") + names[i] + " " + std::to_string(ops[i]->offset);
-    if (ops[i]->stride != defaults[i]->stride) s += std::string(" --stride-") + names[i] + " " + std::to_string(ops[i]->stride);
-  }
-  if (p.epilogue.bias) s += " --bias" + (p.epilogue.bias_offset ? " --bias-offset " + std::to_string(p.epilogue.bias_offset) : std::string());
-  if (p.epilogue.activation != Activation::none) s += " --activation " + std::string(activation_name(p.epilogue.activation));
-  if (p.mode != Mode::fast) s += " --mode " + std::string(mode_name(p.mode));
-  if (cold) s += " --cold";
-  return s;
-}
-
-void print_result(const TuneResult& r, const std::string& device_name, bool cold) {
-  std::printf("\n%s on %s: %zu evaluated%s, %zu failed, %zu pruned, %zu skipped by the %s; %s, %.1f s%s\n",
-              describe(r.problem).c_str(), device_name.c_str(), r.evaluated.size(),
-              r.resumed ? (" (" + std::to_string(r.resumed) + " from the journal)").c_str() : "", r.failed(), r.pruned.size(),
-              r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy), r.elapsed_s,
-              r.timestamps ? "" : " (host timing)");
-  for (const NotApplicable& n : r.not_applicable) std::printf("  %s: not applicable: %s\n", n.variant.c_str(), n.reason.c_str());
-  std::printf("  %-40s %9s %12s %12s %10s  %s\n", "config", "samples", "median us", "min us", "GFLOP/s", "error / bound");
-  const size_t shown_screened = 5;
-  size_t screened = 0;
-  for (const EvaluatedConfig& e : r.evaluated) {
-    const Measurement& m = e.measurement;
-    if (!e.finalist && ++screened > shown_screened) break;
-    const char* mark = &e == r.best() ? "*" : " ";
-    if (m.disposition != Disposition::passed) {
-      std::printf("%s %-40s %s: %s\n", mark, e.name.c_str(), disposition_name(m.disposition), m.detail.c_str());
-      continue;
-    }
-    const std::string samples = std::to_string(m.samples_us.size()) + "x" + std::to_string(m.runs_per_sample);
-    std::printf("%s %-40s %9s %12.2f %12.2f %10.2f  %.1e / %.0e\n", mark, e.name.c_str(), samples.c_str(), m.median_us,
-                m.min_us, m.gflops, m.error.error, m.error.bound);
-  }
-  if (const EvaluatedConfig* best = r.best()) {
-    std::printf("  best: %s, %.1f us, %.2f GFLOP/s\n", best->name.c_str(), best->measurement.median_us, best->measurement.gflops);
-    if (r.runner_up()) {
-      std::printf("  runner-up %+.1f %%, noise band %.1f %%%s\n", 100.0 * r.margin, 100.0 * r.noise_band,
-                  r.tie ? ": a tie, the config with fewer resources wins" : "");
-    }
-    std::printf("  rerun: %s\n", rerun_command(r.problem, best->name, cold).c_str());
-  } else {
-    std::printf("  no verified candidate\n");
-  }
-  std::fflush(stdout);
-}
 }  // namespace
 
 namespace {
@@ -244,12 +195,15 @@ Measurement measurement_of(const JournalRecord& r) {
 }  // namespace
 
 /// Every problem of the request, shape by shape, then layout, then dtype.
-std::vector<GemmProblem> problems_of(const TuneCommandOptions& o, const Shape& shape) {
+std::vector<GemmProblem> problems_of(const TuneCommandOptions& o, const ShapeRequest& request) {
+  // A shapes-file line's own dtype or layout replaces --dtype or --layout for that line.
+  const std::vector<Layout> layouts = request.layout ? std::vector<Layout>{*request.layout} : o.layouts;
+  const std::vector<DType> dtypes = request.dtype ? std::vector<DType>{*request.dtype} : o.dtypes;
   std::vector<GemmProblem> problems;
-  for (const Layout& layout : o.layouts) {
-    for (DType dtype : o.dtypes) {
+  for (const Layout& layout : layouts) {
+    for (DType dtype : dtypes) {
       GemmProblem problem = o.operation;
-      problem.shape = shape;
+      problem.shape = request.shape;
       problem.dtype = dtype;
       problem.layout = layout;
       problems.push_back(problem);
@@ -274,13 +228,13 @@ std::vector<const KernelFamily*> pointers(const std::vector<KernelFamily>& famil
 }
 
 int run_list(const TuneCommandOptions& o, bool why) {
-  for (const Shape& shape : o.shapes) {
+  for (const ShapeRequest& shape : o.shapes) {
     for (const GemmProblem& p : problems_of(o, shape)) resolve(p);
   }
   const std::vector<KernelFamily> families = families_of(o);
   vk::Instance instance(vk::validation_requested_by_env());
   const vk::DeviceInfo info = instance.select(o.device).info;
-  for (const Shape& shape : o.shapes) {
+  for (const ShapeRequest& shape : o.shapes) {
     for (const GemmProblem& problem : problems_of(o, shape)) {
       SearchSpace space = build_search_space(pointers(families), problem, info);
       const size_t filtered = keep_matching(space, o.kernels);
@@ -313,14 +267,14 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
   if (!config) throw usage_error("--config", config_name, "no config of " + family->name + " has this name");
   TuneCommandOptions single = o;
   single.dtypes = {dtype};
-  for (const Shape& shape : o.shapes) {
+  for (const ShapeRequest& shape : o.shapes) {
     for (const GemmProblem& p : problems_of(single, shape)) resolve(p);
   }
 
   vk::Instance instance(vk::validation_requested_by_env());
   vk::Device device(instance, instance.select(o.device));
   ExitCode worst = ExitCode::ok;
-  for (const Shape& shape : o.shapes) {
+  for (const ShapeRequest& shape : o.shapes) {
     for (const GemmProblem& problem : problems_of(single, shape)) {
       SearchSpace space = build_search_space({family}, problem, device.info());
       for (const NotApplicable& n : space.not_applicable) {
@@ -351,13 +305,8 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
 
 int run_tune(const TuneCommandOptions& o) {
   // Every operation is resolved before any Vulkan work, so a bad leading dimension or stride is exit 2 at once.
-  for (const Shape& shape : o.shapes) {
-    for (const Layout& layout : o.layouts) {
-      GemmProblem problem = o.operation;
-      problem.shape = shape;
-      problem.layout = layout;
-      resolve(problem);
-    }
+  for (const ShapeRequest& shape : o.shapes) {
+    for (const GemmProblem& problem : problems_of(o, shape)) resolve(problem);
   }
   const std::vector<KernelFamily> owned_families = families_of(o);  // a bad --space file fails here, before any work
   // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
@@ -420,16 +369,25 @@ int run_tune(const TuneCommandOptions& o) {
   ExitCode worst = ExitCode::ok;
   // --shard i/n: problems are numbered over the whole request; this run takes those with number % n == i.
   size_t problems_left = 0, numbered = 0;
-  for (const Shape& shape : o.shapes) {
+  for (const ShapeRequest& shape : o.shapes) {
     for (size_t k = 0; k < problems_of(o, shape).size(); ++k) problems_left += numbered++ % o.shard_count == o.shard_index;
   }
   size_t problem_number = 0;
   const size_t problem_count = problems_left;
-  constexpr int kMaxDeviceLosses = 16;  // per run: a device that keeps failing ends it (exit 4)
+  constexpr int kMaxDeviceLosses = 16;  // losses and timeouts per run: a device that keeps failing ends it (exit 4)
   int device_losses = 0;
   size_t problem_index = 0;
   const auto run_start = std::chrono::steady_clock::now();
-  for (const Shape& shape : o.shapes) {
+  nlohmann::ordered_json summaries = nlohmann::ordered_json::array();  // --json
+  // The --json summary goes to stdout whenever the run ends with a code (not when a fault ends it: stderr has it).
+  auto finish = [&](ExitCode code) {
+    if (o.json) {
+      const nlohmann::ordered_json summary = {{"table", out}, {"device", info.name}, {"exit_code", int(code)}, {"problems", summaries}};
+      std::printf("%s\n", summary.dump(2).c_str());
+    }
+    return static_cast<int>(code);
+  };
+  for (const ShapeRequest& shape : o.shapes) {
     const std::vector<GemmProblem> problems = problems_of(o, shape);
     double shape_budget = o.budget_s;
     for (size_t i = 0; i < problems.size(); ++i) {
@@ -437,7 +395,7 @@ int run_tune(const TuneCommandOptions& o) {
       const ProblemCountdown countdown{problems_left};
       if (g_stop.load()) {
         spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out);
-        return static_cast<int>(ExitCode::interrupted);
+        return finish(ExitCode::interrupted);
       }
       const GemmProblem& problem = problems[i];
       ++problem_index;
@@ -452,7 +410,7 @@ int run_tune(const TuneCommandOptions& o) {
       const bool finished = std::any_of(prior.begin(), prior.end(), [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
                             std::any_of(table.entries.begin(), table.entries.end(), [&](const TableEntry& e) { return entry_key(e) == key; });
       if (finished) {
-        std::printf("\n%s: already in %s (journal), skipped\n", describe(problem).c_str(), out.c_str());
+        spdlog::info("{}: already in {} (journal), skipped", describe(problem), out);
         continue;
       }
       tune.known.clear();
@@ -460,14 +418,20 @@ int run_tune(const TuneCommandOptions& o) {
         // Later records win: a config --isolate recorded as timed_out or crashed stays so.
         if (ours(r, key) && r.phase == "screen") tune.known[r.config] = measurement_of(r);
       }
+      std::string in_hand;  // the config being measured, for a device loss
       tune.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
         journal.append(journal_line(journal_record(device_key, tool_key, key, phase, e)));
+        in_hand.clear();  // a fault between configs is not this config's
       };
-      std::string in_hand;  // the config being measured, for a device loss
       tune.on_begin = [&](const std::string& name) {
         in_hand = name;
         JournalRecord begin{device_key, tool_key, key, "begin", name};
         journal.append(journal_line(begin));
+      };
+      // A fault that ends the run, said with the problem and config it happened in.
+      auto end_run = [&](const Error& e) {
+        throw Error(e.code(), describe(problem) + (in_hand.empty() ? "" : ", " + in_hand) + ": " + e.what() +
+                                  " (finished entries are kept; --resume carries on)");
       };
       TuneResult result;
       try {
@@ -494,12 +458,16 @@ int run_tune(const TuneCommandOptions& o) {
         });
         if (o.live_progress) std::fprintf(stderr, "\r\033[K");
       } catch (const vk::VulkanError& e) {
-        if (e.result() != VK_ERROR_DEVICE_LOST || in_hand.empty() || ++device_losses > kMaxDeviceLosses) throw;
-        // The config in hand lost the device: it is recorded (and never run again), the device is recreated and
-        // the problem resumes from the journal.
+        const bool lost_device = e.result() == VK_ERROR_DEVICE_LOST, timed_out = e.result() == VK_TIMEOUT;
+        if (!(lost_device || timed_out) || in_hand.empty() || ++device_losses > kMaxDeviceLosses) end_run(e);
+        // The config in hand lost the device, or its work outlived the fence limit: it is recorded (and never run
+        // again), the device is recreated (a timed-out queue cannot be trusted) and the problem resumes from the
+        // journal.
         if (o.live_progress) std::fprintf(stderr, "\r\033[K");
-        spdlog::warn("{}: {} lost the device ({}): recorded as device_lost; recreating the device", describe(problem), in_hand, e.what());
-        const JournalRecord lost{device_key, tool_key, key, "screen", in_hand, disposition_name(Disposition::device_lost), e.what()};
+        const Disposition disposition = lost_device ? Disposition::device_lost : Disposition::timed_out;
+        spdlog::warn("{}: {} {} ({}): recorded as {}; recreating the device", describe(problem), in_hand,
+                     lost_device ? "lost the device" : "did not finish", e.what(), disposition_name(disposition));
+        const JournalRecord lost{device_key, tool_key, key, "screen", in_hand, disposition_name(disposition), e.what()};
         journal.append(journal_line(lost));
         prior.push_back(lost);
         device.reset();
@@ -510,7 +478,7 @@ int run_tune(const TuneCommandOptions& o) {
         --problem_index;
         continue;
       } catch (const Error& e) {
-        if (e.code() != ExitCode::unsupported) throw;  // other device faults end the run; the table holds what was measured
+        if (e.code() != ExitCode::unsupported) end_run(e);  // other faults end the run; the table holds what was measured
         // Recorded, so the table shows why this operation has no entry to use.
         spdlog::error("{}", e.what());
         worst = ExitCode::unsupported;
@@ -520,12 +488,17 @@ int run_tune(const TuneCommandOptions& o) {
         continue;
       }
       shape_budget = std::max(0.0, shape_budget - result.elapsed_s);
-      print_result(result, info.name, o.cold);
+      if (o.json) {
+        summaries.push_back(result_summary(result, o.cold));
+      } else {
+        print_result(result, info.name, o.cold, o.color);
+      }
       TableEntry entry = table_entry(result, o.cold);
       if (table.peak) {
         if (entry.best) apply_ceiling(*entry.best, *table.peak, entry);
         if (entry.runner_up) apply_ceiling(*entry.runner_up, *table.peak, entry);
-        if (entry.best && !entry.best->bound_by.empty()) {
+        if (o.json && entry.best) summaries.back()["ceiling_fraction"] = entry.best->ceiling_fraction;
+        if (!o.json && entry.best && !entry.best->bound_by.empty()) {
           std::printf("  %.0f %% of the %s ceiling measured by `gemmtune peak`\n", 100.0 * entry.best->ceiling_fraction,
                       entry.best->bound_by.c_str());
         }
@@ -537,14 +510,14 @@ int run_tune(const TuneCommandOptions& o) {
   }
   if (g_stop.load()) {
     spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out);
-    return static_cast<int>(ExitCode::interrupted);
+    return finish(ExitCode::interrupted);
   }
   spdlog::info("tuning table: {}", out);
   if (instance.validation_errors() > 0) {
     spdlog::error("the validation layer reported {} errors", instance.validation_errors());
     if (worst == ExitCode::ok) worst = ExitCode::device_fault;
   }
-  return static_cast<int>(worst);
+  return finish(worst);
 }
 
 }  // namespace gemmtune

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "core/error.hpp"
 
@@ -58,8 +59,10 @@ double dtype_error_bound(DType dtype) {
 }
 
 std::string Shape::to_string() const {
-  std::string s = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
-  if (batch != 1) s += "x" + std::to_string(batch);
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on the chained operator+ form.
+  std::string s = std::to_string(m);
+  for (uint64_t d : {n, k}) s.append("x").append(std::to_string(d));
+  if (batch != 1) s.append("x").append(std::to_string(batch));
   return s;
 }
 
@@ -179,7 +182,8 @@ double parse_seconds(const std::string& text, const std::string& option) {
   if (digits == 0 || dots > 1 || text[0] == '.' || text[digits - 1] == '.' || scale < 0) {
     throw usage_error(option, text, "expected seconds, optionally with a unit: 90, 60s, 2m, 1.5h");
   }
-  const double value = std::stod(text.substr(0, digits)) * scale;
+  // strtod, not stod: a long digit string is HUGE_VAL here (refused below), not an out_of_range exception.
+  const double value = std::strtod(text.substr(0, digits).c_str(), nullptr) * scale;
   if (!(value <= 1e9)) throw usage_error(option, text, "at most 1e9 seconds");
   return value;
 }

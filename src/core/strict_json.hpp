@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
+
 namespace gemmtune {
 
 class JsonRefused : public std::runtime_error {
@@ -51,14 +53,20 @@ Json parse_json_without_duplicates(const std::string& text) {
       case Json::parse_event_t::object_end: open_objects.pop_back(); break;
       case Json::parse_event_t::key:
         if (!open_objects.back().insert(parsed.template get<std::string>()).second) {
-          throw JsonRefused("duplicate key '" + parsed.template get<std::string>() + "'");
+          // Escaped: the key is the file's own text, and a control character in it must not break the line.
+          throw JsonRefused("duplicate key '" + gemmtune::escaped(parsed.template get<std::string>()) + "'");
         }
         break;
       default: break;
     }
     return true;
   };
-  return Json::parse(text, check);
+  try {
+    return Json::parse(text, check);
+  } catch (const typename Json::out_of_range& e) {
+    // nlohmann reports a number too large for a double (1e999) as out_of_range 406 while parsing.
+    throw JsonRefused(std::string("a number is out of range (") + e.what() + ")");
+  }
 }
 
 }  // namespace gemmtune

@@ -21,7 +21,7 @@ const KernelFamily* find_family(const std::string& name) {
   for (const KernelFamily* f : kernel_families()) {
     if (f->name == name) return f;
   }
-  return nullptr;
+  return name == naive_family().name ? &naive_family() : nullptr;
 }
 
 std::vector<const KernelFamily*> parse_variant_list(const std::string& text, const std::string& what) {
@@ -31,7 +31,7 @@ std::vector<const KernelFamily*> parse_variant_list(const std::string& text, con
     size_t comma = text.find(',', start);
     std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const KernelFamily* f = find_family(name);
-    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk, fewrows or coopmat)");
+    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk, fewrows, coopmat or naive)");
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
     if (comma == std::string::npos) break;
     start = comma + 1;

@@ -36,14 +36,17 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
   } catch (const JsonRefused& e) {
     throw Error(ExitCode::usage, source + ": invalid space file: " + e.what());
   }
-  auto refuse = [&](const std::string& where, const std::string& why) { return Error(ExitCode::usage, source + ": " + where + ": " + why); };
+  // `where` holds the file's own keys: escaped, so a control character in a key cannot break the line.
+  auto refuse = [&](const std::string& where, const std::string& why) {
+    return Error(ExitCode::usage, source + ": " + escaped(where) + ": " + why);
+  };
   if (!j.is_object() || !j.contains("variants") || !j.at("variants").is_object()) {
     throw refuse("top level", "expected an object with \"variants\": {variant: {parameter: [values]}}");
   }
   if (!j.contains("space_version") || j.at("space_version") != 1) throw refuse("space_version", "expected 1");
   const json& variants = j.at("variants");
   for (const auto& [name, params] : variants.items()) {
-    if (!find_family(name)) throw refuse("variants." + name, "unknown variant (expected tiled, splitk, fewrows or coopmat)");
+    if (!find_family(name)) throw refuse("variants." + name, "unknown variant (expected tiled, splitk, fewrows, coopmat or naive)");
     if (!params.is_object()) throw refuse("variants." + name, "expected an object {parameter: [values]}");
   }
   std::vector<KernelFamily> out;
@@ -51,7 +54,9 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
     KernelFamily f = *family;
     if (variants.contains(f.name)) {
       const json& params = variants.at(f.name);
-      for (const auto& [pname, values] : params.items()) {
+      for (const auto& item : params.items()) {
+        const std::string& pname = item.key();
+        const json& values = item.value();
         const std::string where = "variants." + f.name + "." + pname;
         auto spec = std::find_if(f.params.begin(), f.params.end(), [&](const ParamSpec& p) { return p.name == pname; });
         if (spec == f.params.end()) {

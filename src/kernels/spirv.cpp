@@ -6,6 +6,9 @@
 #include "fewrows_bf16.h"
 #include "fewrows_f16.h"
 #include "fewrows_f32.h"
+#include "naive_bf16.h"
+#include "naive_f16.h"
+#include "naive_f32.h"
 #include "splitk_reduce_f32.h"
 #include "test_hang_f32.h"
 #include "tiled_bf16.h"
@@ -26,6 +29,15 @@ std::span<const uint32_t> tiled_spirv(DType dtype) {
     case DType::f32: return words(spirv_tiled_f32);
     case DType::f16: return words(spirv_tiled_f16);
     case DType::bf16: return words(spirv_tiled_bf16);
+  }
+  return {};
+}
+
+std::span<const uint32_t> naive_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::f32: return words(spirv_naive_f32);
+    case DType::f16: return words(spirv_naive_f16);
+    case DType::bf16: return words(spirv_naive_bf16);
   }
   return {};
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "report/markup.hpp"
 
 namespace gemmtune {
 
@@ -31,19 +32,6 @@ std::string percent(double fraction) {
   return buf;
 }
 
-std::string xml_escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 }  // namespace
 
 bool Comparison::regressed() const {
@@ -115,9 +103,9 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
     out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"gemmtune compare\" tests=\"" +
           std::to_string(c.entries.size()) + "\" failures=\"" + std::to_string(regressions) + "\">\n";
     for (const EntryComparison& e : c.entries) {
-      out += "  <testcase classname=\"gemmtune\" name=\"" + xml_escaped(e.key) + "\">";
+      out += "  <testcase classname=\"gemmtune\" name=\"" + markup_escaped(e.key) + "\">";
       if (e.status == "regressed" || e.status == "lost") {
-        out += "<failure message=\"" + xml_escaped(e.status + " " + percent(e.slowdown) + " (" + e.base_config + " " +
+        out += "<failure message=\"" + markup_escaped(e.status + " " + percent(e.slowdown) + " (" + e.base_config + " " +
                                                    json(e.base_us).dump() + " us -> " + e.new_config + " " + json(e.new_us).dump() + " us)") +
                "\"/>";
       } else if (e.status == "missing" || e.status == "new") {

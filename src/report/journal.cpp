@@ -32,7 +32,10 @@ std::optional<JournalRecord> parse_journal_line(const std::string& line) {
     r.disposition = j.at("disposition").get<std::string>();
     r.detail = j.at("detail").get<std::string>();
     r.samples_us = j.at("samples_us").get<std::vector<double>>();
-    r.runs_per_sample = j.at("runs_per_sample").get<uint32_t>();
+    // Checked before get<uint32_t>(): nlohmann converts a float or a negative number unchecked (undefined).
+    const json& runs = j.at("runs_per_sample");
+    if (!runs.is_number_unsigned() || runs.get<uint64_t>() > UINT32_MAX) return std::nullopt;
+    r.runs_per_sample = runs.get<uint32_t>();
     r.median_us = j.at("median_us").get<double>();
     r.min_us = j.at("min_us").get<double>();
     r.cv = j.at("cv").get<double>();

@@ -21,17 +21,21 @@ void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e)
   const double compute_tflops = c.variant == "coopmat" ? peak.coopmat_f16_tflops : peak.f32_tflops;
   if (compute_tflops <= 0.0 || peak.copy_gbps <= 0.0 || c.median_us <= 0.0) return;
   const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
-  const double in_bytes = e.dtype == "f32" ? 4.0 : 2.0;
-  // The fewest bytes: each input read once (a shared operand once), C written once and read when beta != 0.
-  const double a = double(e.m) * double(e.k) * (e.batch_stride.a == 0 ? 1.0 : double(e.batch)) * in_bytes;
-  const double b = double(e.k) * double(e.n) * (e.batch_stride.b == 0 ? 1.0 : double(e.batch)) * in_bytes;
-  const double cbytes = double(e.m) * double(e.n) * double(e.batch) * 4.0 * (e.beta != 0.0 ? 2.0 : 1.0);
-  const double intensity = flops / (a + b + cbytes);                // FLOP per byte
+  const double intensity = arithmetic_intensity(e);
   const double memory_ceiling = intensity * peak.copy_gbps * 1e9;   // FLOP/s
   const double compute_ceiling = compute_tflops * 1e12;
   const double achieved = flops / (c.median_us * 1e-6);
   c.bound_by = memory_ceiling < compute_ceiling ? "memory" : "compute";
   c.ceiling_fraction = achieved / std::min(memory_ceiling, compute_ceiling);
+}
+
+double arithmetic_intensity(const TableEntry& e) {
+  const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
+  const double in_bytes = e.dtype == "f32" ? 4.0 : 2.0;
+  const double a = double(e.m) * double(e.k) * (e.batch_stride.a == 0 ? 1.0 : double(e.batch)) * in_bytes;
+  const double b = double(e.k) * double(e.n) * (e.batch_stride.b == 0 ? 1.0 : double(e.batch)) * in_bytes;
+  const double cbytes = double(e.m) * double(e.n) * double(e.batch) * 4.0 * (e.beta != 0.0 ? 2.0 : 1.0);
+  return flops / (a + b + cbytes);
 }
 
 void TuningTable::upsert(const TableEntry& entry) {
@@ -114,6 +118,10 @@ std::string table_to_json(const TuningTable& t) {
     auto triple = [](const PerOperand& p) { return json{{"a", p.a}, {"b", p.b}, {"c", p.c}}; };
     json notes = json::array();
     for (const VariantNote& v : e.not_applicable) notes.push_back({{"variant", v.variant}, {"reason", v.reason}});
+    json variant_bests = json::array();
+    for (const VariantBest& v : e.variant_best) {
+      variant_bests.push_back({{"variant", v.variant}, {"name", v.name}, {"median_us", v.median_us}, {"gflops", v.gflops}});
+    }
     entries.push_back({{"m", e.m}, {"n", e.n}, {"k", e.k}, {"batch", e.batch}, {"dtype", e.dtype}, {"layout", e.layout},
                        {"ld", triple(e.ld)}, {"offset", triple(e.offset)}, {"batch_stride", triple(e.batch_stride)},
                        {"alpha", e.alpha}, {"beta", e.beta},
@@ -124,7 +132,9 @@ std::string table_to_json(const TuningTable& t) {
                                        {"pruned", e.candidates.pruned}, {"skipped", e.candidates.skipped}}},
                        {"not_applicable", notes}, {"unsupported", e.unsupported}, {"budget_exhausted", e.budget_exhausted},
                        {"interrupted", e.interrupted}, {"strategy", e.strategy}, {"tie", e.tie}, {"margin", e.margin},
-                       {"noise_band", e.noise_band}, {"tune_seconds", e.tune_seconds}});
+                       {"noise_band", e.noise_band}, {"tune_seconds", e.tune_seconds},
+                       {"baseline_us", e.baseline_us ? json(*e.baseline_us) : json(nullptr)},
+                       {"variant_best", variant_bests}});
   }
   json j = {{"schema_version", t.schema_version},
             {"tool", {{"name", t.tool.name}, {"version", t.tool.version}, {"git", t.tool.git}}},
@@ -232,6 +242,19 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
       entry.margin = e.at("margin").get<double>();
       entry.noise_band = e.at("noise_band").get<double>();
       entry.tune_seconds = e.at("tune_seconds").get<double>();
+      if (e.contains("baseline_us") && !e.at("baseline_us").is_null()) {  // optional: older tables lack it
+        const json& b = e.at("baseline_us");
+        if (!b.is_number() || !(b.get<double>() > 0.0)) throw std::invalid_argument("baseline_us: expected a positive number or null");
+        entry.baseline_us = b.get<double>();
+      }
+      if (e.contains("variant_best")) {  // optional: older tables lack it
+        for (const json& v : e.at("variant_best")) {
+          VariantBest vb{v.at("variant").get<std::string>(), v.at("name").get<std::string>(), v.at("median_us").get<double>(),
+                         v.at("gflops").get<double>()};
+          if (!(vb.median_us > 0.0) || !(vb.gflops >= 0.0)) throw std::invalid_argument("variant_best: median_us must be positive");
+          entry.variant_best.push_back(std::move(vb));
+        }
+      }
       t.entries.push_back(std::move(entry));
     }
     return t;

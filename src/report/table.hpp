@@ -76,6 +76,13 @@ struct VariantNote {
   bool operator==(const VariantNote&) const = default;
 };
 
+/// The fastest verified config of one variant (full samples for finalists, one screening sample otherwise).
+struct VariantBest {
+  std::string variant, name;
+  double median_us = 0, gflops = 0;
+  bool operator==(const VariantBest&) const = default;
+};
+
 struct TableEntry {
   // The key: everything a caller's operation is made of.
   uint64_t m = 0, n = 0, k = 0, batch = 1;
@@ -101,6 +108,10 @@ struct TableEntry {
   double margin = 0;            ///< runner_up median / best median - 1
   double noise_band = 0;        ///< noise factor x the larger CV of best and runner-up
   double tune_seconds = 0;
+  /// Median of the naive kernel (naive_<dtype>_wg64), timed once as the baseline; null when it did not run or
+  /// failed (and in tables written before it existed).
+  std::optional<double> baseline_us;
+  std::vector<VariantBest> variant_best;  ///< per variant that verified, fastest first; empty in older tables
   bool operator==(const TableEntry&) const = default;
   bool same_key(const TableEntry& o) const {
     return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout && ld == o.ld &&
@@ -125,6 +136,10 @@ struct TuningTable {
 
 /// Sets `c.ceiling_fraction` and `c.bound_by` for entry `e` from the device's measured ceilings.
 void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e);
+
+/// FLOP per byte moved at the least: each input read once (a shared operand once), C written once and read when
+/// beta != 0. Where the entry sits on a roofline.
+double arithmetic_intensity(const TableEntry& e);
 
 /// The key fields of an entry (shape, dtype, layout, placement, scalars, epilogue, mode, cold) as one
 /// canonical JSON string: equal for entries with the same key (TableEntry::same_key), different otherwise.

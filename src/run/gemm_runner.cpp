@@ -89,7 +89,7 @@ uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uin
 
 namespace {
 uint64_t largest_buffer(const vk::Device& device) {
-  return std::min<uint64_t>(device.info().max_storage_buffer_range, device.info().max_memory_allocation_size);
+  return std::min({uint64_t(device.info().max_storage_buffer_range), device.info().max_memory_allocation_size, device.info().max_buffer_size});
 }
 }  // namespace
 
@@ -105,6 +105,7 @@ void check_problem_fits(const GemmProblem& problem, const vk::Device& device, ui
     if (need.elements > UINT32_MAX) throw refuse(need.elements, UINT32_MAX, "elements", "32-bit shader indexing");
     if (need.bytes > d.max_storage_buffer_range) throw refuse(need.bytes, d.max_storage_buffer_range, "B", "maxStorageBufferRange");
     if (need.bytes > d.max_memory_allocation_size) throw refuse(need.bytes, d.max_memory_allocation_size, "B", "maxMemoryAllocationSize");
+    if (need.bytes > d.max_buffer_size) throw refuse(need.bytes, d.max_buffer_size, "B", "maxBufferSize");
     total += need.bytes;
   }
   const VkDeviceSize heap = device.heap_size_for(~0u, 0);

@@ -56,7 +56,7 @@ struct RunOptions {
 uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uint64_t max_buffer_bytes = UINT64_MAX);
 
 /// Checks the problem's buffers (guard bands included) in 64-bit arithmetic against 32-bit shader indexing,
-/// maxStorageBufferRange, maxMemoryAllocationSize and the heap size. Throws an unsupported Error (exit 3) naming
+/// maxStorageBufferRange, maxMemoryAllocationSize, maxBufferSize and the heap size. Throws an unsupported Error (exit 3) naming
 /// the operand, the amount needed and the limit.
 /// With `copies` > 1, A and B are counted that many times (cold runs).
 void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard,

@@ -147,7 +147,10 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
       }
       for (size_t f = 0; f < finals.size(); ++f) {
         Measurement& m = finals[f]->measurement;
-        if (m.disposition == Disposition::passed) m.samples_us.push_back(ev.sample(*final_candidates[f], m.runs_per_sample));
+        if (m.disposition != Disposition::passed) continue;
+        // Each sample is begun anew, so a fault or hang in this round is blamed on the finalist that ran.
+        if (o.on_begin) o.on_begin(finals[f]->name);
+        m.samples_us.push_back(ev.sample(*final_candidates[f], m.runs_per_sample));
       }
     }
     const double flops = r.problem.flops();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "kernels/registry.hpp"
 #include "tuner/evaluator.hpp"
 
 namespace gemmtune {
@@ -50,6 +51,17 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
   RunnerEvaluator evaluator(runner);
   run_search(result, std::move(space.candidates), evaluator, options, progress);
+  if (options.baseline && !result.interrupted) {
+    // The textbook kernel, timed once with a few samples: what tiling and tuning bought on this problem.
+    SearchSpace naive = build_search_space({&naive_family()}, problem, device.info());
+    if (!naive.candidates.empty()) {
+      const Candidate& c = naive.candidates.front();
+      if (options.on_begin) options.on_begin(c.name);
+      EvaluatedConfig e{c.family, c.name, c.config, runner.evaluate(*c.family, c.config, 1, 3)};
+      if (options.on_evaluated) options.on_evaluated(e, "baseline");
+      result.baseline = std::move(e);
+    }
+  }
   result.elapsed_s = elapsed();
   return result;
 }

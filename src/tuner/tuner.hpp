@@ -46,6 +46,8 @@ struct TuneOptions {
   std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
   /// Called before a config is screened or prepared (the journal's "begin": --isolate's watchdog times it).
   std::function<void(const std::string& name)> on_begin;
+  /// Also time the naive kernel's first config once (the baseline the winner's speed-up is measured against).
+  bool baseline = true;
   /// Set by SIGINT/SIGTERM: the search ends at once with what is measured.
   const std::atomic<bool>* stop = nullptr;
   RunOptions run;
@@ -73,6 +75,7 @@ struct TuneResult {
   double margin = 0.0;            ///< runner-up median / winner median - 1 (negative: a tie went to the simpler)
   double noise_band = 0.0;        ///< noise_factor x the larger CV of the two
   bool timestamps = true;         ///< false: host timing was used
+  std::optional<EvaluatedConfig> baseline;  ///< the naive kernel, timed once (TuneOptions::baseline)
   double elapsed_s = 0.0;
 
   const EvaluatedConfig* best() const;       ///< fastest verified finalist, or null

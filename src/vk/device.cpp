@@ -9,6 +9,7 @@
 #include "core/files.hpp"
 #include "vk/check.hpp"
 #include "vk/coopmat_compat.hpp"
+#include "vk/fault_injection.hpp"
 
 namespace gemmtune::vk {
 
@@ -69,6 +70,7 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
   info.pQueueCreateInfos = &queue_info;
   check(vkCreateDevice(physical_, &info, nullptr, &device_), "vkCreateDevice");
   volkLoadDevice(device_);
+  install_fault_injection();  // test builds only; see fault_injection.hpp
   vkGetDeviceQueue(device_, info_.compute_queue_family, 0, &queue_);
   load_pipeline_cache();
 }

@@ -177,10 +177,24 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
   d.timestamp_period_ns = lim.timestampPeriod;
 
   VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  VkPhysicalDeviceMaintenance4Properties m4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+  if (basic.apiVersion >= VK_API_VERSION_1_3) m3.pNext = &m4;  // maxBufferSize: Vulkan 1.3 (maintenance4)
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m3};
   vkGetPhysicalDeviceProperties2(physical, &props2);
   d.max_memory_allocation_size = m3.maxMemoryAllocationSize;
+  d.max_buffer_size = basic.apiVersion >= VK_API_VERSION_1_3 ? m4.maxBufferSize : UINT64_MAX;
   d.matrix = query_matrix(instance, physical, std::min(basic.apiVersion, uint32_t(VK_API_VERSION_1_3)));
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
+    MemoryHeap heap{memory.memoryHeaps[h].size, (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0};
+    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
+      if (memory.memoryTypes[t].heapIndex == h && (memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+        heap.host_visible = true;
+      }
+    }
+    d.heaps.push_back(heap);
+  }
 
   // Prefer a family with timestamps, then a compute-only one (async compute), lowest index first.
   uint32_t count = 0;

@@ -32,6 +32,13 @@ struct MatrixCapabilities {
   bool bf16_extension = false, bf16_type = false, bf16_coopmat = false;  ///< VK_KHR_shader_bfloat16 and features
 };
 
+/// One memory heap, and the property flags of the memory types that live in it.
+struct MemoryHeap {
+  uint64_t size = 0;
+  bool device_local = false;
+  bool host_visible = false;  ///< some memory type of this heap is host-visible (mapped staging, ReBAR)
+};
+
 struct DeviceInfo {
   uint32_t index = 0;  ///< position in vkEnumeratePhysicalDevices
   std::string name;
@@ -51,10 +58,12 @@ struct DeviceInfo {
   std::array<uint32_t, 3> max_workgroup_count{};
   uint32_t max_storage_buffer_range = 0;
   uint64_t max_memory_allocation_size = 0;
+  uint64_t max_buffer_size = UINT64_MAX;  ///< maxBufferSize (Vulkan 1.3); no limit stated before 1.3
   uint32_t max_push_constants_size = 0;
   uint32_t subgroup_size = 0;
 
   MatrixCapabilities matrix;
+  std::vector<MemoryHeap> heaps;
 
   uint32_t compute_queue_family = UINT32_MAX;
   uint32_t timestamp_valid_bits = 0;  ///< of the compute queue family; 0 = no timestamps

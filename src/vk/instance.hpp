@@ -17,7 +17,8 @@ bool validation_requested_by_env();
 class Instance {
  public:
   /// Opens the loader (libvulkan.so.1) and creates the instance. With `validation`, the Khronos validation
-  /// layer must be present (otherwise exit 3) and every message it reports is logged and counted.
+  /// layer must be present (otherwise exit 3), synchronization validation is on, and every message it reports is
+  /// logged and counted.
   explicit Instance(bool validation);
   ~Instance();
   Instance(const Instance&) = delete;
@@ -25,7 +26,7 @@ class Instance {
 
   VkInstance handle() const { return instance_; }
   bool validation() const { return messenger_ != VK_NULL_HANDLE; }
-  /// Validation messages of error severity seen so far.
+  /// Validation messages (warnings and errors; core and synchronization validation) seen so far.
   uint64_t validation_errors() const { return validation_errors_.load(); }
 
   struct Candidate {

@@ -88,7 +88,10 @@ class Tune(unittest.TestCase):
                 self.assertIn(key, table["device"])
             self.assertEqual([e["dtype"] for e in table["entries"]], ["f32", "f16", "bf16"])
             bounds = {"f32": 1e-5, "f16": 2e-3, "bf16": 8e-3}
+            for dtype in ["f32", "f16", "bf16"]:  # the naive baseline, timed once per problem
+                self.assertRegex(out, rf"baseline naive_{dtype}_wg64: [0-9.]+ us; the best is [0-9.]+x faster")
             for e in table["entries"]:
+                self.assertGreater(e["baseline_us"], 0)
                 self.assertEqual((e["m"], e["n"], e["k"], e["batch"], e["layout"]), (33, 17, 65, 1, "nn"))
                 best = e["best"]
                 self.assertEqual(best["variant"], "tiled")
@@ -156,6 +159,22 @@ class Tune(unittest.TestCase):
             self.assertIsNone(entry["best"])
             self.assertIn("maxStorageBufferRange", entry["unsupported"])
 
+    def test_an_operand_past_32_bit_indexing_is_refused_in_64_bit_arithmetic(self):
+        # C of 70000 x 70000 = 4.9e9 elements: a 32-bit count would wrap to 605032704 and pass every limit.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, _, err = run("--shape", "70000x70000x1", "--budget", "1", "--out", path)
+            self.assertEqual(rc, 3, err)
+            line = [l for l in err.splitlines() if "error" in l][-1]
+            # 4.9e9 elements and the guard band around C
+            self.assertRegex(line, r"operand C needs 49000001\d\d elements, limit 4294967295 elements \(32-bit shader indexing\)")
+            self.assertIn("32-bit shader indexing", load_json(path)["entries"][0]["unsupported"])
+
+    def test_devices_reports_every_buffer_limit(self):
+        limits = json.loads(run("devices", "--json")[1])[0]["limits"]
+        for key in ["max_storage_buffer_range", "max_memory_allocation_size", "max_buffer_size"]:
+            self.assertGreater(limits[key], 0, key)
+
     def test_default_output_is_results_slash_device(self):
         with tempfile.TemporaryDirectory() as d:
             os.mkdir(os.path.join(d, "results"))
@@ -208,6 +227,123 @@ class List(unittest.TestCase):
             entries = load_json(path)["entries"]
             self.assertEqual([e["cold"] for e in entries], [False, True])
             self.assertTrue(all(e["best"] is not None for e in entries))
+
+
+class Shapes(unittest.TestCase):
+    def listed_problems(self, *args):
+        rc, out, err = run("list", *args)
+        self.assertEqual(rc, 0, err)
+        return [l.split(" on ")[0] for l in out.splitlines() if " candidates, " in l]
+
+    def test_ranges_expand_as_a_cartesian_product(self):
+        self.assertEqual(self.listed_problems("--shape", "4:8:4x16:64:*4x32", "--kernels", "fewrows_f32_cols8_slices4_*"),
+                         ["4x16x32 f32 nn", "4x64x32 f32 nn", "8x16x32 f32 nn", "8x64x32 f32 nn"])
+
+    def test_every_builtin_suite_loads(self):
+        # whisper-base: the decoder's cross-attention query and attention output are one problem (1x512x512)
+        expected = {"bert-base": 8, "whisper-base": 9, "llama-7b": 15, "h200-suite": 8}
+        for suite, count in expected.items():
+            problems = self.listed_problems("--suite", suite, "--kernels", "tiled_f32_bm64_bn64_bk16_tm4_tn4")
+            self.assertEqual(len(problems), count, suite)
+        self.assertIn("1x51865x512 f32 nn", self.listed_problems("--suite", "whisper-base", "--kernels", "x"))
+        rc, _, err = run("list", "--suite", "resnet")
+        self.assertEqual(rc, 2)
+        self.assertIn("--suite: 'resnet': unknown suite (built in: bert-base, h200-suite, llama-7b, whisper-base)", err)
+
+    def test_shapes_file_lines_fix_their_dtype_and_layout(self):
+        with tempfile.TemporaryDirectory() as d:
+            shapes = os.path.join(d, "shapes.txt")
+            with open(shapes, "w") as f:
+                f.write("# two problems of their own, one from the command line's --dtype\n"
+                        "first 4x16x16 f16 nt\n\n4x24x16   # a comment\nagain 4x16x16 f16 nt\n")
+            self.assertEqual(self.listed_problems("--shapes-file", shapes, "--dtype", "bf16", "--kernels", "x"),
+                             ["4x16x16 f16 nt", "4x24x16 bf16 nn"])
+            path = os.path.join(d, "t.json")
+            rc, _, err = run("--shapes-file", shapes, "--kernels", "fewrows_*_cols8_slices4_*", "--budget", "1",
+                             "--samples", "3", "--out", path)
+            self.assertEqual(rc, 0, err)
+            entries = load_json(path)["entries"]
+            self.assertEqual([(e["dtype"], e["layout"]) for e in entries], [("f16", "nt"), ("f32", "nn")])
+
+    def test_bad_shapes_files_name_file_and_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            shapes = os.path.join(d, "shapes.txt")
+            with open(shapes, "w") as f:
+                f.write("ok 8x8x8\nbad 8x8x8 f64\n")
+            rc, _, err = run("list", "--shapes-file", shapes)
+            self.assertEqual(rc, 2)
+            self.assertEqual(err.strip().splitlines(), [f"gemmtune: error: {shapes}:2: 'f64': unexpected here (a line is "
+                                                        "[name] MxNxK[xB] [dtype] [layout] [cold], in that order)"])
+            rc, _, err = run("list", "--shapes-file", os.path.join(d, "missing.txt"))
+            self.assertEqual(rc, 5, err)
+            self.assertIn("missing.txt", err)
+
+
+class Output(unittest.TestCase):
+    ARGS = ["--shape", "4x16x16", "--kernels", "fewrows_f32_cols8_slices4_*", "--budget", "1", "--samples", "3"]
+
+    def test_json_prints_one_summary_on_stdout_and_logs_on_stderr(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, out, err = run(*self.ARGS, "--shape", "5x16x16", "--json", "--out", path)
+            self.assertEqual(rc, 0, err)
+            summary = json.loads(out)  # the whole of stdout is one JSON document
+            self.assertEqual(summary["exit_code"], 0)
+            self.assertEqual(summary["table"], path)
+            self.assertEqual([p["problem"] for p in summary["problems"]], ["4x16x16 f32 nn", "5x16x16 f32 nn"])
+            for p, e in zip(summary["problems"], load_json(path)["entries"]):
+                self.assertEqual(p["best"]["name"], e["best"]["name"])
+                self.assertGreater(p["baseline_us"], 0)
+                self.assertAlmostEqual(p["speedup_over_baseline"], p["baseline_us"] / p["best"]["median_us"])
+                self.assertTrue(p["rerun"].startswith("gemmtune bench --config fewrows_f32_cols8_slices4_"))
+            self.assertIn("tuning table:", err)
+
+    def run_on_a_terminal(self, *extra, env=None):
+        import pty
+        master, slave = pty.openpty()
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.Popen([BIN, *self.ARGS, "--out", os.path.join(d, "t.json"), *extra], stdout=slave,
+                                 stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+            os.close(slave)
+            chunks = []
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            p.wait(timeout=120)
+            os.close(master)
+            err = p.stderr.read()
+            p.stderr.close()
+            self.assertEqual(p.returncode, 0, err)
+            return b"".join(chunks).decode()
+
+    def test_colour_only_on_a_terminal_and_never_with_no_color(self):
+        coloured = self.run_on_a_terminal()
+        self.assertIn("\x1b[32m", coloured)  # the best row and line in green
+        self.assertIn("best: fewrows_f32_cols8_slices4_", coloured)
+        self.assertNotIn("\x1b[", self.run_on_a_terminal("--no-color"))
+        self.assertNotIn("\x1b[", self.run_on_a_terminal(env={"NO_COLOR": "1"}))
+        rc, out, err = run(*self.ARGS, "--out", os.path.join(tempfile.gettempdir(), "gemmtune-pipe.json"))
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("\x1b[", out)  # a pipe is not a terminal
+        self.assertNotIn("\x1b[", err)
+
+    def test_the_table_is_aligned_with_units(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, err = run(*self.ARGS, "--out", os.path.join(d, "t.json"))
+            self.assertEqual(rc, 0, err)
+            lines = out.splitlines()
+            header = next(i for i, l in enumerate(lines) if "median us" in l)
+            self.assertIn("GFLOP/s", lines[header])
+            rows = [l for l in lines[header + 1:] if l.startswith(("* ", "  fewrows_"))]
+            self.assertGreaterEqual(len(rows), 3)
+            at = lines[header].index("median us") + len("median us")
+            for row in rows:  # numbers right-aligned under their header
+                self.assertRegex(row[:at], r"[0-9]\.[0-9]{2}$", row)
 
 
 class Bench(unittest.TestCase):
@@ -283,8 +419,21 @@ class Devices(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         devices = json.loads(out)
         self.assertGreaterEqual(len(devices), 1)
-        for key in ["name", "vendor_id", "driver_version", "api_version", "type", "limits", "subgroup_size", "timestamps"]:
+        for key in ["name", "vendor_id", "driver_version", "api_version", "type", "limits", "subgroup_size", "timestamps",
+                    "memory_heaps", "matrix"]:
             self.assertIn(key, devices[0])
+        d = devices[0]
+        self.assertGreaterEqual(len(d["memory_heaps"]), 1)
+        self.assertGreater(max(h["size"] for h in d["memory_heaps"]), 0)
+        self.assertTrue(any(h["host_visible"] for h in d["memory_heaps"]))  # lavapipe: one host heap
+        self.assertEqual(d["matrix"]["properties"], [])  # lavapipe has no cooperative matrices
+        self.assertGreaterEqual(d["matrix"]["max_subgroup_size"], d["matrix"]["min_subgroup_size"])
+        self.assertGreater(d["limits"]["max_shared_memory"], 0)
+        self.assertGreater(d["timestamps"]["period_ns"], 0)
+        self.assertGreater(d["timestamps"]["valid_bits"], 0)
+        rc, out, _ = run("devices")
+        self.assertIn("memory heap 0:", out)
+        self.assertIn("subgroup sizes", out)
 
 
 class Linkage(unittest.TestCase):

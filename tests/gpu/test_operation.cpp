@@ -130,7 +130,7 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Operation,
-                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "coopmat"),
+                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "coopmat", "naive"),
                                             ::testing::Values(DType::f32, DType::f16, DType::bf16),
                                             ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
                                                               Layout{true, true})),

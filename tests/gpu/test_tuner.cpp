@@ -38,6 +38,20 @@ TEST_F(Tuner, ATinyBudgetStillGivesAVerifiedWinnerAndCountsTheSkipped) {
   EXPECT_EQ(r.evaluated.size(), 1u);
   EXPECT_EQ(r.evaluated.size() + r.skipped + r.pruned.size(), 432u);
   EXPECT_GE(r.best()->measurement.samples_us.size(), 3u);
+  // The baseline runs whatever the budget: the naive kernel, verified and timed with 3 samples.
+  ASSERT_TRUE(r.baseline.has_value());
+  EXPECT_EQ(r.baseline->name, "naive_f32_wg64");
+  EXPECT_EQ(r.baseline->measurement.disposition, Disposition::passed) << r.baseline->measurement.detail;
+  EXPECT_EQ(r.baseline->measurement.samples_us.size(), 3u);
+  EXPECT_GT(r.baseline->measurement.median_us, 0.0);
+}
+
+TEST_F(Tuner, TheBaselineCanBeLeftOut) {
+  GemmProblem p{{16, 16, 16, 1}, DType::f32, 1.0f, 0.0f};
+  TuneOptions o;
+  o.budget_s = 0.0;
+  o.baseline = false;
+  EXPECT_FALSE(tune_problem(device(), p, {&tiled_family()}, o).baseline.has_value());
 }
 
 }  // namespace gemmtune::test

@@ -1,0 +1,17 @@
+// `gemmtune report TABLE... -o report.html`: every table read first (a bad one is exit 2, nothing written), then
+// the page written atomically. No GPU.
+#include "cli/options.hpp"
+#include "core/files.hpp"
+#include "report/html_report.hpp"
+
+namespace gemmtune {
+
+int run_report(const ReportCommandOptions& o) {
+  preflight_writable(o.out);
+  std::vector<NamedTable> tables;
+  for (const std::string& path : o.tables) tables.push_back({path, load_table(path)});
+  write_file_atomic(o.out, html_report(tables));
+  return 0;
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,129 @@
+#include "cli/tune_output.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace gemmtune {
+
+bool use_color(bool no_color_flag, bool json) {
+  const char* no_color = std::getenv("NO_COLOR");
+  return !json && !no_color_flag && (no_color == nullptr || *no_color == '\0') && ::isatty(1) != 0;
+}
+
+std::string describe(const GemmProblem& p) {
+  std::string s = p.shape.to_string() + " " + std::string(dtype_name(p.dtype)) + " " + p.layout.name();
+  if (p.alpha != 1.0f || p.beta != 0.0f) s += " alpha " + std::to_string(p.alpha) + " beta " + std::to_string(p.beta);
+  // append(), not " " + x: GCC 12 warns falsely (-Wrestrict) on operator+(const char*, string&&).
+  if (p.epilogue.name() != "none") s.append(" ").append(p.epilogue.name());
+  if (p.mode != Mode::fast) s.append(" ").append(mode_name(p.mode));
+  return s;
+}
+
+/// The command line that reruns exactly one config on exactly this operation.
+std::string rerun_command(const GemmProblem& p, const std::string& config, bool cold) {
+  std::string s = "gemmtune bench --config " + config + " --shape " + p.shape.to_string() + " --layout " + p.layout.name();
+  const ResolvedGemm packed = resolve(GemmProblem{p.shape, p.dtype, 1.0f, 0.0f, p.layout});
+  const ResolvedGemm l = resolve(p);
+  auto num = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return std::string(buf);
+  };
+  if (p.alpha != 1.0f) s += " --alpha " + num(p.alpha);
+  if (p.beta != 0.0f) s += " --beta " + num(p.beta);
+  const ResolvedOperand* ops[3] = {&l.a, &l.b, &l.c};
+  const ResolvedOperand* defaults[3] = {&packed.a, &packed.b, &packed.c};
+  const char* names[3] = {"a", "b", "c"};
+  for (int i = 0; i < 3; ++i) {
+    if (ops[i]->ld != defaults[i]->ld) s += std::string(" --ld") + names[i] + " " + std::to_string(ops[i]->ld);
+    if (ops[i]->offset != 0) s += std::string(" --offset-") + names[i] + " " + std::to_string(ops[i]->offset);
+    if (ops[i]->stride != defaults[i]->stride) s += std::string(" --stride-") + names[i] + " " + std::to_string(ops[i]->stride);
+  }
+  if (p.epilogue.bias) s += " --bias" + (p.epilogue.bias_offset ? " --bias-offset " + std::to_string(p.epilogue.bias_offset) : std::string());
+  if (p.epilogue.activation != Activation::none) s += " --activation " + std::string(activation_name(p.epilogue.activation));
+  if (p.mode != Mode::fast) s += " --mode " + std::string(mode_name(p.mode));
+  if (cold) s += " --cold";
+  return s;
+}
+
+void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color) {
+  const char* bold = color ? "\033[1m" : "";
+  const char* green = color ? "\033[32m" : "";
+  const char* red = color ? "\033[31m" : "";
+  const char* reset = color ? "\033[0m" : "";
+  std::printf("\n%s%s%s on %s: %zu evaluated%s, %zu failed, %zu pruned, %zu skipped by the %s; %s, %.1f s%s\n", bold,
+              describe(r.problem).c_str(), reset, device_name.c_str(), r.evaluated.size(),
+              r.resumed ? (" (" + std::to_string(r.resumed) + " from the journal)").c_str() : "", r.failed(), r.pruned.size(),
+              r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy), r.elapsed_s,
+              r.timestamps ? "" : " (host timing)");
+  for (const NotApplicable& n : r.not_applicable) std::printf("  %s: not applicable: %s\n", n.variant.c_str(), n.reason.c_str());
+  const size_t shown_screened = 5;
+  // The rows shown, and the name column as wide as the longest of them.
+  std::vector<const EvaluatedConfig*> rows;
+  size_t screened = 0;
+  for (const EvaluatedConfig& e : r.evaluated) {
+    if (!e.finalist && ++screened > shown_screened) break;
+    rows.push_back(&e);
+  }
+  int width = 6;
+  for (const EvaluatedConfig* e : rows) width = std::max(width, int(e->name.size()));
+  std::printf("  %-*s %9s %12s %12s %10s  %s\n", width, "config", "samples", "median us", "min us", "GFLOP/s", "error / bound");
+  for (const EvaluatedConfig* e : rows) {
+    const Measurement& m = e->measurement;
+    const bool best = e == r.best();
+    if (m.disposition != Disposition::passed) {
+      std::printf("  %-*s %s%s%s: %s\n", width, e->name.c_str(), red, disposition_name(m.disposition), reset, m.detail.c_str());
+      continue;
+    }
+    const std::string samples = std::to_string(m.samples_us.size()) + "x" + std::to_string(m.runs_per_sample);
+    std::printf("%s%s %-*s %9s %12.2f %12.2f %10.2f  %.1e / %.0e%s\n", best ? green : "", best ? "*" : " ", width, e->name.c_str(),
+                samples.c_str(), m.median_us, m.min_us, m.gflops, m.error.error, m.error.bound, best ? reset : "");
+  }
+  if (const EvaluatedConfig* best = r.best()) {
+    std::printf("  %sbest: %s, %.1f us, %.2f GFLOP/s%s\n", green, best->name.c_str(), best->measurement.median_us,
+                best->measurement.gflops, reset);
+    if (r.runner_up()) {
+      std::printf("  runner-up %+.1f %%, noise band %.1f %%%s\n", 100.0 * r.margin, 100.0 * r.noise_band,
+                  r.tie ? ": a tie, the config with fewer resources wins" : "");
+    }
+    if (r.baseline && r.baseline->measurement.disposition == Disposition::passed) {
+      std::printf("  baseline %s: %.1f us; the best is %.1fx faster\n", r.baseline->name.c_str(), r.baseline->measurement.median_us,
+                  r.baseline->measurement.median_us / best->measurement.median_us);
+    } else if (r.baseline) {
+      std::printf("  baseline %s: %s\n", r.baseline->name.c_str(), disposition_name(r.baseline->measurement.disposition));
+    }
+    std::printf("  rerun: %s\n", rerun_command(r.problem, best->name, cold).c_str());
+  } else {
+    std::printf("  %sno verified candidate%s\n", red, reset);
+  }
+  std::fflush(stdout);
+}
+
+nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
+  using json = nlohmann::ordered_json;
+  auto config = [&](const EvaluatedConfig* e) -> json {
+    if (!e) return nullptr;
+    const Measurement& m = e->measurement;
+    return {{"name", e->name}, {"variant", e->family->name}, {"median_us", m.median_us}, {"min_us", m.min_us},
+            {"gflops", m.gflops}, {"cv", m.cv}, {"samples", m.samples_us.size()}, {"error", m.error.error}, {"bound", m.error.bound}};
+  };
+  const bool baseline_ok = r.baseline && r.baseline->measurement.disposition == Disposition::passed;
+  json not_applicable = json::array();
+  for (const NotApplicable& n : r.not_applicable) not_applicable.push_back({{"variant", n.variant}, {"reason", n.reason}});
+  return {{"problem", describe(r.problem)},
+          {"m", r.problem.shape.m}, {"n", r.problem.shape.n}, {"k", r.problem.shape.k}, {"batch", r.problem.shape.batch},
+          {"dtype", std::string(dtype_name(r.problem.dtype))}, {"layout", r.problem.layout.name()}, {"cold", cold},
+          {"best", config(r.best())}, {"runner_up", config(r.runner_up())},
+          {"margin", r.margin}, {"noise_band", r.noise_band}, {"tie", r.tie},
+          {"baseline_us", baseline_ok ? json(r.baseline->measurement.median_us) : json(nullptr)},
+          {"speedup_over_baseline", baseline_ok && r.best() ? json(r.baseline->measurement.median_us / r.best()->measurement.median_us) : json(nullptr)},
+          {"evaluated", r.evaluated.size()}, {"failed", r.failed()}, {"pruned", r.pruned.size()}, {"skipped", r.skipped},
+          {"not_applicable", not_applicable}, {"budget_exhausted", r.budget_exhausted}, {"interrupted", r.interrupted},
+          {"seconds", r.elapsed_s},
+          {"rerun", r.best() ? json(rerun_command(r.problem, r.best()->name, cold)) : json(nullptr)}};
+}
+
+}  // namespace gemmtune

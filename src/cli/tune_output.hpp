@@ -1,0 +1,29 @@
+// What `gemmtune tune` prints on stdout: a table per problem for people (aligned, with units, colour on a
+// terminal) or, with --json, one JSON summary at the end for machines. Logs go to stderr, never here.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "tuner/tuner.hpp"
+
+namespace gemmtune {
+
+/// Colour only when stdout is a terminal, --no-color is not given and NO_COLOR is unset or empty
+/// (https://no-color.org); never with --json.
+bool use_color(bool no_color_flag, bool json);
+
+/// "MxNxK dtype layout[ alpha .. beta ..][ epilogue][ mode]": a problem in logs and tables.
+std::string describe(const GemmProblem& p);
+
+/// The command line that reruns exactly one config on exactly this operation.
+std::string rerun_command(const GemmProblem& p, const std::string& config, bool cold);
+
+/// The per-problem table: finalists and the fastest screened configs, best, runner-up, baseline, rerun line.
+void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color);
+
+/// One problem of the --json summary.
+nlohmann::ordered_json result_summary(const TuneResult& r, bool cold);
+
+}  // namespace gemmtune

@@ -1,0 +1,30 @@
+// The naive family (kernels/gemm_naive.comp): the baseline of the seed chapters, one invocation per element of C.
+// Not swept by default; every tune runs its first config once and records the winner's speed-up over it.
+#include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
+
+namespace gemmtune {
+
+namespace {
+KernelFamily make_naive() {
+  KernelFamily f;
+  f.name = "naive";
+  f.params = {{"wg", kNoSpecConstant, {64, 128, 256}}};
+  f.constraints = device_limit_constraints();
+  f.workgroup_size_constant_id = 0;
+  f.workgroup_size = [](const Config& c) { return c.get("wg"); };
+  f.shared_bytes = [](const Config&) { return uint64_t{0}; };
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{(p.shape.n + c.get("wg") - 1) / c.get("wg"), p.shape.m, p.shape.batch};
+  };
+  f.spirv = naive_spirv;
+  return f;
+}
+}  // namespace
+
+const KernelFamily& naive_family() {
+  static const KernelFamily family = make_naive();
+  return family;
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,21 @@
+// `gemmtune report`: tuning tables as one self-contained HTML page (inline CSS, SVG and script; no network).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/table.hpp"
+
+namespace gemmtune {
+
+struct NamedTable {
+  std::string path;
+  TuningTable table;
+};
+
+/// Per table and dtype: achieved TFLOP/s per shape for the best config of each variant (bars), a roofline
+/// (the device's measured ceilings where the table has a peak, each entry placed by arithmetic intensity) and a
+/// sortable table of entries with runner-up, margin and speed-up over the naive baseline.
+std::string html_report(const std::vector<NamedTable>& tables);
+
+}  // namespace gemmtune

@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""README stays true to the binary: every command and every option `--help` lists is mentioned in README.md."""
+import os
+import re
+import subprocess
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build", "gemmtune")))
+COMMANDS = ["tune", "list", "bench", "devices", "peak", "compare", "merge", "lookup", "export", "report"]
+
+
+def help_text(*command):
+    p = subprocess.run([BIN, *command, "--help"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+class Docs(unittest.TestCase):
+    def test_every_command_and_option_in_help_is_in_the_readme(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            readme = f.read()
+        top = help_text()
+        for command in COMMANDS:
+            self.assertRegex(top, rf"\n\s+{command}\b", f"{command} missing from gemmtune --help")
+            self.assertIn(f"gemmtune {command}" if command != "tune" else "gemmtune [tune]", readme, command)
+        missing = []
+        for command in [[]] + [[c] for c in COMMANDS]:
+            options = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", help_text(*command)))
+            options -= {"--help", "--version"}
+            for option in sorted(options):
+                if f"`{option}" not in readme and f"{option} " not in readme and f"{option}`" not in readme:
+                    missing.append(f"{' '.join(command) or 'gemmtune'} {option}")
+        self.assertEqual(missing, [], "options in --help that README.md does not mention")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
