@@ -238,7 +238,7 @@ int run_list(const TuneCommandOptions& o, bool why) {
     for (const GemmProblem& problem : problems_of(o, shape)) {
       SearchSpace space = build_search_space(pointers(families), problem, info);
       const size_t filtered = keep_matching(space, o.kernels);
-      order_for_screening(space.candidates);
+      order_for_screening(space.candidates, problem);
       std::printf("%s on %s: %zu candidates, %zu pruned%s\n", describe(problem).c_str(), info.name.c_str(),
                   space.candidates.size(), space.pruned.size(),
                   filtered ? (", " + std::to_string(filtered) + " left out by --kernels").c_str() : "");

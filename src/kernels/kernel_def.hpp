@@ -61,6 +61,12 @@ struct KernelFamily {
   /// Split-k: ranges of k (1 = none) and terms per range. With more than one range the main pass writes raw
   /// sums to scratch planes and the reduce pass (splitk_reduce.comp) adds them and applies the epilogue.
   std::function<uint32_t(const Config&)> splits = [](const Config&) { return 1u; };
+  /// Screening hints. `screening_rank` orders the family's configs for a problem (lower first; unset: the
+  /// generic order by workgroup size, work per invocation and tile size). `screening_weight` is how many of
+  /// the family's configs go into each round of the round-robin over families (a variant known to be much
+  /// faster where it applies gets more of a short budget).
+  std::function<double(const Config&, const GemmProblem&)> screening_rank;
+  uint32_t screening_weight = 1;
 
   /// Deterministic config name: "<family>_<dtype>_<param><value>..." ("tiled_f32_bm64_bn64_bk16_tm4_tn4").
   std::string config_name(const Config& config, DType dtype) const;

@@ -39,8 +39,9 @@ size_t keep_matching(SearchSpace& space, const std::string& glob) {
   return before - space.candidates.size();
 }
 
-void order_for_screening(std::vector<Candidate>& candidates) {
-  auto key = [](const Candidate& c) {
+void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& problem) {
+  auto key = [&](const Candidate& c) {
+    if (c.family->screening_rank) return std::make_tuple(false, 0LL, 0LL, c.family->screening_rank(c.config, problem));
     uint32_t wg = c.family->workgroup_size(c.config);
     bool good_wg = wg >= 64 && wg <= 256;
     uint64_t per_invocation = 1, tile = 1;
@@ -48,29 +49,32 @@ void order_for_screening(std::vector<Candidate>& candidates) {
       if (name == "tm" || name == "tn") per_invocation *= value;
       if (name == "bm" || name == "bn") tile *= value;
     }
-    return std::make_tuple(!good_wg, -int64_t(per_invocation), -int64_t(tile));
+    return std::make_tuple(!good_wg, -(long long)(per_invocation), -(long long)(tile), 0.0);
   };
-  std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
-  // Round-robin over families, each keeping its own order.
+  // Families in order of first appearance; each family's configs sorted by the key into a queue of its own.
   std::vector<const KernelFamily*> families;
   for (const Candidate& c : candidates) {
     if (std::find(families.begin(), families.end(), c.family) == families.end()) families.push_back(c.family);
   }
   std::vector<std::vector<Candidate>> queues(families.size());
-  for (Candidate& c : candidates) {
-    size_t f = size_t(std::find(families.begin(), families.end(), c.family) - families.begin());
-    queues[f].push_back(std::move(c));
+  for (const KernelFamily* f : families) {
+    std::vector<Candidate>& q = queues[size_t(std::find(families.begin(), families.end(), f) - families.begin())];
+    for (const Candidate& c : candidates) {
+      if (c.family == f) q.push_back(c);
+    }
+    std::stable_sort(q.begin(), q.end(), [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
   }
+  // Round-robin over families, each taking its screening_weight of configs per round.
   candidates.clear();
-  for (size_t i = 0;; ++i) {
-    bool any = false;
-    for (auto& q : queues) {
-      if (i < q.size()) {
-        candidates.push_back(std::move(q[i]));
+  std::vector<size_t> next(queues.size(), 0);
+  for (bool any = true; any;) {
+    any = false;
+    for (size_t f = 0; f < queues.size(); ++f) {
+      for (uint32_t w = 0; w < families[f]->screening_weight && next[f] < queues[f].size(); ++w) {
+        candidates.push_back(std::move(queues[f][next[f]++]));
         any = true;
       }
     }
-    if (!any) break;
   }
 }
 

@@ -41,9 +41,10 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
 size_t keep_matching(SearchSpace& space, const std::string& glob);
 
 /// Screening order: the configs most likely to be fast first, so a budget that runs out has covered them.
-/// Within a family: workgroups of 64 to 256 invocations, then more work per invocation (TM * TN), then larger
-/// tiles; ties keep declaration order. Families then take turns, so every applicable variant is screened
-/// even when the budget covers a small part of the space. Deterministic.
-void order_for_screening(std::vector<Candidate>& candidates);
+/// Within a family: its screening_rank for the problem where it declares one; otherwise workgroups of 64 to
+/// 256 invocations, then more work per invocation (TM * TN), then larger tiles; ties keep declaration order.
+/// Families then take turns, each taking its screening_weight of configs per turn, so every applicable variant
+/// is screened even when the budget covers a small part of the space. Deterministic.
+void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& problem);
 
 }  // namespace gemmtune

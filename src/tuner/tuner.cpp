@@ -43,7 +43,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
   result.pruned = std::move(space.pruned);
   result.not_applicable = std::move(space.not_applicable);
   keep_matching(space, options.kernels);
-  order_for_screening(space.candidates);
+  order_for_screening(space.candidates, problem);
 
   // The budget covers screening and finals; the reference (computed here, once) is not charged to it.
   GemmRunner runner(device, problem, options.run);

@@ -115,8 +115,8 @@ TEST(SearchSpace, ScreeningOrderIsDeterministicAndPrefersMidSizedWorkgroups) {
   p.dtype = DType::f16;
   SearchSpace a = build_search_space({&tiled_family()}, p, fake_device(32768, 1024));
   SearchSpace b = a;
-  order_for_screening(a.candidates);
-  order_for_screening(b.candidates);
+  order_for_screening(a.candidates, p);
+  order_for_screening(b.candidates, p);
   ASSERT_EQ(a.candidates.size(), b.candidates.size());
   for (size_t i = 0; i < a.candidates.size(); ++i) EXPECT_EQ(a.candidates[i].name, b.candidates[i].name);
   uint32_t wg = a.candidates.front().family->workgroup_size(a.candidates.front().config);
@@ -240,3 +240,26 @@ TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
 
 }  // namespace
 }  // namespace gemmtune
+
+TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
+  GemmProblem p;
+  p.shape = {4096, 4096, 4096, 1};
+  p.dtype = DType::f16;
+  SearchSpace s = build_search_space(kernel_families(), p, matrix_device());
+  order_for_screening(s.candidates, p);
+  ASSERT_GE(s.candidates.size(), 16u);
+  // Round-robin with weights: tiled, splitk, then three coopmat configs per round (fewrows cannot serve M = 4096).
+  std::vector<std::string> first;
+  for (size_t i = 0; i < 10; ++i) first.push_back(s.candidates[i].family->name);
+  EXPECT_EQ(first, (std::vector<std::string>{"tiled", "splitk", "coopmat", "coopmat", "coopmat", "tiled", "splitk", "coopmat",
+                                             "coopmat", "coopmat"}));
+  // The first coopmat config is the H200's usual winner shape: 128x128, BK 64, 4 subgroups, no split.
+  EXPECT_EQ(s.candidates[2].name, "coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1");
+
+  // Few tiles (128x768x768: 6 tiles of 128x128): 64x64 tiles with just enough splits come first.
+  p.shape = {128, 768, 768, 1};
+  SearchSpace small = build_search_space({&coopmat_family()}, p, matrix_device());
+  order_for_screening(small.candidates, p);
+  ASSERT_FALSE(small.candidates.empty());
+  EXPECT_EQ(small.candidates.front().name, "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits4");
+}
