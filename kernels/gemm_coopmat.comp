@@ -10,12 +10,15 @@
 // without conversion, into padded shared memory in their stored orientation (bounds and leading dimensions
 // handled there; groups of 8 contiguous elements move as one 16-byte load where rows are aligned and always as
 // one 16-byte store, and the next step is loaded into registers during the multiply), then every subgroup
-// loads its fragments (column-major for a transposed operand) and multiplies. Accumulators leave through shared memory one fragment at a
+// loads its fragments (column-major for a transposed operand) and multiplies. With STAGES = 2 the tiles are
+// double-buffered: the next step is stored into the other buffer right after the multiply, so one barrier per
+// step suffices (two with STAGES = 1: before the multiply, and before the tiles are overwritten). Accumulators leave through shared memory one fragment at a
 // time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
 // workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
+//   6: STAGES, shared-memory buffers of the A and B tiles (1 or 2)
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -31,6 +34,7 @@ layout(constant_id = 2) const uint BN = 64;
 layout(constant_id = 3) const uint BK = 16;
 layout(constant_id = 4) const uint SG_M = 2;
 layout(constant_id = 5) const uint SG_N = 2;
+layout(constant_id = 6) const uint STAGES = 1;
 
 #define COOPMAT_OPERANDS 1
 layout(std430, binding = 0) readonly buffer BufA { float16_t a_data[]; };
@@ -55,9 +59,11 @@ const uint B_RUN = TRANS_B ? BK : BN;
 const uint A_STRIDE = A_RUN + 8;       // elements per shared row
 const uint B_STRIDE = B_RUN + 8;
 const uint OUT_STRIDE = 16 + 4;
-// Sized for either orientation: BM * BK + 8 * (BM + BK) >= rows * (run + 8) both ways.
-shared uvec4 tile_a[(BM * BK + 8 * (BM + BK)) / 8];
-shared uvec4 tile_b[(BK * BN + 8 * (BK + BN)) / 8];
+// Sized for either orientation: BM * BK + 8 * (BM + BK) >= rows * (run + 8) both ways; STAGES buffers each.
+const uint A_TILE = (BM * BK + 8 * (BM + BK)) / 8;  // uvec4s per buffer
+const uint B_TILE = (BK * BN + 8 * (BK + BN)) / 8;
+shared uvec4 tile_a[STAGES * A_TILE];
+shared uvec4 tile_b[STAGES * B_TILE];
 shared float out_frag[SG_M * SG_N * 16 * OUT_STRIDE];
 
 // The next step's groups are loaded into registers while the current step is multiplied.
@@ -128,14 +134,14 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   }
 }
 
-void store_step(uint lid) {
+void store_step(uint lid, uint stage) {
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-    if (g < A_GROUPS) tile_a[a_slot(g)] = reg_a[j];
+    if (g < A_GROUPS) tile_a[stage * A_TILE + a_slot(g)] = reg_a[j];
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-    if (g < B_GROUPS) tile_b[b_slot(g)] = reg_b[j];
+    if (g < B_GROUPS) tile_b[stage * B_TILE + b_slot(g)] = reg_b[j];
   }
 }
 
@@ -158,25 +164,39 @@ void main() {
 
   if (p.alpha != 0.0 && k_begin < k_end) {
     load_step(z, row0, col0, k_begin, k_end, lid);
-    for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
-      store_step(lid);
+    if (STAGES == 2) {
+      store_step(lid, 0);
       barrier();
-      if (k0 + BK < k_end) load_step(z, row0, col0, k0 + BK, k_end, lid);
+    }
+    uint stage = 0;  // the buffer the current step reads
+    for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
+      const bool more = k0 + BK < k_end;
+      if (STAGES == 1) {
+        store_step(lid, 0);
+        barrier();
+      }
+      if (more) load_step(z, row0, col0, k0 + BK, k_end, lid);
+      const uint a_base = stage * A_TILE, b_base = stage * B_TILE;
       [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a_frag[FM];
         // Offsets and strides count uvec4s (8 elements); a transposed operand's fragments load column-major.
         [[unroll]] for (uint i = 0; i < FM; ++i) {
           const uint r = sg_row * WM + i * 16;
-          coopMatLoad(a_frag[i], tile_a, (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8, A_STRIDE / 8,
+          coopMatLoad(a_frag[i], tile_a, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8, A_STRIDE / 8,
                       TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
         }
         [[unroll]] for (uint j = 0; j < FN; ++j) {
           coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b_frag;
           const uint c = sg_col * WN + j * 16;
-          coopMatLoad(b_frag, tile_b, (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8, B_STRIDE / 8,
+          coopMatLoad(b_frag, tile_b, b_base + (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8, B_STRIDE / 8,
                       TRANS_B ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
           [[unroll]] for (uint i = 0; i < FM; ++i) acc[i * FN + j] = coopMatMulAdd(a_frag[i], b_frag, acc[i * FN + j]);
         }
+      }
+      if (STAGES == 2) {
+        // The other buffer was last read in the previous step, before the barrier that ended it.
+        stage ^= 1u;
+        if (more) store_step(lid, stage);
       }
       barrier();
     }

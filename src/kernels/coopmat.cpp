@@ -15,7 +15,8 @@ KernelFamily make_coopmat() {
   // Subgroups: 2 x 2 (4) or 2 x 4 (8), each owning a block of 16 x 16 accumulators.
   f.params = {{"bm", 1, {64, 128, 256}},   {"bn", 2, {64, 128, 256}},
               {"bk", 3, {16, 32, 64}},        {"sgm", 4, {2}},
-              {"sgn", 5, {2, 4}},          {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
+              {"sgn", 5, {2, 4}},          {"splits", kNoSpecConstant, {1, 2, 4, 8}},
+              {"stages", 6, {1, 2}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
     if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
@@ -37,14 +38,16 @@ KernelFamily make_coopmat() {
   f.shared_bytes = [](const Config& c) {
     // As declared in the shader: each tile sized for either orientation, plus the output staging.
     const uint64_t bm = c.get("bm"), bn = c.get("bn"), bk = c.get("bk");
-    return (bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2 + uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
+    return uint64_t(c.get("stages")) * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2) +
+           uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
   };
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
-  // Screening: the winners on the H200 (results/h200/notes.md, step 5) were 128x128 tiles, or 64x64 where
-  // few tiles cover C, with BK 64 and 4 subgroups; split-k only where the tiles alone leave the device idle.
+  // Screening: the winners on the H200 (results/h200/notes.md, steps 5 and 10) were 128x128 tiles, or 64x64
+  // where few tiles cover C, with BK 64 (BK 32 double-buffered where two BK 64 buffers do not fit) and 4
+  // subgroups; split-k only where the tiles alone leave the device idle.
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
@@ -59,7 +62,7 @@ KernelFamily make_coopmat() {
       split_cost = tiles(c.get("bm"), c.get("bn"), splits) >= kEnoughTiles ? double(splits) / 8.0 : 4.0;
     }
     return 4.0 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / target_area)) + (c.get("bk") == 64 ? 0.0 : c.get("bk") == 32 ? 1.0 : 2.0) +
-           (c.get("sgn") == 2 ? 0.0 : 0.5) + split_cost;
+           (c.get("sgn") == 2 ? 0.0 : 0.5) + (c.get("stages") == 2 ? 0.0 : 1.5) + split_cost;
   };
   f.screening_weight = 3;
   f.spirv = coopmat_spirv;

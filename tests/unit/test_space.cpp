@@ -253,13 +253,15 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
   for (size_t i = 0; i < 10; ++i) first.push_back(s.candidates[i].family->name);
   EXPECT_EQ(first, (std::vector<std::string>{"tiled", "splitk", "coopmat", "coopmat", "coopmat", "tiled", "splitk", "coopmat",
                                              "coopmat", "coopmat"}));
-  // The first coopmat config is the H200's usual winner shape: 128x128, BK 64, 4 subgroups, no split.
-  EXPECT_EQ(s.candidates[2].name, "coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1");
+  // The first coopmat config is the H200's winner at 4096^3: 128x128, BK 32 double-buffered (two BK 64 buffers
+  // do not fit in 48 KiB), 4 subgroups, no split; then BK 64 single-buffered.
+  EXPECT_EQ(s.candidates[2].name, "coopmat_f16_bm128_bn128_bk32_sgm2_sgn2_splits1_stages2");
+  EXPECT_EQ(s.candidates[3].name, "coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1_stages1");
 
   // Few tiles (128x768x768: 6 tiles of 128x128): 64x64 tiles with just enough splits come first.
   p.shape = {128, 768, 768, 1};
   SearchSpace small = build_search_space({&coopmat_family()}, p, matrix_device());
   order_for_screening(small.candidates, p);
   ASSERT_FALSE(small.candidates.empty());
-  EXPECT_EQ(small.candidates.front().name, "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits4");
+  EXPECT_EQ(small.candidates.front().name, "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits4_stages2");
 }
