@@ -16,7 +16,7 @@ KernelFamily make_coopmat() {
   f.params = {{"bm", 1, {64, 128, 256}},   {"bn", 2, {64, 128, 256}},
               {"bk", 3, {16, 32, 64}},        {"sgm", 4, {2}},
               {"sgn", 5, {2, 4}},          {"splits", kNoSpecConstant, {1, 2, 4, 8}},
-              {"stages", 6, {1, 2}}};
+              {"stages", 6, {1, 2}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
     if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");

@@ -33,7 +33,11 @@ std::string KernelFamily::kernel_hash(DType dtype) const {
 
 std::string KernelFamily::config_name(const Config& config, DType dtype) const {
   std::string s = name + "_" + std::string(dtype_name(dtype));
-  for (const auto& [key, value] : config.values) s += "_" + key + std::to_string(value);
+  for (size_t i = 0; i < config.values.size(); ++i) {
+    const auto& [key, value] = config.values[i];
+    if (i < params.size() && params[i].name == key && params[i].unnamed_value == value) continue;
+    s.append("_").append(key).append(std::to_string(value));
+  }
   return s;
 }
 

@@ -23,6 +23,9 @@ struct ParamSpec {
   std::string name;  ///< short lower-case name used in config names ("bm")
   uint32_t constant_id;  ///< or kNoSpecConstant
   std::vector<uint32_t> values;
+  /// A parameter added to a family later: with this value it is left out of config names, so names written
+  /// before it existed (tables, rerun lines) still name the same kernel.
+  std::optional<uint32_t> unnamed_value = std::nullopt;
 };
 
 /// One point of a family's parameter space, values in the order of the family's ParamSpecs.
