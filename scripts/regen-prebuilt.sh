@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates kernels/prebuilt/: the cooperative-matrix SPIR-V that Debian 12's glslang (12.0) cannot build
-# (the coopmat GEMM kernel in f16 and bf16, and the f16 matrix-unit peak kernel).
+# (the coopmat and coopmat2 GEMM kernels in f16 and bf16, and the f16 matrix-unit peak kernel).
 # Uses glslang 15 from ../shared/tools/glslang15 (or GLSLANG15=path/to/run), validates the f16 module with
 # spirv-val, derives the bf16 module with scripts/spirv_bf16.py, and writes the manifest of source hashes that
 # tests/cli/test_prebuilt.py checks.
@@ -15,11 +15,15 @@ cd "$root/kernels"
 "$run" glslangValidator -V --target-env vulkan1.3 -S comp peak_coopmat.comp -o "$out/peak_coopmat_f16.spv" >/dev/null
 "$run" spirv-val --target-env vulkan1.3 "$out/peak_coopmat_f16.spv"
 python3 "$root/scripts/spirv_bf16.py" "$out/coopmat_f16.spv" "$out/coopmat_bf16.spv"
+"$run" glslangValidator -V --target-env vulkan1.3 -S comp -I. gemm_coopmat2.comp -o "$out/coopmat2_f16.spv" >/dev/null
+"$run" spirv-val --target-env vulkan1.3 "$out/coopmat2_f16.spv"
+python3 "$root/scripts/spirv_bf16.py" "$out/coopmat2_f16.spv" "$out/coopmat2_bf16.spv"
 cd "$root"
 {
   echo "# sha256 of the sources kernels/prebuilt/*.spv were built from (scripts/regen-prebuilt.sh)"
-  sha256sum kernels/gemm_coopmat.comp kernels/common/gemm_common.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp
+  sha256sum kernels/gemm_coopmat.comp kernels/gemm_coopmat2.comp kernels/common/gemm_common.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp
   echo "# outputs"
-  sha256sum kernels/prebuilt/coopmat_f16.spv kernels/prebuilt/coopmat_bf16.spv kernels/prebuilt/peak_coopmat_f16.spv
+  sha256sum kernels/prebuilt/coopmat_f16.spv kernels/prebuilt/coopmat_bf16.spv kernels/prebuilt/coopmat2_f16.spv \
+    kernels/prebuilt/coopmat2_bf16.spv kernels/prebuilt/peak_coopmat_f16.spv
 } > "$out/MANIFEST"
 echo "regenerated kernels/prebuilt/ ($(wc -c < "$out/coopmat_f16.spv") + $(wc -c < "$out/coopmat_bf16.spv") bytes)"

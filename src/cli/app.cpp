@@ -56,7 +56,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--budget", args.budget, "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
   GemmProblem& op = o.operation;
   app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");
-  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows (default all)");
+  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows, coopmat, coopmat2, naive (default all but naive)");
   app.add_option("--mode", args.mode, "fast (default) or deterministic (fixed summation order)");
   app.add_option("--alpha", op.alpha, "Scale of the product (default 1; 0 reads neither A nor B)");
   app.add_option("--beta", op.beta, "Scale of the initial C (default 0: C is never read)");

@@ -26,6 +26,24 @@ nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
           {"bfloat16", m.bf16_type}, {"bfloat16_cooperative_matrix", m.bf16_coopmat},
           {"coopmat_f16_unsupported", why("f16")}, {"coopmat_bf16_unsupported", why("bf16")}};
 }
+nlohmann::ordered_json matrix2_json(const vk::DeviceInfo& d) {
+  const vk::Matrix2Capabilities& m2 = d.matrix2;
+  nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
+  for (const vk::FlexibleCoopmatShape& s : m2.shapes) {
+    shapes.push_back({{"m_granularity", s.m_granularity}, {"n_granularity", s.n_granularity}, {"k_granularity", s.k_granularity},
+                      {"a", s.a}, {"b", s.b}, {"c", s.c}, {"result", s.result}, {"saturating", s.saturating}, {"scope", s.scope},
+                      {"workgroup_invocations", s.invocations}});
+  }
+  auto why = [&](const char* input) -> nlohmann::ordered_json {
+    auto r = vk::coopmat2_unsupported(d, input);
+    return r ? nlohmann::ordered_json(*r) : nlohmann::ordered_json(nullptr);
+  };
+  return {{"extension", m2.extension}, {"workgroup_scope", m2.workgroup_scope}, {"flexible_dimensions", m2.flexible_dimensions},
+          {"per_element_operations", m2.per_element_operations}, {"tensor_addressing", m2.tensor_addressing},
+          {"max_workgroup_size", m2.max_workgroup_size}, {"max_dimension", m2.max_dimension},
+          {"reserved_shared_memory", m2.reserved_shared_memory}, {"flexible_properties", shapes},
+          {"coopmat2_f16_unsupported", why("f16")}, {"coopmat2_bf16_unsupported", why("bf16")}};
+}
 nlohmann::ordered_json heaps_json(const vk::DeviceInfo& d) {
   nlohmann::ordered_json heaps = nlohmann::ordered_json::array();
   for (const vk::MemoryHeap& h : d.heaps) {
@@ -66,6 +84,7 @@ int run_devices(const DevicesCommandOptions& o) {
                       {"memory_heaps", heaps_json(d)},
                       {"subgroup_size", d.subgroup_size},
                       {"matrix", matrix_json(d)},
+                      {"matrix2", matrix2_json(d)},
                       {"compute_queue_family", d.compute_queue_family},
                       {"timestamps", {{"valid_bits", d.timestamp_valid_bits}, {"period_ns", d.timestamp_period_ns}}}});
     }
@@ -110,6 +129,21 @@ int run_devices(const DevicesCommandOptions& o) {
     for (const char* input : {"f16", "bf16"}) {
       auto reason = vk::coopmat_unsupported(d, input);
       std::printf("   coopmat %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
+    }
+    const vk::Matrix2Capabilities& m2 = d.matrix2;
+    if (m2.extension) {
+      std::printf("   VK_NV_cooperative_matrix2: workgroups up to %u invocations, dimensions up to %u, %u B shared memory reserved\n",
+                  m2.max_workgroup_size, m2.max_dimension, m2.reserved_shared_memory);
+      std::printf("     %-16s %-5s %-5s %-5s %-6s %-10s %s\n", "granularity", "A", "B", "C", "result", "scope", "invocations");
+      for (const vk::FlexibleCoopmatShape& s : m2.shapes) {
+        std::string g = std::to_string(s.m_granularity) + "x" + std::to_string(s.n_granularity) + "x" + std::to_string(s.k_granularity);
+        std::printf("     %-16s %-5s %-5s %-5s %-6s %-10s %u%s\n", g.c_str(), s.a.c_str(), s.b.c_str(), s.c.c_str(), s.result.c_str(),
+                    s.scope.c_str(), s.invocations, s.saturating ? " (saturating)" : "");
+      }
+    }
+    for (const char* input : {"f16", "bf16"}) {
+      auto reason = vk::coopmat2_unsupported(d, input);
+      std::printf("   coopmat2 %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
     }
     if (d.timestamps()) {
       std::printf("   timestamps: %u valid bits, period %g ns (queue family %u)\n", d.timestamp_valid_bits, d.timestamp_period_ns,

@@ -51,18 +51,8 @@ KernelFamily make_coopmat() {
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
-    auto tiles = [&](uint64_t bm, uint64_t bn, uint64_t splits) { return ceil_div(p.shape.m, bm) * ceil_div(p.shape.n, bn) * p.shape.batch * splits; };
-    constexpr uint64_t kEnoughTiles = 64;  // about half the workgroup slots of a large GPU: one wave is near
-    const bool large_tiles_fill = tiles(128, 128, 1) >= kEnoughTiles;
-    const double target_area = large_tiles_fill ? 128.0 * 128.0 : 64.0 * 64.0;
-    const uint64_t splits = c.get("splits");
-    // Split-k: none where the tiles fill the device; otherwise the fewest splits that do.
-    double split_cost = double(splits - 1);
-    if (tiles(c.get("bm"), c.get("bn"), 1) < kEnoughTiles) {
-      split_cost = tiles(c.get("bm"), c.get("bn"), splits) >= kEnoughTiles ? double(splits) / 8.0 : 4.0;
-    }
-    return 4.0 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / target_area)) + (c.get("bk") == 64 ? 0.0 : c.get("bk") == 32 ? 1.0 : 2.0) +
-           (c.get("sgn") == 2 ? 0.0 : 0.5) + (c.get("stages") == 2 ? 0.0 : 1.5) + split_cost;
+    return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) + (c.get("bk") == 64 ? 0.0 : c.get("bk") == 32 ? 1.0 : 2.0) +
+           (c.get("sgn") == 2 ? 0.0 : 0.5) + (c.get("stages") == 2 ? 0.0 : 1.5);
   };
   f.screening_weight = 3;
   f.spirv = coopmat_spirv;

@@ -1,5 +1,6 @@
 #include "kernels/kernel_def.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include <stdexcept>
@@ -87,6 +88,17 @@ std::vector<Constraint> device_limit_constraints() {
                    return std::nullopt;
                  }});
   return out;
+}
+
+double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& p) {
+  auto tiles = [&](uint64_t tile_m, uint64_t tile_n, uint64_t s) {
+    return (p.shape.m + tile_m - 1) / tile_m * ((p.shape.n + tile_n - 1) / tile_n) * p.shape.batch * s;
+  };
+  constexpr uint64_t kEnoughTiles = 64;  // about half the workgroup slots of a large GPU: one wave is near
+  const double target_area = tiles(128, 128, 1) >= kEnoughTiles ? 128.0 * 128.0 : 64.0 * 64.0;
+  double split_cost = double(splits - 1);
+  if (tiles(bm, bn, 1) < kEnoughTiles) split_cost = tiles(bm, bn, splits) >= kEnoughTiles ? double(splits) / 8.0 : 4.0;
+  return 4.0 * std::abs(std::log2(double(bm) * double(bn) / target_area)) + split_cost;
 }
 
 }  // namespace gemmtune

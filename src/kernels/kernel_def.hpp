@@ -87,6 +87,11 @@ uint64_t split_range_terms(uint64_t k, uint32_t splits);
 /// each, the last one included.
 Constraint split_range_constraint();
 
+/// Screening cost of a matrix-unit tile for a problem (lower first): tiles of 128x128 where they alone give a
+/// large GPU about a wave (64 workgroups), 64x64 where they do not, 4 per doubling away; split-k none where
+/// the tiles fill the device, otherwise the fewest splits that do.
+double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem);
+
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
 /// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize.
 std::vector<Constraint> device_limit_constraints();

@@ -12,6 +12,7 @@ const KernelFamily& tiled_family();
 const KernelFamily& splitk_family();
 const KernelFamily& fewrows_family();
 const KernelFamily& coopmat_family();
+const KernelFamily& coopmat2_family();
 /// The baseline (src/kernels/naive.cpp): not in the default sweep; --variants naive sweeps it.
 const KernelFamily& naive_family();
 /// Test-only (src/kernels/test_variants.cpp): listed by kernel_families() only when GEMMTUNE_TEST_KERNELS names

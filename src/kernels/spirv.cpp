@@ -1,5 +1,7 @@
 #include "kernels/spirv.hpp"
 
+#include "coopmat2_bf16.h"
+#include "coopmat2_f16.h"
 #include "coopmat_bf16.h"
 #include "coopmat_f16.h"
 #include "epilogue_f32.h"
@@ -55,6 +57,15 @@ std::span<const uint32_t> coopmat_spirv(DType dtype) {
   switch (dtype) {
     case DType::f16: return words(spirv_coopmat_f16);
     case DType::bf16: return words(spirv_coopmat_bf16);
+    case DType::f32: return {};
+  }
+  return {};
+}
+
+std::span<const uint32_t> coopmat2_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::f16: return words(spirv_coopmat2_f16);
+    case DType::bf16: return words(spirv_coopmat2_bf16);
     case DType::f32: return {};
   }
   return {};

@@ -260,11 +260,11 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
   }
 
   const double idle_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - device_idle_since_).count();
-  // Verification run on a fresh C image, timed on its own. Cold runs verify the last input copy: a wrong copy
+  // Verification run on a fresh C image. Cold runs verify the last input copy: a wrong copy
   // pitch or upload would show there first.
   next_copy_ = copies_ - 1;
   std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
-  const double verify_ns = submitter_.run_timed(
+  submitter_.run_timed(
       [&](VkCommandBuffer cmd) { record_run(cmd, *passes, 1); },
       [&](VkCommandBuffer cmd) {
         VkBufferCopy region{0, 0, c_.size()};
@@ -302,9 +302,10 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
   auto timed_batch = [&](uint32_t repeats) {
     return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, *passes, repeats); }) / repeats;
   };
-  // The verification run is never a timing: a driver may finish compiling at the first dispatch (lavapipe's
-  // JIT does) and the GPU may still be at idle clocks.
-  double run_ns = verify_ns;
+  // The verification run is never a timing, nor warm-up, nor the estimate of a run: a driver may finish
+  // compiling at the first dispatch (lavapipe's JIT does) and the GPU may still be at idle clocks, and a slow
+  // first dispatch taken as the estimate would cut screening's warm-up short. One plain run sets it.
+  double run_ns = timed_batch(1);
   // Warm-up by count and by device time; the per-run estimate is refreshed from each warm batch.
   auto warm_up = [&](int batches, double target_ns) {
     double warm_ns = 0.0;
@@ -320,7 +321,7 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     // compile and check took a few hundred ms) and take about as long to come back: screening warms up for
     // as long as the device had idled before this candidate, between screen_warmup_ns and warmup_ns.
     const double target = std::clamp(idle_ns, options_.screen_warmup_ns, options_.warmup_ns);
-    if (verify_ns < target) warm_up(0, target - verify_ns);
+    if (run_ns < target) warm_up(0, target - run_ns);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   } else {

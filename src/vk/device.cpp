@@ -35,6 +35,7 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
   VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coop2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
   void* chain = nullptr;
   if (info_.api_version >= VK_API_VERSION_1_2) {
     v11.storageBuffer16BitAccess = m.storage_16bit;
@@ -60,6 +61,15 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
       bf16.shaderBFloat16Type = VK_TRUE;
       bf16.shaderBFloat16CooperativeMatrix = m.bf16_coopmat;
       *tail = &bf16;
+      tail = &bf16.pNext;
+    }
+    if (!coopmat2_unsupported(info_, "f16")) {
+      extensions.push_back(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
+      coop2.cooperativeMatrixWorkgroupScope = VK_TRUE;
+      coop2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+      coop2.cooperativeMatrixPerElementOperations = VK_TRUE;
+      coop2.cooperativeMatrixTensorAddressing = VK_TRUE;
+      *tail = &coop2;
     }
   }
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};

@@ -103,6 +103,47 @@ MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, 
   }
   return m;
 }
+
+Matrix2Capabilities query_matrix2(VkInstance instance, VkPhysicalDevice physical, const MatrixCapabilities& m) {
+  Matrix2Capabilities m2;
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME) == 0) m2.extension = true;
+  }
+  if (!m2.extension || !m.feature) return m2;
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f};
+  vkGetPhysicalDeviceFeatures2(physical, &features);
+  m2.workgroup_scope = f.cooperativeMatrixWorkgroupScope;
+  m2.flexible_dimensions = f.cooperativeMatrixFlexibleDimensions;
+  m2.per_element_operations = f.cooperativeMatrixPerElementOperations;
+  m2.tensor_addressing = f.cooperativeMatrixTensorAddressing;
+  VkPhysicalDeviceCooperativeMatrix2PropertiesNV p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p};
+  vkGetPhysicalDeviceProperties2(physical, &props);
+  m2.max_workgroup_size = p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
+  m2.max_dimension = p.cooperativeMatrixFlexibleDimensionsMaxDimension;
+  m2.reserved_shared_memory = p.cooperativeMatrixWorkgroupScopeReservedSharedMemory;
+  auto get = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV>(
+      vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV"));
+  uint32_t n = 0;
+  if (get && get(physical, &n, nullptr) == VK_SUCCESS && n > 0) {
+    std::vector<VkCooperativeMatrixFlexibleDimensionsPropertiesNV> list(n);
+    for (auto& e : list) e = {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV};
+    if (get(physical, &n, list.data()) == VK_SUCCESS) {
+      for (uint32_t i = 0; i < n; ++i) {
+        const auto& e = list[i];
+        m2.shapes.push_back({e.MGranularity, e.NGranularity, e.KGranularity, component_name(e.AType), component_name(e.BType),
+                             component_name(e.CType), component_name(e.ResultType), e.saturatingAccumulation == VK_TRUE,
+                             scope_name(e.scope), e.workgroupInvocations});
+      }
+    }
+  }
+  return m2;
+}
 }  // namespace
 
 uint32_t subgroup_size_to_pin(const DeviceInfo& d, uint32_t required) {
@@ -133,6 +174,40 @@ std::optional<std::string> coopmat_unsupported(const DeviceInfo& d, const std::s
     if (!m.bf16_type || !m.bf16_coopmat) return "shaderBFloat16Type or shaderBFloat16CooperativeMatrix is not supported";
   }
   return std::nullopt;
+}
+
+std::optional<std::string> coopmat2_unsupported(const DeviceInfo& d, const std::string& input, uint32_t invocations, uint32_t bm,
+                                                uint32_t bn, uint32_t bk) {
+  const Matrix2Capabilities& m2 = d.matrix2;
+  if (!m2.extension) return "the device lacks VK_NV_cooperative_matrix2";
+  if (!d.matrix.feature) return "the cooperativeMatrix feature is not supported";
+  if (!m2.workgroup_scope) return "cooperativeMatrixWorkgroupScope is not supported";
+  if (!m2.flexible_dimensions) return "cooperativeMatrixFlexibleDimensions is not supported";
+  if (!m2.per_element_operations) return "cooperativeMatrixPerElementOperations is not supported";
+  if (!m2.tensor_addressing) return "cooperativeMatrixTensorAddressing is not supported";
+  const MatrixCapabilities& m = d.matrix;
+  if (!m.storage_16bit) return "storageBuffer16BitAccess is not supported";
+  if (!m.shader_float16) return "shaderFloat16 is not supported";
+  if (!m.memory_model) return "vulkanMemoryModel is not supported";
+  if (input == "bf16" && (!m.bf16_type || !m.bf16_coopmat)) return "shaderBFloat16Type or shaderBFloat16CooperativeMatrix is not supported";
+  auto types_match = [&](const FlexibleCoopmatShape& s) {
+    return s.a == input && s.b == input && s.c == "f32" && s.result == "f32" && !s.saturating && s.scope == "workgroup";
+  };
+  if (std::none_of(m2.shapes.begin(), m2.shapes.end(), types_match))
+    return "no workgroup-scope " + input + " x " + input + " -> f32 flexible-dimension matrix is listed";
+  if (invocations == 0) return std::nullopt;  // the family as a whole; the rest is per config
+  if (invocations > m2.max_workgroup_size)
+    return "workgroup-scope matrices allow at most " + std::to_string(m2.max_workgroup_size) + " invocations";
+  const uint32_t largest = std::max({bm, bn, bk});
+  if (m2.max_dimension > 0 && largest > m2.max_dimension)
+    return "matrix dimension " + std::to_string(largest) + " exceeds the device's " + std::to_string(m2.max_dimension);
+  for (const FlexibleCoopmatShape& s : m2.shapes) {
+    if (types_match(s) && s.invocations == invocations && s.m_granularity > 0 && s.n_granularity > 0 && s.k_granularity > 0 &&
+        bm % s.m_granularity == 0 && bn % s.n_granularity == 0 && bk % s.k_granularity == 0)
+      return std::nullopt;
+  }
+  return "no listed granularity fits " + std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + " in workgroups of " +
+         std::to_string(invocations);
 }
 
 DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uint32_t index) {
@@ -184,6 +259,7 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
   d.max_memory_allocation_size = m3.maxMemoryAllocationSize;
   d.max_buffer_size = basic.apiVersion >= VK_API_VERSION_1_3 ? m4.maxBufferSize : UINT64_MAX;
   d.matrix = query_matrix(instance, physical, std::min(basic.apiVersion, uint32_t(VK_API_VERSION_1_3)));
+  d.matrix2 = query_matrix2(instance, physical, d.matrix);
   VkPhysicalDeviceMemoryProperties memory;
   vkGetPhysicalDeviceMemoryProperties(physical, &memory);
   for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {

@@ -19,6 +19,26 @@ struct CoopmatShape {
   std::string scope;  ///< "subgroup", "workgroup", ...
 };
 
+/// One entry of vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV: matrices of any multiple of
+/// the granularities, for these types, at this scope, in workgroups of `invocations` (workgroup scope).
+struct FlexibleCoopmatShape {
+  uint32_t m_granularity = 0, n_granularity = 0, k_granularity = 0;
+  std::string a, b, c, result;
+  bool saturating = false;
+  std::string scope;
+  uint32_t invocations = 0;
+};
+
+/// VK_NV_cooperative_matrix2: what the coopmat2 variant needs beyond MatrixCapabilities.
+struct Matrix2Capabilities {
+  bool extension = false;
+  bool workgroup_scope = false, flexible_dimensions = false, per_element_operations = false, tensor_addressing = false;
+  uint32_t max_workgroup_size = 0;     ///< cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
+  uint32_t max_dimension = 0;          ///< cooperativeMatrixFlexibleDimensionsMaxDimension
+  uint32_t reserved_shared_memory = 0; ///< cooperativeMatrixWorkgroupScopeReservedSharedMemory, bytes
+  std::vector<FlexibleCoopmatShape> shapes;
+};
+
 /// What the cooperative-matrix variant needs, read from the device (never guessed from the vendor).
 struct MatrixCapabilities {
   bool extension = false;           ///< VK_KHR_cooperative_matrix
@@ -63,6 +83,7 @@ struct DeviceInfo {
   uint32_t subgroup_size = 0;
 
   MatrixCapabilities matrix;
+  Matrix2Capabilities matrix2;
   std::vector<MemoryHeap> heaps;
 
   uint32_t compute_queue_family = UINT32_MAX;
@@ -77,6 +98,11 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
 /// Why the device cannot run 16 x 16 x 16 cooperative-matrix products of `input` ("f16" or "bf16") with f32
 /// accumulation at subgroup scope in subgroups of 32, or nullopt when it can. Names the missing piece.
 std::optional<std::string> coopmat_unsupported(const DeviceInfo& device, const std::string& input);
+
+/// Why the device cannot run the coopmat2 kernel for `input` ("f16" or "bf16") in workgroups of `invocations`
+/// with BM x BN x BK matrices (input x input -> f32, workgroup scope), or nullopt. Names the missing piece.
+std::optional<std::string> coopmat2_unsupported(const DeviceInfo& device, const std::string& input, uint32_t invocations = 0,
+                                                uint32_t bm = 0, uint32_t bn = 0, uint32_t bk = 0);
 
 /// The subgroup size to pin at pipeline creation for a kernel that needs `required` (0: none): pinned only
 /// where the device can select it; elsewhere qualification has checked that the fixed size is `required`.

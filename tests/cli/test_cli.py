@@ -136,9 +136,9 @@ class Tune(unittest.TestCase):
             for e in entries:
                 self.assertIsNotNone(e["best"], e)
                 self.assertEqual(e["unsupported"], "")
-            # fewrows reads A as stored M x K: not applicable to tn, and the table says why; coopmat serves only
-            # 16-bit inputs in fast mode.
-            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["fewrows", "coopmat"])
+            # fewrows reads A as stored M x K: not applicable to tn, and the table says why; coopmat and coopmat2
+            # serve only 16-bit inputs in fast mode.
+            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["fewrows", "coopmat", "coopmat2"])
             self.assertIn("transposed", tn["not_applicable"][0]["reason"])
             self.assertIn("f32 inputs", tn["not_applicable"][1]["reason"])
             self.assertIn("not applicable", out)

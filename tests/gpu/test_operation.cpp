@@ -101,9 +101,12 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
   const auto& [variant, dtype, layout] = GetParam();
   const KernelFamily& family = *find_family(variant);
   // few-rows reads A as stored M x K: with op(A) transposed every case must be refused. The cooperative-matrix
-  // variant serves 16-bit inputs on devices that qualify (on lavapipe every case must be refused).
-  const bool coopmat_serves = dtype != DType::f32 && !coopmat_unsupported(device().info(), std::string(dtype_name(dtype)));
-  const bool serves_layout = !(variant == "fewrows" && layout.trans_a) && (variant != "coopmat" || coopmat_serves);
+  // variants serve 16-bit inputs on devices that qualify (on lavapipe every case must be refused).
+  const std::string input(dtype_name(dtype));
+  const bool coopmat_serves = dtype != DType::f32 && !coopmat_unsupported(device().info(), input);
+  const bool coopmat2_serves = dtype != DType::f32 && !vk::coopmat2_unsupported(device().info(), input);
+  const bool serves_layout = !(variant == "fewrows" && layout.trans_a) && (variant != "coopmat" || coopmat_serves) &&
+                             (variant != "coopmat2" || coopmat2_serves);
   size_t ran = 0;
   for (size_t i = 0; i < operation_cases().size(); ++i) {
     const OperationCase& oc = operation_cases()[i];
@@ -130,7 +133,7 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Operation,
-                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "coopmat", "naive"),
+                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "coopmat", "coopmat2", "naive"),
                                             ::testing::Values(DType::f32, DType::f16, DType::bf16),
                                             ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
                                                               Layout{true, true})),
@@ -201,6 +204,21 @@ TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
 }
 
 class GridSplit : public GpuTest {};
+
+TEST(CooperativeMatrix2, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
+  const vk::DeviceInfo& d = device().info();
+  GemmProblem p = problem_of({64, 64, 64, 1}, DType::f16, Layout{});
+  auto reason = coopmat2_family().not_applicable(p, d);
+  if (d.matrix2.extension) {
+    GTEST_SKIP() << "this device has VK_NV_cooperative_matrix2; the H200 run covers it";
+  }
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("VK_NV_cooperative_matrix2"), std::string::npos) << *reason;
+  SearchSpace space = build_search_space(kernel_families(), p, d);
+  bool reported = false;
+  for (const NotApplicable& n : space.not_applicable) reported |= n.variant == "coopmat2";
+  EXPECT_TRUE(reported);
+}
 
 TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
   const vk::DeviceInfo& d = device().info();

@@ -70,9 +70,11 @@ TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   GemmProblem p;
   p.shape = {16, 64, 100, 1};
   SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1024));
-  ASSERT_EQ(s.not_applicable.size(), 3u);
+  ASSERT_EQ(s.not_applicable.size(), 4u);
   EXPECT_EQ(s.not_applicable[2].variant, "coopmat");
   EXPECT_NE(s.not_applicable[2].reason.find("f32 inputs"), std::string::npos);
+  EXPECT_EQ(s.not_applicable[3].variant, "coopmat2");
+  EXPECT_NE(s.not_applicable[3].reason.find("f32 inputs"), std::string::npos);
   EXPECT_EQ(s.not_applicable[0].variant, "splitk");
   EXPECT_NE(s.not_applicable[0].reason.find("K = 100"), std::string::npos);
   EXPECT_EQ(s.not_applicable[1].variant, "fewrows");
@@ -171,6 +173,75 @@ TEST(CoopmatQualification, FollowsTheReportedCapabilitiesOnly) {
               x.matrix.min_subgroup_size = 32;
               x.matrix.max_subgroup_size = 64;
             }, "f16"), "supported");
+}
+
+namespace {
+/// matrix_device() with VK_NV_cooperative_matrix2: workgroup-scope f16 and bf16 matrices in multiples of 16 x 16
+/// x 16 for workgroups of 128 and 256 invocations.
+vk::DeviceInfo matrix2_device() {
+  vk::DeviceInfo d = matrix_device();
+  vk::Matrix2Capabilities& m2 = d.matrix2;
+  m2.extension = m2.workgroup_scope = m2.flexible_dimensions = m2.per_element_operations = m2.tensor_addressing = true;
+  m2.max_workgroup_size = 256;
+  m2.max_dimension = 256;
+  for (const char* t : {"f16", "bf16"}) {
+    for (uint32_t n : {128u, 256u}) m2.shapes.push_back({16, 16, 16, t, t, "f32", "f32", false, "workgroup", n});
+  }
+  return d;
+}
+}  // namespace
+
+TEST(Coopmat2Qualification, FollowsTheReportedCapabilitiesOnly) {
+  vk::DeviceInfo d = matrix2_device();
+  EXPECT_FALSE(vk::coopmat2_unsupported(d, "f16"));
+  EXPECT_FALSE(vk::coopmat2_unsupported(d, "bf16", 256, 128, 256, 64));
+  auto reason_with = [&](auto change, const char* input, uint32_t wg = 0, uint32_t bm = 0, uint32_t bn = 0, uint32_t bk = 0) {
+    vk::DeviceInfo x = matrix2_device();
+    change(x);
+    auto r = vk::coopmat2_unsupported(x, input, wg, bm, bn, bk);
+    return r ? *r : std::string("supported");
+  };
+  auto same = [](vk::DeviceInfo&) {};
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.extension = false; }, "f16").find("VK_NV_cooperative_matrix2"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.workgroup_scope = false; }, "f16").find("WorkgroupScope"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.tensor_addressing = false; }, "f16").find("TensorAddressing"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.per_element_operations = false; }, "f16").find("PerElement"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "bf16").find("shaderBFloat16"), std::string::npos);
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "f16"), "supported");
+  // Only workgroup-scope entries count.
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { for (auto& s : x.matrix2.shapes) s.scope = "subgroup"; }, "f16").find("workgroup-scope f16"),
+            std::string::npos);
+  // Per config: the workgroup size must be listed and within the limit, the tile a multiple of the granularity.
+  EXPECT_EQ(reason_with(same, "f16", 128, 64, 64, 32), "supported");
+  EXPECT_NE(reason_with(same, "f16", 64, 64, 64, 32).find("no listed granularity"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.max_workgroup_size = 128; }, "f16", 256, 128, 128, 32).find("at most 128"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { for (auto& s : x.matrix2.shapes) s.k_granularity = 64; }, "f16", 128, 64, 64, 32)
+                .find("64x64x32"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.max_dimension = 128; }, "f16", 256, 256, 64, 32).find("exceeds"),
+            std::string::npos);
+}
+
+TEST(Coopmat2Family, SweepsListedShapesAndRanksLargeTilesFirst) {
+  GemmProblem p;
+  p.shape = {4096, 4096, 4096, 1};
+  p.dtype = DType::f16;
+  EXPECT_FALSE(build_search_space({&coopmat2_family()}, p, matrix_device()).not_applicable.empty());  // no coopmat2
+  SearchSpace s = build_search_space({&coopmat2_family()}, p, matrix2_device());
+  order_for_screening(s.candidates, p);
+  ASSERT_TRUE(s.not_applicable.empty());
+  ASSERT_FALSE(s.candidates.empty());
+  for (const Candidate& c : s.candidates) {
+    EXPECT_LE(uint64_t(c.config.get("bm")) * c.config.get("bn") / c.config.get("wg"), 128u) << c.name;
+  }
+  EXPECT_EQ(s.candidates.front().name, "coopmat2_f16_wg128_bm128_bn128_bk64_splits1");
+  // Few tiles: 64x64 with the fewest splits that fill the device come first.
+  p.shape = {128, 768, 768, 1};
+  s = build_search_space({&coopmat2_family()}, p, matrix2_device());
+  order_for_screening(s.candidates, p);
+  ASSERT_FALSE(s.candidates.empty());
+  EXPECT_EQ(s.candidates.front().name, "coopmat2_f16_wg128_bm64_bn64_bk64_splits4");
 }
 
 TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {

@@ -1,0 +1,65 @@
+// The workgroup-scope cooperative-matrix family (kernels/gemm_coopmat2.comp, VK_NV_cooperative_matrix2):
+// f16/bf16 inputs, f32 accumulation, the driver staging operands through shared memory.
+#include <cmath>
+
+#include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
+
+namespace gemmtune {
+
+namespace {
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+KernelFamily make_coopmat2() {
+  KernelFamily f;
+  f.name = "coopmat2";
+  f.params = {{"wg", 0, {128, 256}},    {"bm", 1, {64, 128, 256}},           {"bn", 2, {64, 128, 256}},
+              {"bk", 3, {32, 64}},      {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
+  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
+    if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
+    if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
+    if (auto reason = vk::coopmat2_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
+    return std::nullopt;
+  };
+  f.constraints.push_back({"tile", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&)
+                                       -> std::optional<std::string> {
+                             // The accumulator lives in registers: 256 x 128 f32 over 256 invocations is 128 each.
+                             if (uint64_t(c.get("bm")) * c.get("bn") > 256u * 128u) return "tiles go up to 256x128 and 128x256";
+                             if (uint64_t(c.get("bm")) * c.get("bn") / c.get("wg") > 128u) return "more than 128 accumulators per invocation";
+                             return std::nullopt;
+                           }});
+  f.constraints.push_back({"matrix_shape", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d)
+                                               -> std::optional<std::string> {
+                             return vk::coopmat2_unsupported(d, std::string(dtype_name(p.dtype)), c.get("wg"), c.get("bm"), c.get("bn"),
+                                                             c.get("bk"));
+                           }});
+  f.constraints.push_back(split_range_constraint());
+  for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
+  f.workgroup_size_constant_id = 0;
+  f.required_subgroup_size = 0;  // workgroup scope: the driver divides the work among subgroups itself
+  f.workgroup_size = [](const Config& c) { return c.get("wg"); };
+  f.shared_bytes = [](const Config&) { return uint64_t(0); };  // the kernel declares none; the driver's staging is its own
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
+  };
+  f.splits = [](const Config& c) { return c.get("splits"); };
+  // Screening: as for coopmat (src/kernels/coopmat.cpp), large tiles where they fill the device, 64x64 where
+  // they do not, square before oblong, split-k only where the tiles alone leave it idle; 128 invocations and
+  // BK 64 first (the H200's winners at 4096^3, 2048^3 and 1024x768x3072: results/h200/notes.md, step 12).
+  f.screening_rank = [](const Config& c, const GemmProblem& p) {
+    return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) +
+           0.5 * std::abs(std::log2(double(c.get("bm")) / c.get("bn"))) + (c.get("bk") == 64 ? 0.0 : 1.0) +
+           (c.get("wg") == 128 ? 0.0 : 0.5);
+  };
+  f.screening_weight = 3;
+  f.spirv = coopmat2_spirv;
+  return f;
+}
+}  // namespace
+
+const KernelFamily& coopmat2_family() {
+  static const KernelFamily family = make_coopmat2();
+  return family;
+}
+
+}  // namespace gemmtune
