@@ -29,8 +29,9 @@ layout(push_constant) uniform Params {
   uint k_split;                 // terms per split-k range (K when SPLIT = 1)
 } p;
 
-#if defined(COOPMAT_OPERANDS)
-// The cooperative-matrix kernel declares A and B in their own 16-bit type (see gemm_coopmat.comp).
+#if defined(COOPMAT_OPERANDS) || defined(INTEGER_OPERANDS)
+// The cooperative-matrix kernels declare A and B in their own 16-bit type (see gemm_coopmat.comp), the
+// integer kernels as words of four 8-bit values (see gemm_tiled_int.comp).
 #elif defined(INPUT_F32)
 layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
 layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
@@ -64,7 +65,7 @@ layout(std430, binding = 4) buffer BufScratch { float scratch_data[]; };
 /// Buffer indices of op(A)[z][i][kk] and op(B)[z][kk][j].
 uint index_op_a(uint z, uint i, uint kk) { return p.off_a + z * p.stride_a + (TRANS_A ? kk * p.lda + i : i * p.lda + kk); }
 uint index_op_b(uint z, uint kk, uint j) { return p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j); }
-#if !defined(COOPMAT_OPERANDS)
+#if !defined(COOPMAT_OPERANDS) && !defined(INTEGER_OPERANDS)
 float load_op_a(uint z, uint i, uint kk) { return load_a_elem(index_op_a(z, i, kk)); }
 float load_op_b(uint z, uint kk, uint j) { return load_b_elem(index_op_b(z, kk, j)); }
 #endif

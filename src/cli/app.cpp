@@ -46,7 +46,7 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
                  "Problem MxNxK or MxNxKxB (batch); repeatable, comma-separated; a dimension may be a range a:b:step or a:b:*factor");
   app.add_option("--shapes-file", args.shapes_files, "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
   app.add_option("--suite", args.suites, "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite; repeatable");
-  app.add_option("--dtype", args.dtypes, "Input types, comma-separated: f32, f16, bf16 (default f32)");
+  app.add_option("--dtype", args.dtypes, "Input types, comma-separated: f32, f16, bf16, i8, u8, u8i8 (default f32)");
   app.add_option("--out", o.out, "Tuning table to write (default results/<device>.json); entries for other shapes are kept");
   app.add_option("--device", o.device, "Device index, UUID or name substring (default: discrete > integrated > virtual > cpu)");
   app.add_option("--seed", o.seed, "Seed of the random inputs");
@@ -70,6 +70,8 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--stride-b", args.stride_b, "Elements between batch products of B (0 shares one B, a weight matrix)");
   app.add_option("--stride-c", args.stride_c, "Elements between batch products of C");
   app.add_flag("--bias", op.epilogue.bias, "Add an f32 bias: element j to column j of every row");
+  app.add_option("--zero-a", op.zero_a, "Zero point of 8-bit integer A, subtracted from every element (default 0)");
+  app.add_option("--zero-b", op.zero_b, "Zero point of 8-bit integer B, subtracted from every element (default 0)");
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
   app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
@@ -216,7 +218,7 @@ int run_cli(int argc, char** argv) {
   CLI::App* lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
   lookup->add_option("TABLE", lookup_options.table, "Tuning table")->required();
   lookup->add_option("--shape", lookup_options.shape, "MxNxK")->required();
-  lookup->add_option("--dtype", lookup_options.dtype, "f32 (default), f16 or bf16");
+  lookup->add_option("--dtype", lookup_options.dtype, "f32 (default), f16, bf16, i8, u8 or u8i8");
   lookup->add_option("--layout", lookup_options.layout, "nn (default), nt, tn or tt");
   lookup->add_option("--device", lookup_options.device, "The device the table must be of (default: the best device)");
   lookup->add_flag("--any-device", lookup_options.any_device, "Use a table of another device (no Vulkan needed)");

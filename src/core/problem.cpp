@@ -13,15 +13,41 @@ std::string_view dtype_name(DType dtype) {
     case DType::f32: return "f32";
     case DType::f16: return "f16";
     case DType::bf16: return "bf16";
+    case DType::i8: return "i8";
+    case DType::u8: return "u8";
+    case DType::u8i8: return "u8i8";
   }
   return "?";
 }
 
+bool is_integer(DType dtype) { return dtype == DType::i8 || dtype == DType::u8 || dtype == DType::u8i8; }
+bool a_signed(DType dtype) { return dtype == DType::i8; }
+bool b_signed(DType dtype) { return dtype == DType::i8 || dtype == DType::u8i8; }
+
+void check_integer_options(const GemmProblem& p) {
+  if (!is_integer(p.dtype)) {
+    if (p.zero_a != 0) throw usage_error("--zero-a", std::to_string(p.zero_a), "zero points apply to i8, u8 and u8i8 inputs only");
+    if (p.zero_b != 0) throw usage_error("--zero-b", std::to_string(p.zero_b), "zero points apply to i8, u8 and u8i8 inputs only");
+    return;
+  }
+  const std::string why = std::string("integer inputs (") + std::string(dtype_name(p.dtype)) + ") give the exact int32 sum";
+  if (p.alpha != 1.0f) throw usage_error("--alpha", std::to_string(p.alpha), why + ": alpha must be 1");
+  if (p.beta != 0.0f) throw usage_error("--beta", std::to_string(p.beta), why + ": beta must be 0");
+  if (p.epilogue.bias) throw usage_error("--bias", "on", why + ": no bias");
+  if (p.epilogue.activation != Activation::none)
+    throw usage_error("--activation", std::string(activation_name(p.epilogue.activation)), why + ": no activation");
+  auto in_range = [](int32_t z, bool is_signed) { return is_signed ? (z >= -128 && z <= 127) : (z >= 0 && z <= 255); };
+  if (!in_range(p.zero_a, a_signed(p.dtype)))
+    throw usage_error("--zero-a", std::to_string(p.zero_a), std::string("outside A's range (") + (a_signed(p.dtype) ? "-128..127)" : "0..255)"));
+  if (!in_range(p.zero_b, b_signed(p.dtype)))
+    throw usage_error("--zero-b", std::to_string(p.zero_b), std::string("outside B's range (") + (b_signed(p.dtype) ? "-128..127)" : "0..255)"));
+}
+
 DType parse_dtype(std::string_view text, const std::string& what) {
-  for (DType d : {DType::f32, DType::f16, DType::bf16}) {
+  for (DType d : {DType::f32, DType::f16, DType::bf16, DType::i8, DType::u8, DType::u8i8}) {
     if (text == dtype_name(d)) return d;
   }
-  throw usage_error(what, std::string(text), "unknown dtype (expected f32, f16 or bf16)");
+  throw usage_error(what, std::string(text), "unknown dtype (expected f32, f16, bf16, i8, u8 or u8i8)");
 }
 
 namespace {
@@ -47,13 +73,16 @@ std::vector<DType> parse_dtype_list(std::string_view text, const std::string& wh
   return out;
 }
 
-unsigned dtype_bytes(DType dtype) { return dtype == DType::f32 ? 4 : 2; }
+unsigned dtype_bytes(DType dtype) { return dtype == DType::f32 ? 4 : is_integer(dtype) ? 1 : 2; }
 
 double dtype_error_bound(DType dtype) {
   switch (dtype) {
     case DType::f32: return 1e-5;
     case DType::f16: return 2e-3;
     case DType::bf16: return 8e-3;
+    case DType::i8:
+    case DType::u8:
+    case DType::u8i8: return 0.0;  // exact
   }
   return 0.0;
 }
@@ -159,6 +188,7 @@ ResolvedOperand resolve_operand(const OperandPlacement& p, char name, uint64_t r
 }  // namespace
 
 ResolvedGemm resolve(const GemmProblem& p) {
+  check_integer_options(p);
   const Shape& s = p.shape;
   ResolvedGemm r;
   const std::string l = "layout " + p.layout.name();

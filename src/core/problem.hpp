@@ -10,8 +10,16 @@
 
 namespace gemmtune {
 
-/// Input element type. Products and sums are f32 and C is f32 for every input type.
-enum class DType { f32, f16, bf16 };
+/// Input element type. For the float types products and sums are f32 and C is f32. The 8-bit integer types
+/// (i8: both inputs signed, u8: both unsigned, u8i8: A unsigned, B signed) subtract the zero points, multiply
+/// and add in int32 arithmetic that wraps on overflow, and C is int32: exact, whatever the summation order.
+enum class DType { f32, f16, bf16, i8, u8, u8i8 };
+
+/// i8, u8 or u8i8.
+bool is_integer(DType dtype);
+/// Whether A's (B's) 8-bit values are signed: true for i8, and for B of u8i8.
+bool a_signed(DType dtype);
+bool b_signed(DType dtype);
 
 std::string_view dtype_name(DType dtype);
 /// Parses one dtype name; throws a usage Error naming `what`.
@@ -52,6 +60,8 @@ struct GemmProblem {
   OperandPlacement a, b, c;
   Epilogue epilogue;
   Mode mode = Mode::fast;
+  /// Zero points of the 8-bit integer types: C = sum over k of (A - zero_a) * (B - zero_b). 0 for float types.
+  int32_t zero_a = 0, zero_b = 0;
 
   double flops() const { return 2.0 * double(shape.m) * double(shape.n) * double(shape.k) * double(shape.batch); }
 };
@@ -66,5 +76,10 @@ struct ResolvedGemm {
 /// stored width, a C batch stride that makes products overlap, or an extent past 64 bits is a usage Error
 /// naming the option (--lda, --stride-c, ...), the value and the reason.
 ResolvedGemm resolve(const GemmProblem& problem);
+
+/// Refuses what an integer problem cannot have: alpha other than 1, beta, bias, an activation (C is the exact
+/// int32 sum), zero points outside the input type's range, zero points on float types. A usage Error naming
+/// the option.
+void check_integer_options(const GemmProblem& problem);
 
 }  // namespace gemmtune

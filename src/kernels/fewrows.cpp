@@ -10,7 +10,11 @@ KernelFamily make_fewrows() {
   f.name = "fewrows";
   f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}, {"unroll", 3, {1, 4, 8}}, {"vec", 4, {1, 4, 8}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    if (p.shape.m > 8) return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most 8 rows of op(A)";
+    // The integer kernel (gemm_fewrows_int.comp) holds 16 rows, the float one 8.
+    const uint64_t max_rows = is_integer(p.dtype) ? 16 : 8;
+    if (p.shape.m > max_rows)
+      return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most " + std::to_string(max_rows) + " rows of op(A)" +
+             (is_integer(p.dtype) ? " for 8-bit integers" : "");
     if (p.layout.trans_a) return "op(A) is transposed: few-rows reads A as stored M x K";
     return std::nullopt;
   };

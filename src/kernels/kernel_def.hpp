@@ -44,7 +44,7 @@ struct Constraint {
 /// Specialization constants set from the problem (not tuned); see kernels/common/gemm_common.glsl.
 namespace problem_constant {
 inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25,
-                          aligned_a = 26, aligned_b = 27;
+                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29;
 }
 
 struct KernelFamily {

@@ -8,6 +8,9 @@
 #include "fewrows_bf16.h"
 #include "fewrows_f16.h"
 #include "fewrows_f32.h"
+#include "fewrows_i8.h"
+#include "fewrows_u8.h"
+#include "fewrows_u8i8.h"
 #include "naive_bf16.h"
 #include "naive_f16.h"
 #include "naive_f32.h"
@@ -16,6 +19,9 @@
 #include "tiled_bf16.h"
 #include "tiled_f16.h"
 #include "tiled_f32.h"
+#include "tiled_i8.h"
+#include "tiled_u8.h"
+#include "tiled_u8i8.h"
 
 namespace gemmtune {
 
@@ -31,6 +37,9 @@ std::span<const uint32_t> tiled_spirv(DType dtype) {
     case DType::f32: return words(spirv_tiled_f32);
     case DType::f16: return words(spirv_tiled_f16);
     case DType::bf16: return words(spirv_tiled_bf16);
+    case DType::i8: return words(spirv_tiled_i8);
+    case DType::u8: return words(spirv_tiled_u8);
+    case DType::u8i8: return words(spirv_tiled_u8i8);
   }
   return {};
 }
@@ -40,6 +49,7 @@ std::span<const uint32_t> naive_spirv(DType dtype) {
     case DType::f32: return words(spirv_naive_f32);
     case DType::f16: return words(spirv_naive_f16);
     case DType::bf16: return words(spirv_naive_bf16);
+    default: return {};  // no 8-bit integer kernel (not applicable)
   }
   return {};
 }
@@ -49,6 +59,9 @@ std::span<const uint32_t> fewrows_spirv(DType dtype) {
     case DType::f32: return words(spirv_fewrows_f32);
     case DType::f16: return words(spirv_fewrows_f16);
     case DType::bf16: return words(spirv_fewrows_bf16);
+    case DType::i8: return words(spirv_fewrows_i8);
+    case DType::u8: return words(spirv_fewrows_u8);
+    case DType::u8i8: return words(spirv_fewrows_u8i8);
   }
   return {};
 }
@@ -57,7 +70,7 @@ std::span<const uint32_t> coopmat_spirv(DType dtype) {
   switch (dtype) {
     case DType::f16: return words(spirv_coopmat_f16);
     case DType::bf16: return words(spirv_coopmat_bf16);
-    case DType::f32: return {};
+    default: return {};
   }
   return {};
 }
@@ -66,7 +79,7 @@ std::span<const uint32_t> coopmat2_spirv(DType dtype) {
   switch (dtype) {
     case DType::f16: return words(spirv_coopmat2_f16);
     case DType::bf16: return words(spirv_coopmat2_bf16);
-    case DType::f32: return {};
+    default: return {};
   }
   return {};
 }

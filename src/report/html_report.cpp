@@ -224,7 +224,7 @@ std::string html_report(const std::vector<NamedTable>& tables) {
               (t.peak->coopmat_f16_tflops > 0 ? ", matrix units " + sig(t.peak->coopmat_f16_tflops) + " TFLOP/s" : "");
     }
     html += "</p>\n";
-    for (const char* dtype : {"f32", "f16", "bf16"}) {
+    for (const char* dtype : {"f32", "f16", "bf16", "i8", "u8", "u8i8"}) {
       std::vector<const TableEntry*> entries;
       for (const TableEntry& e : t.entries) {
         if (e.dtype == dtype) entries.push_back(&e);

@@ -31,7 +31,7 @@ void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e)
 
 double arithmetic_intensity(const TableEntry& e) {
   const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
-  const double in_bytes = e.dtype == "f32" ? 4.0 : 2.0;
+  const double in_bytes = e.dtype == "f32" ? 4.0 : (e.dtype == "i8" || e.dtype == "u8" || e.dtype == "u8i8") ? 1.0 : 2.0;
   const double a = double(e.m) * double(e.k) * (e.batch_stride.a == 0 ? 1.0 : double(e.batch)) * in_bytes;
   const double b = double(e.k) * double(e.n) * (e.batch_stride.b == 0 ? 1.0 : double(e.batch)) * in_bytes;
   const double cbytes = double(e.m) * double(e.n) * double(e.batch) * 4.0 * (e.beta != 0.0 ? 2.0 : 1.0);

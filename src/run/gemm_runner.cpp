@@ -56,7 +56,9 @@ std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const Reso
           {pc::has_bias, fused && p.epilogue.bias},
           {pc::activation, fused ? uint32_t(p.epilogue.activation) : 0u},
           {pc::deterministic, p.mode == Mode::deterministic},
-          {pc::split, splits}};
+          {pc::split, splits},
+          {pc::zero_a, uint32_t(p.zero_a)},
+          {pc::zero_b, uint32_t(p.zero_b)}};
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -120,7 +122,7 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       problem_(problem),
       options_(options),
       operands_((check_problem_fits(problem, device, options.guard, input_copies(problem, options, largest_buffer(device))),
-                 make_operands(problem, options.seed, options.guard))),
+                 make_operands(problem, options.seed, options.guard, options.fill))),
       reference_(reference_gemm(problem, operands_)),
       submitter_(device, options.fence_timeout_ns),
       a_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[0].bytes, kStorage, false),
@@ -281,7 +283,8 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
   std::memcpy(image.data(), staging_.mapped(), c_.size());
   GatheredResult gathered = gather_result(problem_, operands_, image);
   last_result_ = std::move(gathered.values);
-  m.error = compare_with_reference(last_result_, reference_, dtype_error_bound(problem_.dtype));
+  m.error = is_integer(problem_.dtype) ? compare_exact_int32(last_result_, reference_)
+                                       : compare_with_reference(last_result_, reference_, dtype_error_bound(problem_.dtype));
   if (gathered.touched > 0) {
     m.disposition = Disposition::incorrect;
     m.detail = std::to_string(gathered.touched) + " elements outside the written region of C changed (first at buffer index " +

@@ -15,6 +15,7 @@
 #include "kernels/kernel_def.hpp"
 #include "run/measurement.hpp"
 #include "verify/operands.hpp"
+#include "verify/operands.hpp"
 #include "vk/resources.hpp"
 
 namespace gemmtune {
@@ -41,10 +42,12 @@ struct RunOptions {
   /// work brings them back.
   double warmup_ns = 200'000'000.0;
   /// Before a screening batch: as long as the device idled before the candidate (host compile and checks),
-  /// at least this and at most warmup_ns, less the verification run.
+  /// at least this and at most warmup_ns, less the first run after verification.
   double screen_warmup_ns = 20'000'000.0;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
+  /// Constant operands instead of seeded random ones (tests of integer extremes).
+  OperandFill fill;
   /// Cold L2: when > 0, A and B are kept in enough copies to exceed this many bytes together and consecutive
   /// runs read consecutive copies, so no run finds its inputs in the cache (C and split-k scratch stay shared).
   uint64_t cold_bytes = 0;

@@ -1,5 +1,6 @@
 #include "verify/operands.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -16,6 +17,11 @@ struct SplitMix64 {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+  }
+  /// A uniform 8-bit integer of A's (is_a) or B's type.
+  float uniform_integer(DType dtype, bool is_a) {
+    const int v = int(next() >> 56);  // 0..255
+    return float((is_a ? a_signed(dtype) : b_signed(dtype)) ? v - 128 : v);
   }
   float uniform_nonzero(DType dtype) {
     float v;
@@ -56,7 +62,7 @@ GemmProblem with_guard(const GemmProblem& problem, uint64_t guard) {
   return p;
 }
 
-HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t guard) {
+HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t guard, const OperandFill& fill) {
   HostOperands ops;
   ops.layout = resolve(with_guard(problem, guard));
   const ResolvedGemm& l = ops.layout;
@@ -64,10 +70,12 @@ HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t g
   SplitMix64 rng{seed};
   const bool read_ab = problem.alpha != 0.0f;
 
+  const bool integer = is_integer(problem.dtype);
+  auto value = [&](bool is_a) { return integer ? rng.uniform_integer(problem.dtype, is_a) : rng.uniform_nonzero(problem.dtype); };
   ops.a.assign(l.a.extent + guard, kNaN);
-  if (read_ab) for_each_element(l.a, batch, [&](uint64_t i) { ops.a[i] = rng.uniform_nonzero(problem.dtype); });
+  if (read_ab) for_each_element(l.a, batch, [&](uint64_t i) { ops.a[i] = fill.a ? *fill.a : value(true); });
   ops.b.assign(l.b.extent + guard, kNaN);
-  if (read_ab) for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = rng.uniform_nonzero(problem.dtype); });
+  if (read_ab) for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = fill.b ? *fill.b : value(false); });
   ops.c0.assign(l.c.extent + guard, from_bits(kUntouchedBits));
   for_each_element(l.c, batch, [&](uint64_t i) { ops.c0[i] = problem.beta != 0.0f ? rng.uniform_nonzero(DType::f32) : kNaN; });
   if (problem.epilogue.bias) {
@@ -80,6 +88,14 @@ HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t g
 }
 
 std::vector<uint8_t> encode_for_device(const std::vector<float>& values, DType dtype) {
+  if (is_integer(dtype)) {
+    // One byte per element, padded to whole 32-bit words; a NaN (no operand element) becomes kUnreadByte.
+    std::vector<uint8_t> out((values.size() + 3) / 4 * 4, kUnreadByte);
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!std::isnan(values[i])) out[i] = uint8_t(int32_t(values[i]) & 0xff);
+    }
+    return out;
+  }
   if (dtype == DType::f32) {
     std::vector<uint8_t> out(values.size() * 4);
     std::memcpy(out.data(), values.data(), out.size());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/problem.hpp"
@@ -22,13 +23,22 @@ struct HostOperands {
   std::vector<uint8_t> a_device, b_device;  ///< device encoding of a and b
 };
 
+/// Bytes of an integer operand's buffer outside the operand (guard bands, ld padding): a value a stray read
+/// turns into a wrong sum.
+inline constexpr uint8_t kUnreadByte = 0xa5;
+
+/// Every element of A (B) set to one value instead of random ones (tests of the integer extremes).
+struct OperandFill {
+  std::optional<float> a, b;
+};
+
 /// `guard` elements precede and follow every buffer. Values are uniform in [-1, 1], rounded to the input type,
 /// never zero; with alpha = 0, A and B hold NaN everywhere (they must not be read). The same seed gives the
-/// same operands on every platform.
-HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t guard);
+/// same operands on every platform. Integer types get uniform integers of their range (zeros included).
+HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t guard, const OperandFill& fill = {});
 
-/// Encodes host values in the device format of `dtype` (f32 words, or 16-bit values packed in pairs,
-/// low half first, padded to whole 32-bit words).
+/// Encodes host values in the device format of `dtype` (f32 words, 16-bit values packed in pairs, low half
+/// first, or 8-bit integers four to a word, lowest byte first; padded to whole 32-bit words).
 std::vector<uint8_t> encode_for_device(const std::vector<float>& values, DType dtype);
 
 /// The problem with every offset moved past a leading guard band of `guard` elements.

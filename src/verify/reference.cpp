@@ -38,26 +38,62 @@ double reference_activation(Activation activation, double x) {
   return x;
 }
 
+namespace {
+/// Calls rows(r0, r1) over [0, m) in chunks on several threads. Eigen runs single-threaded here (no OpenMP, so
+/// no libgomp at run time): the rows are split instead.
+template <typename Fn>
+void parallel_rows(Eigen::Index m, Fn&& rows) {
+  const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), unsigned(std::max<Eigen::Index>(1, m / 64))));
+  std::vector<std::thread> pool;
+  const Eigen::Index chunk = (m + threads - 1) / threads;
+  for (Eigen::Index r0 = chunk; r0 < m; r0 += chunk) pool.emplace_back(rows, r0, std::min(m, r0 + chunk));
+  rows(0, std::min(m, chunk));
+  for (std::thread& t : pool) t.join();
+}
+
+using IntRowMajor = Eigen::Matrix<int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// op(X) - zero of product z as a dense int64 matrix.
+IntRowMajor dense_op_minus_zero(const std::vector<float>& image, const ResolvedOperand& op, uint64_t z, bool transposed, int32_t zero) {
+  const RowMajor values = dense_op(image, op, z, transposed);
+  return (values.cast<int64_t>().array() - int64_t(zero)).matrix();
+}
+
+/// The integer product: sums of (a - za) * (b - zb) in int64 (exact: |terms| <= 255 * 255, K < 2^31), then
+/// wrapped to int32 as two's-complement arithmetic would.
+std::vector<double> reference_integer_gemm(const GemmProblem& problem, const HostOperands& ops) {
+  const Shape& s = problem.shape;
+  const ResolvedGemm& l = ops.layout;
+  std::vector<double> out(s.batch * s.m * s.n, 0.0);
+  const Eigen::Index m = Eigen::Index(s.m);
+  for (uint64_t z = 0; z < s.batch; ++z) {
+    const IntRowMajor a = dense_op_minus_zero(ops.a, l.a, z, problem.layout.trans_a, problem.zero_a);
+    const IntRowMajor b = dense_op_minus_zero(ops.b, l.b, z, problem.layout.trans_b, problem.zero_b);
+    IntRowMajor c(m, Eigen::Index(s.n));
+    parallel_rows(m, [&](Eigen::Index r0, Eigen::Index r1) { c.middleRows(r0, r1 - r0).noalias() = a.middleRows(r0, r1 - r0) * b; });
+    for (uint64_t i = 0; i < s.m; ++i)
+      for (uint64_t j = 0; j < s.n; ++j) out[(z * s.m + i) * s.n + j] = double(wrap_to_int32(c(Eigen::Index(i), Eigen::Index(j))));
+  }
+  return out;
+}
+}  // namespace
+
+int32_t wrap_to_int32(int64_t v) { return int32_t(uint32_t(uint64_t(v) & 0xffffffffu)); }
+
 std::vector<double> reference_gemm(const GemmProblem& problem, const HostOperands& ops) {
+  if (is_integer(problem.dtype)) return reference_integer_gemm(problem, ops);
   const Shape& s = problem.shape;
   const ResolvedGemm& l = ops.layout;
   const Eigen::Index m = Eigen::Index(s.m), n = Eigen::Index(s.n);
   std::vector<double> out(s.batch * s.m * s.n, 0.0);
-  // Eigen runs single-threaded here (no OpenMP, so no libgomp at run time): split the rows over threads instead.
-  const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), unsigned(std::max<uint64_t>(1, s.m / 64))));
   for (uint64_t z = 0; z < s.batch; ++z) {
     Eigen::Map<RowMajor> c(out.data() + z * s.m * s.n, m, n);
     if (problem.alpha != 0.0f) {  // alpha = 0: A and B hold NaN and must not contribute
       const RowMajor a = dense_op(ops.a, l.a, z, problem.layout.trans_a);
       const RowMajor b = dense_op(ops.b, l.b, z, problem.layout.trans_b);
-      auto rows = [&](Eigen::Index r0, Eigen::Index r1) {
+      parallel_rows(m, [&](Eigen::Index r0, Eigen::Index r1) {
         c.middleRows(r0, r1 - r0).noalias() = double(problem.alpha) * (a.middleRows(r0, r1 - r0) * b);
-      };
-      std::vector<std::thread> pool;
-      const Eigen::Index chunk = (m + threads - 1) / threads;
-      for (Eigen::Index r0 = chunk; r0 < m; r0 += chunk) pool.emplace_back(rows, r0, std::min(m, r0 + chunk));
-      rows(0, std::min(m, chunk));
-      for (std::thread& t : pool) t.join();
+      });
     }
     for (uint64_t i = 0; i < s.m; ++i)
       for (uint64_t j = 0; j < s.n; ++j) {

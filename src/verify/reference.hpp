@@ -11,7 +11,12 @@
 namespace gemmtune {
 
 /// activation(alpha * op(A) * op(B) + beta * C0 + bias) in double precision; dense row-major batch * M * N.
+/// Integer types: sum of (op(A) - zero_a) * (op(B) - zero_b) computed in int64 and wrapped to int32 (held
+/// exactly in the doubles).
 std::vector<double> reference_gemm(const GemmProblem& problem, const HostOperands& operands);
+
+/// v modulo 2^32 as a two's-complement int32.
+int32_t wrap_to_int32(int64_t v);
 
 /// The activation in double precision (relu, exact erf and tanh forms of GELU).
 double reference_activation(Activation activation, double x);

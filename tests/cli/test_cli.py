@@ -117,6 +117,34 @@ class Tune(unittest.TestCase):
             self.assertEqual(table["entries"][3]["batch"], 2)
             self.assertEqual(sorted(os.listdir(d)), ["t.json", "t.json.journal.jsonl", "t.json.lock"])
 
+    def test_integer_types_are_exact_with_zero_points_and_refuse_float_options(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, out, err = run("--shape", "19x23x77", "--dtype", "i8,u8,u8i8", "--layout", "nn,tt", "--zero-a", "3",
+                               "--zero-b", "100", "--budget", "6", "--samples", "3", "--out", path)
+            self.assertEqual(rc, 0, err)
+            table = load_json(path)
+            self.assertEqual([(e["dtype"], e["layout"]) for e in table["entries"]],
+                             [("i8", "nn"), ("u8", "nn"), ("u8i8", "nn"), ("i8", "tt"), ("u8", "tt"), ("u8i8", "tt")])
+            for e in table["entries"]:
+                best = e["best"]
+                self.assertTrue(best["name"].startswith(f"tiled_{e['dtype']}_"), best["name"])
+                self.assertEqual((best["error"], best["bound"]), (0.0, 0.0))  # bit for bit
+                self.assertEqual(e["candidates"]["failed"], 0)
+                self.assertIsNone(e.get("baseline_us"))  # no integer naive kernel yet
+                self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "coopmat", "coopmat2"])
+        for args, fragments in [(["--dtype", "i8", "--beta", "1"], ["--beta", "beta must be 0"]),
+                                (["--dtype", "u8", "--zero-a", "256"], ["--zero-a", "'256'", "0..255"]),
+                                (["--dtype", "i8", "--zero-b", "-129"], ["--zero-b", "'-129'", "-128..127"]),
+                                (["--dtype", "f16", "--zero-a", "1"], ["--zero-a", "zero points apply"]),
+                                (["--dtype", "u8i8", "--activation", "gelu-erf"], ["--activation", "no activation"])]:
+            rc, _, err = run("--shape", "8x8x8", *args)
+            self.assertEqual(rc, 2, args)
+            lines = [l for l in err.splitlines() if l.strip()]
+            self.assertEqual(len(lines), 1, err)
+            for f in fragments:
+                self.assertIn(f, lines[0])
+
     def test_the_operation_is_the_table_key(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "t.json")

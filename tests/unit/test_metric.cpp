@@ -132,3 +132,34 @@ TEST(Operands, PaddingIsNaNAndCOutsideTheRegionHoldsSentinels) {
   zero_alpha.alpha = 0.0f;
   for (float v : make_operands(zero_alpha, 1, 8).a) EXPECT_TRUE(std::isnan(v));
 }
+
+TEST(IntegerReference, IsTheWrappedInt64SumWithZeroPoints) {
+  EXPECT_EQ(wrap_to_int32(int64_t(1) << 31), INT32_MIN);
+  EXPECT_EQ(wrap_to_int32(-(int64_t(1) << 31) - 1), INT32_MAX);
+  EXPECT_EQ(wrap_to_int32(2601000000), int32_t(2601000000 - 4294967296));
+  GemmProblem p;
+  p.shape = {3, 4, 5, 2};
+  p.dtype = DType::u8i8;
+  p.zero_a = 200;
+  p.zero_b = -7;
+  p.layout = Layout{true, true};
+  auto ops = make_operands(p, 11, 3);
+  for (float v : ops.a) EXPECT_TRUE(std::isnan(v) || (v >= 0 && v <= 255 && v == std::floor(v)));
+  for (float v : ops.b) EXPECT_TRUE(std::isnan(v) || (v >= -128 && v <= 127 && v == std::floor(v)));
+  auto ref = reference_gemm(p, ops);
+  const ResolvedGemm& l = ops.layout;
+  for (uint64_t z = 0; z < 2; ++z)
+    for (uint64_t i = 0; i < 3; ++i)
+      for (uint64_t j = 0; j < 4; ++j) {
+        int64_t acc = 0;
+        for (uint64_t k = 0; k < 5; ++k) {
+          // Transposed: A stored K x M, B stored N x K.
+          acc += (int64_t(ops.a[l.a.index(z, k, i)]) - 200) * (int64_t(ops.b[l.b.index(z, j, k)]) + 7);
+        }
+        EXPECT_EQ(ref[(z * 3 + i) * 4 + j], double(acc));
+      }
+  // The device encoding: one byte per element, two's complement for signed values, unread bytes marked.
+  const std::vector<uint8_t> bytes = encode_for_device({-128.0f, 127.0f, -1.0f, std::nanf("")}, DType::i8);
+  EXPECT_EQ(bytes, (std::vector<uint8_t>{0x80, 0x7f, 0xff, kUnreadByte}));
+  EXPECT_EQ(encode_for_device({255.0f, 0.0f, 1.0f, 2.0f, 3.0f}, DType::u8).size(), 8u);
+}

@@ -88,6 +88,45 @@ TEST(DType, BoundsAreTheDocumentedOnes) {
   EXPECT_EQ(dtype_error_bound(DType::f32), 1e-5);
   EXPECT_EQ(dtype_error_bound(DType::f16), 2e-3);
   EXPECT_EQ(dtype_error_bound(DType::bf16), 8e-3);
+  for (DType d : {DType::i8, DType::u8, DType::u8i8}) EXPECT_EQ(dtype_error_bound(d), 0.0);
+}
+
+TEST(DType, IntegerTypesParseWithTheirSignednessAndSize) {
+  EXPECT_EQ(parse_dtype_list("i8,u8,u8i8"), (std::vector<DType>{DType::i8, DType::u8, DType::u8i8}));
+  EXPECT_TRUE(a_signed(DType::i8) && b_signed(DType::i8));
+  EXPECT_FALSE(a_signed(DType::u8) || b_signed(DType::u8));
+  EXPECT_TRUE(!a_signed(DType::u8i8) && b_signed(DType::u8i8));
+  for (DType d : {DType::i8, DType::u8, DType::u8i8}) {
+    EXPECT_TRUE(is_integer(d));
+    EXPECT_EQ(dtype_bytes(d), 1u);
+  }
+  EXPECT_FALSE(is_integer(DType::bf16));
+}
+
+TEST(DType, IntegerProblemsRefuseFloatOptionsAndOutOfRangeZeroPoints) {
+  auto refusal = [](auto change) {
+    GemmProblem p;
+    p.shape = {4, 4, 4, 1};
+    p.dtype = DType::u8i8;
+    change(p);
+    try {
+      resolve(p);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal([](GemmProblem&) {}), "accepted");
+  EXPECT_EQ(refusal([](GemmProblem& p) { p.zero_a = 255; p.zero_b = -128; }), "accepted");
+  EXPECT_NE(refusal([](GemmProblem& p) { p.zero_a = 256; }).find("--zero-a: '256': outside A's range (0..255)"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.zero_b = 128; }).find("--zero-b: '128': outside B's range (-128..127)"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.dtype = DType::i8; p.zero_a = -129; }).find("--zero-a"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.beta = 1.0f; }).find("--beta"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.alpha = 2.0f; }).find("--alpha"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.epilogue.bias = true; }).find("--bias"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.epilogue.activation = Activation::relu; }).find("--activation: 'relu'"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.dtype = DType::f16; p.zero_b = 1; }).find("--zero-b: '1': zero points apply"), std::string::npos);
 }
 
 TEST(Operation, ResolvesPackedDefaultsForEveryLayout) {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Needs the binary of step 13, whose `group` parameter was measured here and then removed (notes.md).
 # Step 13 (results/h200/notes.md): banded tile order (`group`) for coopmat and coopmat2, in one call.
 #  1. verification of group-8 configs where the last band is partial, two layouts, f16 and bf16, with beta and bias;
 #  2. isolation: every 128x128 unsplit config of both variants at 4096^3 f16, full samples (group 1 against 8);

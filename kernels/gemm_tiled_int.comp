@@ -1,0 +1,112 @@
+#version 450
+// gemm_tiled_int: the tiled family for 8-bit integer inputs, C[i][j] = sum over k of (A[i][k] - ZERO_A) *
+// (B[k][j] - ZERO_B) in int32 arithmetic, which wraps on overflow like two's complement, so every summation
+// order gives the same bits and C is exact. Built per input type: INPUT_I8 (A and B signed), INPUT_U8 (both
+// unsigned), INPUT_U8I8 (A unsigned, B signed).
+//
+// A and B are words of four 8-bit values, element i in byte i % 4 of word i / 4 (lowest first). A workgroup
+// owns a BM x BN tile of C and walks k in steps of BK through two k-major shared tiles that hold the values
+// with the zero points already subtracted (zeros past the edges, which add nothing); each invocation owns a
+// TM x TN register tile of int32 sums. Same tuned specialization constants as gemm_tiled.comp, so the family's
+// description serves both: 0: workgroup size = (BM/TM) * (BN/TN)   1: BM   2: BN   3: BK   4: TM   5: TN.
+// Problem constants 28 and 29 are the zero points. No epilogue: alpha 1, beta 0, no bias or activation.
+
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_GOOGLE_include_directive : enable
+
+layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
+layout(constant_id = 1) const uint BM = 64;
+layout(constant_id = 2) const uint BN = 64;
+layout(constant_id = 3) const uint BK = 16;
+layout(constant_id = 4) const uint TM = 4;
+layout(constant_id = 5) const uint TN = 4;
+layout(constant_id = 28) const int ZERO_A = 0;
+layout(constant_id = 29) const int ZERO_B = 0;
+
+#define INTEGER_OPERANDS 1
+layout(std430, binding = 0) readonly buffer BufA { uint a_words[]; };
+layout(std430, binding = 1) readonly buffer BufB { uint b_words[]; };
+#include "common/gemm_common.glsl"
+// C as int32 (the same binding as gemm_common.glsl's float view).
+layout(std430, binding = 2) writeonly buffer BufCInt { int c_int[]; };
+
+#if defined(INPUT_I8)
+const bool A_SIGNED = true, B_SIGNED = true;
+#elif defined(INPUT_U8)
+const bool A_SIGNED = false, B_SIGNED = false;
+#elif defined(INPUT_U8I8)
+const bool A_SIGNED = false, B_SIGNED = true;
+#else
+#error "define INPUT_I8, INPUT_U8 or INPUT_U8I8"
+#endif
+
+const uint RX = BN / TN;  // invocations across the columns of the tile
+const uint RY = BM / TM;  // invocations across its rows
+const uint WG_SIZE = RX * RY;
+const uint A_LOADS = (BM * BK + WG_SIZE - 1) / WG_SIZE;
+const uint B_LOADS = (BK * BN + WG_SIZE - 1) / WG_SIZE;
+
+shared int tile_a[BK * BM];  // k-major: element (kk, row) at kk * BM + row
+shared int tile_b[BK * BN];  // k-major: element (kk, col) at kk * BN + col
+
+/// Byte `i` of a word array as a signed or unsigned 8-bit value.
+int byte_value(uint word, uint i, bool is_signed) {
+  const int offset = int(i & 3u) * 8;
+  return is_signed ? bitfieldExtract(int(word), offset, 8) : int(bitfieldExtract(word, offset, 8));
+}
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x;
+  const uint tx = lid % RX, ty = lid / RX;
+  const uint row0 = (gl_WorkGroupID.y + p.base_y) * BM;
+  const uint col0 = (gl_WorkGroupID.x + p.base_x) * BN;
+  const uint z = gl_WorkGroupID.z + p.base_z;
+
+  int acc[TM][TN];
+  [[unroll]] for (uint i = 0; i < TM; ++i) [[unroll]] for (uint j = 0; j < TN; ++j) acc[i][j] = 0;
+
+  for (uint k0 = 0; k0 < p.K; k0 += BK) {
+    // Consecutive invocations take consecutive elements along the direction contiguous in memory. Every loop
+    // inside the k loop has a constant trip count and is unrolled: llvmpipe stops a loop after 65535 iterations
+    // counted over the whole dispatch, which inner loops reached at K = 131072 (and then summed too few terms).
+    [[unroll]] for (uint j = 0; j < A_LOADS; ++j) {
+      const uint e = lid + j * WG_SIZE;
+      if (e >= BM * BK) break;
+      const uint r = TRANS_A ? e % BM : e / BK, kk = TRANS_A ? e / BM : e % BK;
+      const uint gr = row0 + r, gk = k0 + kk;
+      int v = 0;
+      if (gr < p.M && gk < p.K) {
+        const uint i = index_op_a(z, gr, gk);
+        v = byte_value(a_words[i >> 2], i, A_SIGNED) - ZERO_A;
+      }
+      tile_a[kk * BM + r] = v;
+    }
+    [[unroll]] for (uint j = 0; j < B_LOADS; ++j) {
+      const uint e = lid + j * WG_SIZE;
+      if (e >= BK * BN) break;
+      const uint c = TRANS_B ? e / BK : e % BN, kk = TRANS_B ? e % BK : e / BN;
+      const uint gc = col0 + c, gk = k0 + kk;
+      int v = 0;
+      if (gc < p.N && gk < p.K) {
+        const uint i = index_op_b(z, gk, gc);
+        v = byte_value(b_words[i >> 2], i, B_SIGNED) - ZERO_B;
+      }
+      tile_b[kk * BN + c] = v;
+    }
+    barrier();
+    [[unroll]] for (uint kk = 0; kk < BK; ++kk) {
+      int a[TM], b[TN];
+      [[unroll]] for (uint i = 0; i < TM; ++i) a[i] = tile_a[kk * BM + ty + i * RY];
+      [[unroll]] for (uint j = 0; j < TN; ++j) b[j] = tile_b[kk * BN + tx + j * RX];
+      [[unroll]] for (uint i = 0; i < TM; ++i) [[unroll]] for (uint j = 0; j < TN; ++j) acc[i][j] += a[i] * b[j];
+    }
+    barrier();
+  }
+
+  [[unroll]] for (uint i = 0; i < TM; ++i) {
+    [[unroll]] for (uint j = 0; j < TN; ++j) {
+      const uint gr = row0 + ty + i * RY, gc = col0 + tx + j * RX;
+      if (gr < p.M && gc < p.N) c_int[c_index(z, gr, gc)] = acc[i][j];
+    }
+  }
+}
