@@ -10,9 +10,19 @@
 // TM x TN register tile of int32 sums. Same tuned specialization constants as gemm_tiled.comp, so the family's
 // description serves both: 0: workgroup size = (BM/TM) * (BN/TN)   1: BM   2: BN   3: BK   4: TM   5: TN.
 // Problem constants 28 and 29 are the zero points. No epilogue: alpha 1, beta 0, no bias or activation.
+//
+// With USE_DOT (built with glslang 15 into kernels/prebuilt/, used where the device has
+// shaderIntegerDotProduct) the shared tiles hold the raw bytes, four consecutive k of a row (column) to a word,
+// and each step multiplies four terms with one packed dot product (GL_EXT_integer_dot_product). The zero
+// points then come in afterwards: sum (a - za)(b - zb) = sum ab - zb sum a - za sum b + K za zb, with the row
+// sums of A and column sums of B taken by the same dot products against packed ones; every term wraps like the
+// direct form, so the result is the same int32. Needs BK to be a multiple of 4 (the family's are 8, 16, 32).
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
+#if defined(USE_DOT)
+#extension GL_EXT_integer_dot_product : require
+#endif
 
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint BM = 64;
@@ -46,14 +56,99 @@ const uint WG_SIZE = RX * RY;
 const uint A_LOADS = (BM * BK + WG_SIZE - 1) / WG_SIZE;
 const uint B_LOADS = (BK * BN + WG_SIZE - 1) / WG_SIZE;
 
-shared int tile_a[BK * BM];  // k-major: element (kk, row) at kk * BM + row
-shared int tile_b[BK * BN];  // k-major: element (kk, col) at kk * BN + col
-
 /// Byte `i` of a word array as a signed or unsigned 8-bit value.
 int byte_value(uint word, uint i, bool is_signed) {
   const int offset = int(i & 3u) * 8;
   return is_signed ? bitfieldExtract(int(word), offset, 8) : int(bitfieldExtract(word, offset, 8));
 }
+
+#if defined(USE_DOT)
+const uint K4 = BK / 4;  // packed words per row (column) per step
+const uint A_WORDS = (BM * K4 + WG_SIZE - 1) / WG_SIZE;
+const uint B_WORDS = (K4 * BN + WG_SIZE - 1) / WG_SIZE;
+shared uint tile_a4[K4 * BM];  // word (k4, row): bytes of k = 4 k4 .. 4 k4 + 3, lowest first
+shared uint tile_b4[K4 * BN];
+const uint ONES = 0x01010101u;
+
+/// The byte of element i of a word array (0 past the operand's edge is the caller's).
+uint raw_byte(uint word, uint i) { return bitfieldExtract(word, int(i & 3u) * 8, 8); }
+
+/// Packed dot products of four 8-bit pairs, signed or unsigned per operand as the input type says.
+int dot4(uint a, uint b) {
+  if (A_SIGNED && B_SIGNED) return dotPacked4x8EXT(int(a), int(b));
+  if (!A_SIGNED && !B_SIGNED) return int(dotPacked4x8EXT(a, b));
+  return dotPacked4x8EXT(int(b), a);  // u8i8: B signed, A unsigned
+}
+int sum4(uint w, bool is_signed) { return is_signed ? dotPacked4x8EXT(int(w), ONES) : int(dotPacked4x8EXT(w, ONES)); }
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x;
+  const uint tx = lid % RX, ty = lid / RX;
+  const uint row0 = (gl_WorkGroupID.y + p.base_y) * BM;
+  const uint col0 = (gl_WorkGroupID.x + p.base_x) * BN;
+  const uint z = gl_WorkGroupID.z + p.base_z;
+
+  int acc[TM][TN], row_sum[TM], col_sum[TN];
+  [[unroll]] for (uint i = 0; i < TM; ++i) {
+    row_sum[i] = 0;
+    [[unroll]] for (uint j = 0; j < TN; ++j) acc[i][j] = 0;
+  }
+  [[unroll]] for (uint j = 0; j < TN; ++j) col_sum[j] = 0;
+
+  for (uint k0 = 0; k0 < p.K; k0 += BK) {
+    // One packed word per invocation and trip: four consecutive k of a row of A (column of B), zero past the
+    // edges. All loops inside the k loop are unrolled (llvmpipe's loop limit; see the plain form below).
+    [[unroll]] for (uint j = 0; j < A_WORDS; ++j) {
+      const uint w = lid + j * WG_SIZE;
+      if (w >= BM * K4) break;
+      const uint r = w % BM, k4 = w / BM, gr = row0 + r;
+      uint packed = 0;
+      [[unroll]] for (uint q = 0; q < 4; ++q) {
+        const uint gk = k0 + 4 * k4 + q;
+        if (gr < p.M && gk < p.K) {
+          const uint i = index_op_a(z, gr, gk);
+          packed = bitfieldInsert(packed, raw_byte(a_words[i >> 2], i), int(8 * q), 8);
+        }
+      }
+      tile_a4[k4 * BM + r] = packed;
+    }
+    [[unroll]] for (uint j = 0; j < B_WORDS; ++j) {
+      const uint w = lid + j * WG_SIZE;
+      if (w >= K4 * BN) break;
+      const uint c = w % BN, k4 = w / BN, gc = col0 + c;
+      uint packed = 0;
+      [[unroll]] for (uint q = 0; q < 4; ++q) {
+        const uint gk = k0 + 4 * k4 + q;
+        if (gc < p.N && gk < p.K) {
+          const uint i = index_op_b(z, gk, gc);
+          packed = bitfieldInsert(packed, raw_byte(b_words[i >> 2], i), int(8 * q), 8);
+        }
+      }
+      tile_b4[k4 * BN + c] = packed;
+    }
+    barrier();
+    [[unroll]] for (uint k4 = 0; k4 < K4; ++k4) {
+      uint a[TM], b[TN];
+      [[unroll]] for (uint i = 0; i < TM; ++i) a[i] = tile_a4[k4 * BM + ty + i * RY];
+      [[unroll]] for (uint j = 0; j < TN; ++j) b[j] = tile_b4[k4 * BN + tx + j * RX];
+      [[unroll]] for (uint i = 0; i < TM; ++i) row_sum[i] += sum4(a[i], A_SIGNED);
+      [[unroll]] for (uint j = 0; j < TN; ++j) col_sum[j] += sum4(b[j], B_SIGNED);
+      [[unroll]] for (uint i = 0; i < TM; ++i) [[unroll]] for (uint j = 0; j < TN; ++j) acc[i][j] += dot4(a[i], b[j]);
+    }
+    barrier();
+  }
+
+  const int k_zz = int(p.K) * ZERO_A * ZERO_B;  // wraps like the direct sum
+  [[unroll]] for (uint i = 0; i < TM; ++i) {
+    [[unroll]] for (uint j = 0; j < TN; ++j) {
+      const uint gr = row0 + ty + i * RY, gc = col0 + tx + j * RX;
+      if (gr < p.M && gc < p.N) c_int[c_index(z, gr, gc)] = acc[i][j] - ZERO_B * row_sum[i] - ZERO_A * col_sum[j] + k_zz;
+    }
+  }
+}
+#else
+shared int tile_a[BK * BM];  // k-major: element (kk, row) at kk * BM + row
+shared int tile_b[BK * BN];  // k-major: element (kk, col) at kk * BN + col
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -110,3 +205,4 @@ void main() {
     }
   }
 }
+#endif

@@ -23,7 +23,7 @@ nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
           {"shader_float16", m.shader_float16}, {"vulkan_memory_model", m.memory_model},
           {"subgroup_size_control", m.subgroup_size_control}, {"full_subgroups", m.full_subgroups},
           {"min_subgroup_size", m.min_subgroup_size}, {"max_subgroup_size", m.max_subgroup_size},
-          {"bfloat16", m.bf16_type}, {"bfloat16_cooperative_matrix", m.bf16_coopmat},
+          {"bfloat16", m.bf16_type}, {"bfloat16_cooperative_matrix", m.bf16_coopmat}, {"integer_dot_product", m.integer_dot_product},
           {"coopmat_f16_unsupported", why("f16")}, {"coopmat_bf16_unsupported", why("bf16")}};
 }
 nlohmann::ordered_json matrix2_json(const vk::DeviceInfo& d) {
@@ -110,10 +110,10 @@ int run_devices(const DevicesCommandOptions& o) {
                   d.heaps[h].device_local ? ", device-local" : "", d.heaps[h].host_visible ? ", host-visible" : "");
     }
     const vk::MatrixCapabilities& m = d.matrix;
-    std::printf("   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, memory model %s, bfloat16 %s\n",
+    std::printf("   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, memory model %s, bfloat16 %s, integer dot product %s\n",
                 m.min_subgroup_size, m.max_subgroup_size, m.subgroup_size_control ? " (selectable)" : "",
                 m.storage_16bit ? "yes" : "no", m.shader_float16 ? "yes" : "no", m.memory_model ? "yes" : "no",
-                m.bf16_type ? (m.bf16_coopmat ? "yes (cooperative matrix too)" : "yes") : "no");
+                m.bf16_type ? (m.bf16_coopmat ? "yes (cooperative matrix too)" : "yes") : "no", m.integer_dot_product ? "yes" : "no");
     if (!m.extension) {
       std::printf("   cooperative matrix: none (no VK_KHR_cooperative_matrix)\n");
     } else {

@@ -19,14 +19,26 @@ uint64_t split_range_terms(uint64_t k, uint32_t splits) {
   return (per + 31) / 32 * 32;
 }
 
-std::string KernelFamily::kernel_hash(DType dtype) const {
-  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the module's bytes
-  for (uint32_t word : spirv(dtype)) {
-    for (int b = 0; b < 4; ++b) {
-      h ^= (word >> (8 * b)) & 0xffu;
-      h *= 0x100000001b3ull;
-    }
+std::span<const uint32_t> KernelFamily::module_for(DType dtype, const vk::DeviceInfo& device, bool allow_alternative) const {
+  if (allow_alternative && alternative_spirv && alternative_applies && alternative_applies(dtype, device)) {
+    std::span<const uint32_t> alternative = alternative_spirv(dtype);
+    if (!alternative.empty()) return alternative;
   }
+  return spirv(dtype);
+}
+
+std::string KernelFamily::kernel_hash(DType dtype) const {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the modules' bytes
+  auto add = [&](std::span<const uint32_t> module) {
+    for (uint32_t word : module) {
+      for (int b = 0; b < 4; ++b) {
+        h ^= (word >> (8 * b)) & 0xffu;
+        h *= 0x100000001b3ull;
+      }
+    }
+  };
+  add(spirv(dtype));
+  if (alternative_spirv) add(alternative_spirv(dtype));
   char text[32];
   std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
   return text;

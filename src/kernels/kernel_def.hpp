@@ -61,6 +61,12 @@ struct KernelFamily {
   /// Workgroup counts (x, y, z) of the main pass; may exceed the device's limits (the runner splits the grid).
   std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid;
   std::function<std::span<const uint32_t>(DType)> spirv;
+  /// An alternative module used instead of `spirv` on devices where `alternative_applies` says so (the integer
+  /// kernels' packed dot products, where the device has shaderIntegerDotProduct). Unset: none.
+  std::function<std::span<const uint32_t>(DType)> alternative_spirv;
+  std::function<bool(DType, const vk::DeviceInfo&)> alternative_applies;
+  /// The module a pipeline for `dtype` is made from on `device` (`allow_alternative` false: always `spirv`).
+  std::span<const uint32_t> module_for(DType dtype, const vk::DeviceInfo& device, bool allow_alternative = true) const;
   /// Split-k: ranges of k (1 = none) and terms per range. With more than one range the main pass writes raw
   /// sums to scratch planes and the reduce pass (splitk_reduce.comp) adds them and applies the epilogue.
   std::function<uint32_t(const Config&)> splits = [](const Config&) { return 1u; };
@@ -75,8 +81,8 @@ struct KernelFamily {
   std::string config_name(const Config& config, DType dtype) const;
   /// The cartesian product of the parameter values, in declaration order.
   std::vector<Config> all_configs() const;
-  /// "fnv1a64:<16 hex digits>" of the family's SPIR-V for `dtype`: recorded with every result, so a table entry
-  /// whose kernel has changed since can be told apart (stale).
+  /// "fnv1a64:<16 hex digits>" of the family's SPIR-V for `dtype` (its alternative module included): recorded
+  /// with every result, so a table entry whose kernel has changed since can be told apart (stale).
   std::string kernel_hash(DType dtype) const;
 };
 

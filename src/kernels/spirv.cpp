@@ -18,6 +18,9 @@
 #include "test_hang_f32.h"
 #include "tiled_bf16.h"
 #include "tiled_f16.h"
+#include "tiled_dot_i8.h"
+#include "tiled_dot_u8.h"
+#include "tiled_dot_u8i8.h"
 #include "tiled_f32.h"
 #include "tiled_i8.h"
 #include "tiled_u8.h"
@@ -82,6 +85,15 @@ std::span<const uint32_t> coopmat2_spirv(DType dtype) {
     default: return {};
   }
   return {};
+}
+
+std::span<const uint32_t> tiled_dot_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::i8: return words(spirv_tiled_dot_i8);
+    case DType::u8: return words(spirv_tiled_dot_u8);
+    case DType::u8i8: return words(spirv_tiled_dot_u8i8);
+    default: return {};
+  }
 }
 
 std::span<const uint32_t> splitk_reduce_spirv() { return words(spirv_splitk_reduce_f32); }

@@ -43,6 +43,9 @@ KernelFamily make_tiled() {
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch};
   };
+  // 8-bit integers: packed dot products where the device has them (kernels/gemm_tiled_int.comp, USE_DOT).
+  f.alternative_spirv = tiled_dot_spirv;
+  f.alternative_applies = [](DType dtype, const vk::DeviceInfo& d) { return is_integer(dtype) && d.matrix.integer_dot_product; };
   return f;
 }
 

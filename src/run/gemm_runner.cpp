@@ -193,7 +193,7 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   for (const vk::SpecConstant& c : problem_constants(problem_, operands_.layout, fused && passes->splits == 1, passes->splits)) constants.push_back(c);
   const auto start = std::chrono::steady_clock::now();
   const uint32_t pinned = vk::subgroup_size_to_pin(device_.info(), family.required_subgroup_size);
-  passes->main = std::make_unique<vk::ComputePipeline>(device_, family.spirv(problem_.dtype), constants, bindings(),
+  passes->main = std::make_unique<vk::ComputePipeline>(device_, family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels), constants, bindings(),
                                                        uint32_t(sizeof(GemmPush)), pinned);
   if (passes->splits > 1) {
     passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(), problem_constants(problem_, operands_.layout, fused, passes->splits),

@@ -48,6 +48,9 @@ struct RunOptions {
   uint64_t guard = 64;
   /// Constant operands instead of seeded random ones (tests of integer extremes).
   OperandFill fill;
+  /// Use a family's alternative module where the device allows it (KernelFamily::alternative_spirv); tests
+  /// turn it off to run the plain module on the same device.
+  bool alternative_kernels = true;
   /// Cold L2: when > 0, A and B are kept in enough copies to exceed this many bytes together and consecutive
   /// runs read consecutive copies, so no run finds its inputs in the cache (C and split-k scratch stay shared).
   uint64_t cold_bytes = 0;

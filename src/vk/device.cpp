@@ -47,6 +47,10 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
     if (info_.api_version >= VK_API_VERSION_1_3) {
       v13.subgroupSizeControl = m.subgroup_size_control;
       v13.computeFullSubgroups = m.full_subgroups;
+      v13.shaderIntegerDotProduct = m.integer_dot_product;
+      // Required of every Vulkan 1.3 device; modules built for Vulkan 1.3 (kernels/prebuilt/) size their
+      // workgroups with LocalSizeId, which needs it enabled.
+      v13.maintenance4 = VK_TRUE;
       *tail = &v13;
       tail = &v13.pNext;
     }

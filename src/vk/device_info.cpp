@@ -73,6 +73,7 @@ MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, 
   m.memory_model = v12.vulkanMemoryModel;
   m.subgroup_size_control = v13.subgroupSizeControl;
   m.full_subgroups = v13.computeFullSubgroups;
+  m.integer_dot_product = api_version >= VK_API_VERSION_1_3 && v13.shaderIntegerDotProduct;
   m.feature = m.extension && coop.cooperativeMatrix;
   m.bf16_type = m.bf16_extension && bf16.shaderBFloat16Type;
   m.bf16_coopmat = m.bf16_extension && bf16.shaderBFloat16CooperativeMatrix;

@@ -50,6 +50,7 @@ struct MatrixCapabilities {
   bool subgroup_size_control = false, full_subgroups = false;  ///< subgroupSizeControl, computeFullSubgroups
   uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
   bool bf16_extension = false, bf16_type = false, bf16_coopmat = false;  ///< VK_KHR_shader_bfloat16 and features
+  bool integer_dot_product = false;  ///< shaderIntegerDotProduct (Vulkan 1.3): packed 8-bit dot products
 };
 
 /// One memory heap, and the property flags of the memory types that live in it.

@@ -6,6 +6,7 @@
 
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
 #include "verify/reference.hpp"
@@ -38,13 +39,14 @@ Config some_config(const KernelFamily& family, const GemmProblem& p, size_t whic
 
 /// Runs the problem and returns the int32 results (dense batch x M x N) after checking they pass exactly.
 std::vector<int32_t> run_exact(const GemmProblem& p, size_t which, OperandFill fill = {}, const KernelFamily& family = tiled_family(),
-                               uint32_t vec = 0) {
+                               uint32_t vec = 0, bool packed_dot = true) {
   RunOptions options;
   options.fill = fill;
+  options.alternative_kernels = packed_dot;
   GemmRunner runner(device(), p, options);
   const Config config = some_config(family, p, which, vec);
   Measurement m = runner.evaluate(family, config, 0, 0);
-  EXPECT_EQ(m.disposition, Disposition::passed) << family.config_name(config, p.dtype) << ": " << m.detail;
+  EXPECT_EQ(m.disposition, Disposition::passed) << family.config_name(config, p.dtype) << (packed_dot ? "" : " (plain)") << ": " << m.detail;
   EXPECT_EQ(m.error.bound, 0.0);
   std::vector<int32_t> out(runner.last_result().size());
   std::memcpy(out.data(), runner.last_result().data(), out.size() * 4);
@@ -67,11 +69,13 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
   };
   const uint64_t k = 4096;
   for (const KernelFamily* family : {&tiled_family(), &fewrows_family()}) {
-    for (const Case& c : cases) {
-      GemmProblem p = integer_problem({16, 40, k, 1}, c.dtype, {}, c.zero_a, c.zero_b);
-      const std::vector<int32_t> out = run_exact(p, size_t(c.a) + 3, OperandFill{c.a, c.b}, *family);
-      const int32_t expected = wrap_to_int32(c.term * int64_t(k));
-      for (int32_t v : out) ASSERT_EQ(v, expected) << family->name << " " << dtype_name(c.dtype) << " a " << c.a << " b " << c.b;
+    for (bool packed_dot : {true, false}) {
+      for (const Case& c : cases) {
+        GemmProblem p = integer_problem({16, 40, k, 1}, c.dtype, {}, c.zero_a, c.zero_b);
+        const std::vector<int32_t> out = run_exact(p, size_t(c.a) + 3, OperandFill{c.a, c.b}, *family, 0, packed_dot);
+        const int32_t expected = wrap_to_int32(c.term * int64_t(k));
+        for (int32_t v : out) ASSERT_EQ(v, expected) << family->name << " " << dtype_name(c.dtype) << " a " << c.a << " b " << c.b;
+      }
     }
   }
 }
@@ -83,10 +87,16 @@ TEST_F(IntegerGemm, SumsPastInt32WrapLikeTwosComplement) {
     const std::vector<int32_t> out = run_exact(p, 1, OperandFill{255.0f, 255.0f}, *family);
     for (int32_t v : out) EXPECT_EQ(v, int32_t(int64_t(2601000000) - (int64_t(1) << 32))) << family->name;
   }
-  // Negative overflow: -128 * 127 * 200000 = -3251200000 < -2^31.
-  GemmProblem q = integer_problem({2, 3, 200000, 1}, DType::i8);
-  const std::vector<int32_t> neg = run_exact(q, 2, OperandFill{-128.0f, 127.0f});
-  for (int32_t v : neg) EXPECT_EQ(v, int32_t(int64_t(-3251200000) + (int64_t(1) << 32)));
+  // Negative overflow: -128 * 127 * 200000 = -3251200000 < -2^31; with zero points the packed-dot form's
+  // correction terms wrap too (i8, zero points 1 and -2: (-129) * 129 * 70000 = -1164870000... times 2 rows).
+  for (bool packed_dot : {true, false}) {
+    GemmProblem q = integer_problem({2, 3, 200000, 1}, DType::i8);
+    const std::vector<int32_t> neg = run_exact(q, 2, OperandFill{-128.0f, 127.0f}, tiled_family(), 0, packed_dot);
+    for (int32_t v : neg) EXPECT_EQ(v, int32_t(int64_t(-3251200000) + (int64_t(1) << 32)));
+    GemmProblem r = integer_problem({2, 3, 70000, 1}, DType::i8, {}, 1, -2);
+    const std::vector<int32_t> zp = run_exact(r, 3, OperandFill{-128.0f, 127.0f}, tiled_family(), 0, packed_dot);
+    for (int32_t v : zp) EXPECT_EQ(v, wrap_to_int32(int64_t(-129) * 129 * 70000));
+  }
 }
 
 class IntegerShapes : public GpuTest, public ::testing::WithParamInterface<std::tuple<DType, Layout>> {};
@@ -96,7 +106,7 @@ TEST_P(IntegerShapes, RandomValuesWithZeroPointsAreExactAtOddShapes) {
   const int32_t zero_a = a_signed(dtype) ? -3 : 131, zero_b = b_signed(dtype) ? 7 : 255;
   size_t which = 0;
   for (const Shape& s : {Shape{1, 1, 1, 1}, Shape{17, 33, 65, 1}, Shape{257, 129, 1031, 1}, Shape{9, 20, 4096, 1}, Shape{5, 6, 7, 3}}) {
-    run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 7);
+    for (bool packed_dot : {true, false}) run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 7, {}, tiled_family(), 0, packed_dot);
   }
 }
 
@@ -120,6 +130,19 @@ INSTANTIATE_TEST_SUITE_P(EveryTypeAndLayout, IntegerShapes,
                          ::testing::Combine(::testing::Values(DType::i8, DType::u8, DType::u8i8),
                                             ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
                                                               Layout{true, true})));
+
+TEST_F(IntegerGemm, PackedDotProductsAreUsedWhereTheDeviceHasThem) {
+  const vk::DeviceInfo& d = device().info();
+  const std::span<const uint32_t> chosen = tiled_family().module_for(DType::u8i8, d);
+  EXPECT_EQ(chosen.data(), (d.matrix.integer_dot_product ? tiled_dot_spirv(DType::u8i8) : tiled_spirv(DType::u8i8)).data());
+  EXPECT_EQ(tiled_family().module_for(DType::u8i8, d, false).data(), tiled_spirv(DType::u8i8).data());
+  EXPECT_EQ(tiled_family().module_for(DType::f32, d).data(), tiled_spirv(DType::f32).data());
+  vk::DeviceInfo without = d;
+  without.matrix.integer_dot_product = false;
+  EXPECT_EQ(tiled_family().module_for(DType::i8, without).data(), tiled_spirv(DType::i8).data());
+  // The kernel hash covers both modules of an integer type.
+  EXPECT_NE(tiled_family().kernel_hash(DType::i8), tiled_family().kernel_hash(DType::u8));
+}
 
 TEST_F(IntegerGemm, AWrongResultIsCaught) {
   // The check itself: the reference differs from what a kernel ignoring the zero points would give, and the
