@@ -33,27 +33,13 @@ layout(std430, binding = 1) readonly buffer BufB2 { uvec2 b_u2[]; };
 #include "common/gemm_common.glsl"
 layout(std430, binding = 2) writeonly buffer BufCInt { int c_int[]; };
 
-#if defined(INPUT_I8)
-const bool A_SIGNED = true, B_SIGNED = true;
-#elif defined(INPUT_U8)
-const bool A_SIGNED = false, B_SIGNED = false;
-#elif defined(INPUT_U8I8)
-const bool A_SIGNED = false, B_SIGNED = true;
-#else
-#error "define INPUT_I8, INPUT_U8 or INPUT_U8I8"
-#endif
+#include "common/int8.glsl"
 
 const uint MAX_ROWS = 16;
 const uint ROWS_PER_PASS = 8;  // rows whose slice sums share memory at once
 shared int partial[SLICES * COLS * ROWS_PER_PASS * VEC];
 
 int b_vals[UNROLL * VEC];  // the B values of one loop trip, zero point subtracted
-
-/// Byte `i` of a word array as a signed or unsigned 8-bit value.
-int byte_value(uint word, uint i, bool is_signed) {
-  const int offset = int(i & 3u) * 8;
-  return is_signed ? bitfieldExtract(int(word), offset, 8) : int(bitfieldExtract(word, offset, 8));
-}
 
 int a_value(uint z, uint i, uint kk) {
   const uint idx = index_op_a(z, i, kk);

@@ -40,27 +40,13 @@ layout(std430, binding = 1) readonly buffer BufB { uint b_words[]; };
 // C as int32 (the same binding as gemm_common.glsl's float view).
 layout(std430, binding = 2) writeonly buffer BufCInt { int c_int[]; };
 
-#if defined(INPUT_I8)
-const bool A_SIGNED = true, B_SIGNED = true;
-#elif defined(INPUT_U8)
-const bool A_SIGNED = false, B_SIGNED = false;
-#elif defined(INPUT_U8I8)
-const bool A_SIGNED = false, B_SIGNED = true;
-#else
-#error "define INPUT_I8, INPUT_U8 or INPUT_U8I8"
-#endif
+#include "common/int8.glsl"
 
 const uint RX = BN / TN;  // invocations across the columns of the tile
 const uint RY = BM / TM;  // invocations across its rows
 const uint WG_SIZE = RX * RY;
 const uint A_LOADS = (BM * BK + WG_SIZE - 1) / WG_SIZE;
 const uint B_LOADS = (BK * BN + WG_SIZE - 1) / WG_SIZE;
-
-/// Byte `i` of a word array as a signed or unsigned 8-bit value.
-int byte_value(uint word, uint i, bool is_signed) {
-  const int offset = int(i & 3u) * 8;
-  return is_signed ? bitfieldExtract(int(word), offset, 8) : int(bitfieldExtract(word, offset, 8));
-}
 
 #if defined(USE_DOT)
 const uint K4 = BK / 4;  // packed words per row (column) per step

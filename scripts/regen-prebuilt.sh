@@ -27,7 +27,7 @@ done
 cd "$root"
 {
   echo "# sha256 of the sources kernels/prebuilt/*.spv were built from (scripts/regen-prebuilt.sh)"
-  sha256sum kernels/gemm_coopmat.comp kernels/gemm_coopmat2.comp kernels/gemm_tiled_int.comp kernels/common/gemm_common.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp
+  sha256sum kernels/gemm_coopmat.comp kernels/gemm_coopmat2.comp kernels/gemm_tiled_int.comp kernels/common/gemm_common.glsl kernels/common/int8.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp
   echo "# outputs"
   sha256sum kernels/prebuilt/coopmat_f16.spv kernels/prebuilt/coopmat_bf16.spv kernels/prebuilt/coopmat2_f16.spv \
     kernels/prebuilt/coopmat2_bf16.spv kernels/prebuilt/peak_coopmat_f16.spv kernels/prebuilt/tiled_dot_i8.spv \

@@ -19,7 +19,7 @@ KernelFamily make_coopmat() {
               {"stages", 6, {1, 2}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled and fewrows so far");
+    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled, fewrows and naive so far");
     if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
     if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;

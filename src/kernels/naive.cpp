@@ -11,10 +11,6 @@ KernelFamily make_naive() {
   f.name = "naive";
   f.params = {{"wg", kNoSpecConstant, {64, 128, 256}}};
   f.constraints = device_limit_constraints();
-  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled and fewrows so far");
-    return std::nullopt;
-  };
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
   f.shared_bytes = [](const Config&) { return uint64_t{0}; };

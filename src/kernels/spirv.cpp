@@ -14,6 +14,9 @@
 #include "naive_bf16.h"
 #include "naive_f16.h"
 #include "naive_f32.h"
+#include "naive_i8.h"
+#include "naive_u8.h"
+#include "naive_u8i8.h"
 #include "splitk_reduce_f32.h"
 #include "test_hang_f32.h"
 #include "tiled_bf16.h"
@@ -52,7 +55,9 @@ std::span<const uint32_t> naive_spirv(DType dtype) {
     case DType::f32: return words(spirv_naive_f32);
     case DType::f16: return words(spirv_naive_f16);
     case DType::bf16: return words(spirv_naive_bf16);
-    default: return {};  // no 8-bit integer kernel (not applicable)
+    case DType::i8: return words(spirv_naive_i8);
+    case DType::u8: return words(spirv_naive_u8);
+    case DType::u8i8: return words(spirv_naive_u8i8);
   }
   return {};
 }

@@ -58,7 +58,7 @@ KernelFamily make_splitk() {
                                           {"tn", 5, {2, 4, 8}},
                                           {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled and fewrows so far");
+    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled, fewrows and naive so far");
     if (p.shape.k < 128) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
     return std::nullopt;
   };

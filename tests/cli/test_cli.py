@@ -131,8 +131,10 @@ class Tune(unittest.TestCase):
                 self.assertTrue(best["name"].startswith(f"tiled_{e['dtype']}_"), best["name"])
                 self.assertEqual((best["error"], best["bound"]), (0.0, 0.0))  # bit for bit
                 self.assertEqual(e["candidates"]["failed"], 0)
-                self.assertIsNone(e.get("baseline_us"))  # no integer naive kernel yet
+                self.assertGreater(e["baseline_us"], 0)  # the integer naive kernel, verified like the rest
                 self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "coopmat", "coopmat2"])
+            for dtype in ["i8", "u8", "u8i8"]:
+                self.assertRegex(out, rf"baseline naive_{dtype}_wg64: [0-9.]+ us; the best is [0-9.]+x faster")
         for args, fragments in [(["--dtype", "i8", "--beta", "1"], ["--beta", "beta must be 0"]),
                                 (["--dtype", "u8", "--zero-a", "256"], ["--zero-a", "'256'", "0..255"]),
                                 (["--dtype", "i8", "--zero-b", "-129"], ["--zero-b", "'-129'", "-128..127"]),

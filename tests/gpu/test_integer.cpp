@@ -68,7 +68,7 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
       {DType::u8, 0, 0, 255, 255, 65025},     {DType::u8i8, 255, -128, 0, 0, -32640}, {DType::u8i8, 0, -128, 255, 127, 65025},
   };
   const uint64_t k = 4096;
-  for (const KernelFamily* family : {&tiled_family(), &fewrows_family()}) {
+  for (const KernelFamily* family : {&tiled_family(), &fewrows_family(), &naive_family()}) {
     for (bool packed_dot : {true, false}) {
       for (const Case& c : cases) {
         GemmProblem p = integer_problem({16, 40, k, 1}, c.dtype, {}, c.zero_a, c.zero_b);
@@ -107,6 +107,7 @@ TEST_P(IntegerShapes, RandomValuesWithZeroPointsAreExactAtOddShapes) {
   size_t which = 0;
   for (const Shape& s : {Shape{1, 1, 1, 1}, Shape{17, 33, 65, 1}, Shape{257, 129, 1031, 1}, Shape{9, 20, 4096, 1}, Shape{5, 6, 7, 3}}) {
     for (bool packed_dot : {true, false}) run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 7, {}, tiled_family(), 0, packed_dot);
+    run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which, {}, naive_family());
   }
 }
 
