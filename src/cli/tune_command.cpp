@@ -1,5 +1,6 @@
 // `gemmtune tune`: for each shape and dtype, sweep, verify and time; keep the table on disk current after every
 // entry so nothing measured is lost.
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -274,6 +275,7 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
   vk::Instance instance(vk::validation_requested_by_env());
   vk::Device device(instance, instance.select(o.device));
   ExitCode worst = ExitCode::ok;
+  nlohmann::json results = nlohmann::json::array();  // --json: one object per problem, printed at the end
   for (const ShapeRequest& shape : o.shapes) {
     for (const GemmProblem& problem : problems_of(single, shape)) {
       SearchSpace space = build_search_space({family}, problem, device.info());
@@ -290,9 +292,18 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
       run.cold_bytes = o.cold ? kColdBytes : 0;
       GemmRunner runner(device, problem, run);
       const Measurement m = runner.evaluate(*family, *config, o.warmup, o.samples);
+      if (m.disposition != Disposition::passed) worst = ExitCode::unverified;
+      if (o.json) {
+        results.push_back({{"m", problem.shape.m}, {"n", problem.shape.n}, {"k", problem.shape.k}, {"batch", problem.shape.batch},
+                           {"dtype", std::string(dtype_name(problem.dtype))}, {"layout", problem.layout.name()}, {"cold", o.cold},
+                           {"config", config_name}, {"disposition", disposition_name(m.disposition)}, {"detail", m.detail},
+                           {"median_us", m.median_us}, {"min_us", m.min_us}, {"cv", m.cv}, {"gflops", m.gflops},
+                           {"samples", m.samples_us.size()}, {"runs_per_sample", m.runs_per_sample},
+                           {"error", m.error.error}, {"bound", m.error.bound}});
+        continue;
+      }
       if (m.disposition != Disposition::passed) {
         std::printf("%s %s: %s: %s\n", describe(problem).c_str(), config_name.c_str(), disposition_name(m.disposition), m.detail.c_str());
-        worst = ExitCode::unverified;
         continue;
       }
       std::printf("%s%s %s: median %.2f us, min %.2f us, %.2f GFLOP/s, %zux%u samples, error %.1e / %.0e\n",
@@ -300,6 +311,7 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
                   m.runs_per_sample, m.error.error, m.error.bound);
     }
   }
+  if (o.json) std::printf("%s\n", nlohmann::json{{"results", results}}.dump(2).c_str());
   return static_cast<int>(worst);
 }
 

@@ -393,6 +393,19 @@ class Bench(unittest.TestCase):
             self.assertIn(best + ": median", out)
             self.assertEqual(sorted(os.listdir(d)), ["t.json", "t.json.journal.jsonl", "t.json.lock"])  # bench writes none
 
+    def test_json_gives_one_object_per_problem(self):
+        rc, out, err = run("bench", "--config", "tiled_f32_bm32_bn32_bk8_tm2_tn2", "--shape", "8x8x8,9x7x5", "--layout", "nn,tt",
+                           "--samples", "3", "--json")
+        self.assertEqual(rc, 0, err)
+        results = json.loads(out)["results"]
+        self.assertEqual([(r["m"], r["n"], r["k"], r["layout"]) for r in results],
+                         [(8, 8, 8, "nn"), (8, 8, 8, "tt"), (9, 7, 5, "nn"), (9, 7, 5, "tt")])
+        for r in results:
+            self.assertEqual((r["config"], r["dtype"], r["disposition"], r["samples"]), ("tiled_f32_bm32_bn32_bk8_tm2_tn2", "f32", "passed", 3))
+            self.assertGreater(r["median_us"], 0)
+            self.assertLessEqual(r["min_us"], r["median_us"])
+            self.assertLessEqual(r["error"], r["bound"])
+
     def test_bad_or_unusable_configs(self):
         rc, _, err = run("bench", "--config", "tiled_f64_bm32", "--shape", "8x8x8")
         self.assertEqual(rc, 2, err)
