@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates kernels/prebuilt/: the cooperative-matrix SPIR-V that Debian 12's glslang (12.0) cannot build
-# (the coopmat and coopmat2 GEMM kernels in f16 and bf16, the f16 matrix-unit peak kernel, and the integer
-# tiled kernel's packed-dot-product form).
+# (the coopmat and coopmat2 GEMM kernels in f16 and bf16, the f16 matrix-unit peak kernel, the integer tiled
+# kernel's packed-dot-product form and the integer coopmat kernel).
 # Uses glslang 15 from ../shared/tools/glslang15 (or GLSLANG15=path/to/run), validates the f16 module with
 # spirv-val, derives the bf16 module with scripts/spirv_bf16.py, and writes the manifest of source hashes that
 # tests/cli/test_prebuilt.py checks.
@@ -23,14 +23,18 @@ for dtype in i8 u8 u8i8; do
   upper=$(echo "$dtype" | tr a-z A-Z)
   "$run" glslangValidator -V --target-env vulkan1.3 -S comp -I. -DINPUT_$upper=1 -DUSE_DOT=1 gemm_tiled_int.comp -o "$out/tiled_dot_$dtype.spv" >/dev/null
   "$run" spirv-val --target-env vulkan1.3 "$out/tiled_dot_$dtype.spv"
+  "$run" glslangValidator -V --target-env vulkan1.3 -S comp -I. -DINPUT_$upper=1 gemm_coopmat_int.comp -o "$out/coopmat_$dtype.spv" >/dev/null
+  "$run" spirv-val --target-env vulkan1.3 "$out/coopmat_$dtype.spv"
 done
 cd "$root"
 {
   echo "# sha256 of the sources kernels/prebuilt/*.spv were built from (scripts/regen-prebuilt.sh)"
-  sha256sum kernels/gemm_coopmat.comp kernels/gemm_coopmat2.comp kernels/gemm_tiled_int.comp kernels/common/gemm_common.glsl kernels/common/int8.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp
+  sha256sum kernels/gemm_coopmat.comp kernels/gemm_coopmat2.comp kernels/gemm_tiled_int.comp kernels/gemm_coopmat_int.comp \
+    kernels/common/gemm_common.glsl kernels/common/int8.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp
   echo "# outputs"
   sha256sum kernels/prebuilt/coopmat_f16.spv kernels/prebuilt/coopmat_bf16.spv kernels/prebuilt/coopmat2_f16.spv \
     kernels/prebuilt/coopmat2_bf16.spv kernels/prebuilt/peak_coopmat_f16.spv kernels/prebuilt/tiled_dot_i8.spv \
-    kernels/prebuilt/tiled_dot_u8.spv kernels/prebuilt/tiled_dot_u8i8.spv
+    kernels/prebuilt/tiled_dot_u8.spv kernels/prebuilt/tiled_dot_u8i8.spv kernels/prebuilt/coopmat_i8.spv \
+    kernels/prebuilt/coopmat_u8.spv kernels/prebuilt/coopmat_u8i8.spv
 } > "$out/MANIFEST"
 echo "regenerated kernels/prebuilt/ ($(wc -c < "$out/coopmat_f16.spv") + $(wc -c < "$out/coopmat_bf16.spv") bytes)"

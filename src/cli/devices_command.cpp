@@ -24,7 +24,9 @@ nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
           {"subgroup_size_control", m.subgroup_size_control}, {"full_subgroups", m.full_subgroups},
           {"min_subgroup_size", m.min_subgroup_size}, {"max_subgroup_size", m.max_subgroup_size},
           {"bfloat16", m.bf16_type}, {"bfloat16_cooperative_matrix", m.bf16_coopmat}, {"integer_dot_product", m.integer_dot_product},
-          {"coopmat_f16_unsupported", why("f16")}, {"coopmat_bf16_unsupported", why("bf16")}};
+          {"shader_int8", m.shader_int8},
+          {"coopmat_f16_unsupported", why("f16")}, {"coopmat_bf16_unsupported", why("bf16")}, {"coopmat_i8_unsupported", why("i8")},
+          {"coopmat_u8_unsupported", why("u8")}, {"coopmat_u8i8_unsupported", why("u8i8")}};
 }
 nlohmann::ordered_json matrix2_json(const vk::DeviceInfo& d) {
   const vk::Matrix2Capabilities& m2 = d.matrix2;
@@ -110,9 +112,9 @@ int run_devices(const DevicesCommandOptions& o) {
                   d.heaps[h].device_local ? ", device-local" : "", d.heaps[h].host_visible ? ", host-visible" : "");
     }
     const vk::MatrixCapabilities& m = d.matrix;
-    std::printf("   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, memory model %s, bfloat16 %s, integer dot product %s\n",
+    std::printf("   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, shaderInt8 %s, memory model %s, bfloat16 %s, integer dot product %s\n",
                 m.min_subgroup_size, m.max_subgroup_size, m.subgroup_size_control ? " (selectable)" : "",
-                m.storage_16bit ? "yes" : "no", m.shader_float16 ? "yes" : "no", m.memory_model ? "yes" : "no",
+                m.storage_16bit ? "yes" : "no", m.shader_float16 ? "yes" : "no", m.shader_int8 ? "yes" : "no", m.memory_model ? "yes" : "no",
                 m.bf16_type ? (m.bf16_coopmat ? "yes (cooperative matrix too)" : "yes") : "no", m.integer_dot_product ? "yes" : "no");
     if (!m.extension) {
       std::printf("   cooperative matrix: none (no VK_KHR_cooperative_matrix)\n");
@@ -126,7 +128,7 @@ int run_devices(const DevicesCommandOptions& o) {
                     s.result.c_str(), s.scope.c_str(), s.saturating ? "yes" : "no");
       }
     }
-    for (const char* input : {"f16", "bf16"}) {
+    for (const char* input : {"f16", "bf16", "i8", "u8", "u8i8"}) {
       auto reason = vk::coopmat_unsupported(d, input);
       std::printf("   coopmat %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
     }

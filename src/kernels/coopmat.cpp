@@ -1,4 +1,6 @@
-// The cooperative-matrix family (kernels/gemm_coopmat.comp): 16 x 16 x 16 f16/bf16 fragments, f32 accumulation.
+// The cooperative-matrix family: kernels/gemm_coopmat.comp (16 x 16 x 16 f16/bf16 fragments, f32 sums) and, for
+// 8-bit integers, kernels/gemm_coopmat_int.comp (16 x 32 by 32 x 16 fragments, 32-bit wrapping sums), which takes
+// the same tuned constants.
 #include <cmath>
 
 #include "kernels/registry.hpp"
@@ -18,9 +20,10 @@ KernelFamily make_coopmat() {
               {"sgn", 5, {2, 4}},          {"splits", kNoSpecConstant, {1, 2, 4, 8}},
               {"stages", 6, {1, 2}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
-    if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled, fewrows and naive so far");
-    if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
+    if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16, bf16 or 8-bit integers");
+    // Integer sums are exact in any order, so only the float kernels are fast mode only.
+    if (p.mode == Mode::deterministic && !is_integer(p.dtype))
+      return std::string("fast mode only: matrix-unit summation order is the device's");
     if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
@@ -31,16 +34,26 @@ KernelFamily make_coopmat() {
                                return "a subgroup's block is not a whole number of 16 x 16 fragments";
                              return std::nullopt;
                            }});
+  // The integer kernel steps k by whole 32-deep fragments and writes int32 C directly (no scratch planes).
+  f.constraints.push_back({"integer", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
+                                          -> std::optional<std::string> {
+                             if (!is_integer(p.dtype)) return std::nullopt;
+                             if (c.get("bk") % 32 != 0) return "8-bit integer fragments are 32 deep: BK must be a multiple of 32";
+                             if (c.get("splits") != 1) return "split-k is not built for 8-bit integers (int32 C has no scratch planes)";
+                             return std::nullopt;
+                           }});
   f.constraints.push_back(split_range_constraint());
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
-  f.shared_bytes = [](const Config& c) {
-    // As declared in the shader: each tile sized for either orientation, plus the output staging.
+  f.shared_bytes = [](const Config& c, DType dtype) {
+    // As declared in the shaders: each tile sized for either orientation (rows padded by 16 bytes), plus the
+    // output staging of 4-byte sums.
     const uint64_t bm = c.get("bm"), bn = c.get("bn"), bk = c.get("bk");
-    return uint64_t(c.get("stages")) * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2) +
-           uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
+    const uint64_t tiles = is_integer(dtype) ? (bm * bk + 16 * (bm + bk)) + (bk * bn + 16 * (bk + bn))
+                                             : (bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2;
+    return uint64_t(c.get("stages")) * tiles + uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
   };
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};

@@ -17,7 +17,7 @@ KernelFamily make_coopmat2() {
               {"bk", 3, {32, 64}},      {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled, fewrows and naive so far");
+    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: no coopmat2 kernel for them (coopmat serves them on the matrix units)");
     if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
     if (auto reason = vk::coopmat2_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
@@ -39,7 +39,7 @@ KernelFamily make_coopmat2() {
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 0;  // workgroup scope: the driver divides the work among subgroups itself
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
-  f.shared_bytes = [](const Config&) { return uint64_t(0); };  // the kernel declares none; the driver's staging is its own
+  f.shared_bytes = [](const Config&, DType) { return uint64_t(0); };  // the kernel declares none; the driver's staging is its own
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
   };

@@ -21,7 +21,7 @@ KernelFamily make_fewrows() {
   f.constraints = device_limit_constraints();
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
-  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float); };
+  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float); };
   f.grid = [](const Config& c, const GemmProblem& p) {
     const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec");
     return std::array<uint64_t, 3>{(p.shape.n + columns - 1) / columns, 1, p.shape.batch};

@@ -93,8 +93,8 @@ std::vector<Constraint> device_limit_constraints() {
                      return std::to_string(wg) + " invocations > maxComputeWorkGroupSize.x " + std::to_string(d.max_workgroup_size[0]);
                    return std::nullopt;
                  }});
-  out.push_back({"shared_memory", [](const KernelFamily& family, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
-                   uint64_t bytes = family.shared_bytes(c);
+  out.push_back({"shared_memory", [](const KernelFamily& family, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
+                   uint64_t bytes = family.shared_bytes(c, p.dtype);
                    if (bytes > d.max_shared_memory)
                      return std::to_string(bytes) + " B shared memory > maxComputeSharedMemorySize " + std::to_string(d.max_shared_memory) + " B";
                    return std::nullopt;

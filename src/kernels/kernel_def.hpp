@@ -57,7 +57,7 @@ struct KernelFamily {
   std::vector<Constraint> constraints;
   uint32_t workgroup_size_constant_id = 0;
   std::function<uint32_t(const Config&)> workgroup_size;
-  std::function<uint64_t(const Config&)> shared_bytes;
+  std::function<uint64_t(const Config&, DType)> shared_bytes;  ///< shared memory a config declares for an input type
   /// Workgroup counts (x, y, z) of the main pass; may exceed the device's limits (the runner splits the grid).
   std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid;
   std::function<std::span<const uint32_t>(DType)> spirv;

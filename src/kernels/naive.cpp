@@ -13,7 +13,7 @@ KernelFamily make_naive() {
   f.constraints = device_limit_constraints();
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
-  f.shared_bytes = [](const Config&) { return uint64_t{0}; };
+  f.shared_bytes = [](const Config&, DType) { return uint64_t{0}; };
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{(p.shape.n + c.get("wg") - 1) / c.get("wg"), p.shape.m, p.shape.batch};
   };

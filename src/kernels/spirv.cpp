@@ -4,6 +4,9 @@
 #include "coopmat2_f16.h"
 #include "coopmat_bf16.h"
 #include "coopmat_f16.h"
+#include "coopmat_i8.h"
+#include "coopmat_u8.h"
+#include "coopmat_u8i8.h"
 #include "epilogue_f32.h"
 #include "fewrows_bf16.h"
 #include "fewrows_f16.h"
@@ -78,6 +81,9 @@ std::span<const uint32_t> coopmat_spirv(DType dtype) {
   switch (dtype) {
     case DType::f16: return words(spirv_coopmat_f16);
     case DType::bf16: return words(spirv_coopmat_bf16);
+    case DType::i8: return words(spirv_coopmat_i8);
+    case DType::u8: return words(spirv_coopmat_u8);
+    case DType::u8i8: return words(spirv_coopmat_u8i8);
     default: return {};
   }
   return {};

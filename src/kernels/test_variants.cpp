@@ -17,7 +17,7 @@ KernelFamily make_test_variant(const std::string& name) {
   f.constraints = device_limit_constraints();
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config&) { return 1u; };
-  f.shared_bytes = [](const Config&) { return uint64_t(0); };
+  f.shared_bytes = [](const Config&, DType) { return uint64_t(0); };
   if (name == "lose") {
     f.grid = [](const Config&, const GemmProblem&) -> std::array<uint64_t, 3> {
       throw vk::VulkanError("vkQueueSubmit (injected by the test variant lose)", VK_ERROR_DEVICE_LOST);

@@ -29,7 +29,7 @@ KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params)
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("tm")) * (c.get("bn") / c.get("tn")); };
   // Two k-major tiles, BK x BM and BK x BN floats, unpadded (held as vec4s: see the shader).
-  f.shared_bytes = [](const Config& c) { return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float); };
+  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float); };
   f.spirv = tiled_spirv;
   return f;
 }
@@ -58,7 +58,7 @@ KernelFamily make_splitk() {
                                           {"tn", 5, {2, 4, 8}},
                                           {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: served by tiled, fewrows and naive so far");
+    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: split-k has no integer scratch planes (tiled, fewrows, coopmat and naive serve them)");
     if (p.shape.k < 128) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
     return std::nullopt;
   };

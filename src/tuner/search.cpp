@@ -37,8 +37,8 @@ bool faster(const EvaluatedConfig& a, const EvaluatedConfig& b) {
 }
 
 /// Fewer resources first: shared memory, then invocations per workgroup, then the name (deterministic).
-auto resources(const EvaluatedConfig& e) {
-  return std::make_tuple(e.family->shared_bytes ? e.family->shared_bytes(e.config) : 0,
+auto resources(const EvaluatedConfig& e, DType dtype) {
+  return std::make_tuple(e.family->shared_bytes ? e.family->shared_bytes(e.config, dtype) : 0,
                          e.family->workgroup_size(e.config), e.name);
 }
 
@@ -61,7 +61,7 @@ void choose_winner(TuneResult& r, std::vector<EvaluatedConfig*>& finals, double 
     auto simplest = finals.begin();
     for (auto it = finals.begin(); it != finals.end(); ++it) {
       if (!passed(**it) || (*it)->measurement.median_us > first.median_us * (1.0 + r.noise_band)) continue;
-      if (resources(**it) < resources(**simplest)) simplest = it;
+      if (resources(**it, r.problem.dtype) < resources(**simplest, r.problem.dtype)) simplest = it;
     }
     std::rotate(finals.begin(), simplest, simplest + 1);
   }

@@ -40,6 +40,7 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
   if (info_.api_version >= VK_API_VERSION_1_2) {
     v11.storageBuffer16BitAccess = m.storage_16bit;
     v12.shaderFloat16 = m.shader_float16;
+    v12.shaderInt8 = m.shader_int8;
     v12.vulkanMemoryModel = m.memory_model;
     v11.pNext = &v12;
     chain = &v11;

@@ -70,6 +70,7 @@ MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, 
   vkGetPhysicalDeviceFeatures2(physical, &features);
   m.storage_16bit = v11.storageBuffer16BitAccess;
   m.shader_float16 = v12.shaderFloat16;
+  m.shader_int8 = v12.shaderInt8;
   m.memory_model = v12.vulkanMemoryModel;
   m.subgroup_size_control = v13.subgroupSizeControl;
   m.full_subgroups = v13.computeFullSubgroups;
@@ -158,14 +159,24 @@ std::optional<std::string> coopmat_unsupported(const DeviceInfo& d, const std::s
   const MatrixCapabilities& m = d.matrix;
   if (!m.extension) return "the device lacks VK_KHR_cooperative_matrix";
   if (!m.feature) return "the cooperativeMatrix feature is not supported";
+  // 16-bit floats: 16x16x16 with f32 sums. 8-bit integers (i8, u8, or u8i8 = unsigned A, signed B): 16x16x32 with
+  // 32-bit sums, unsigned only for u8 x u8, and not saturating (the sums must wrap like int32).
+  const bool integer = input == "i8" || input == "u8" || input == "u8i8";
+  const std::string a = input == "u8i8" ? "u8" : input, b = input == "u8i8" ? "i8" : input;
+  const std::string sum = !integer ? "f32" : input == "u8" ? "u32" : "i32";
+  const uint32_t k = integer ? 32 : 16;
   bool listed = false;
   for (const CoopmatShape& s : m.shapes) {
-    listed |= s.m == 16 && s.n == 16 && s.k == 16 && s.a == input && s.b == input && s.c == "f32" && s.result == "f32" &&
+    listed |= s.m == 16 && s.n == 16 && s.k == k && s.a == a && s.b == b && s.c == sum && s.result == sum && !s.saturating &&
               s.scope == "subgroup";
   }
-  if (!listed) return "no 16x16x16 " + input + " x " + input + " -> f32 subgroup-scope cooperative matrix is listed";
-  if (!m.storage_16bit) return "storageBuffer16BitAccess is not supported";
-  if (!m.shader_float16) return "shaderFloat16 is not supported";
+  if (!listed) return "no 16x16x" + std::to_string(k) + " " + a + " x " + b + " -> " + sum + " subgroup-scope cooperative matrix is listed";
+  if (integer) {
+    if (!m.shader_int8) return "shaderInt8 is not supported";
+  } else {
+    if (!m.storage_16bit) return "storageBuffer16BitAccess is not supported";
+    if (!m.shader_float16) return "shaderFloat16 is not supported";
+  }
   if (!m.memory_model) return "vulkanMemoryModel is not supported";
   const bool fixed_32 = d.subgroup_size == 32 && (m.min_subgroup_size == 0 || (m.min_subgroup_size == 32 && m.max_subgroup_size == 32));
   const bool pinnable = m.subgroup_size_control && m.full_subgroups && m.min_subgroup_size <= 32 && m.max_subgroup_size >= 32;

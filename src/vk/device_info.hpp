@@ -46,6 +46,7 @@ struct MatrixCapabilities {
   std::vector<CoopmatShape> shapes;
   bool storage_16bit = false;       ///< storageBuffer16BitAccess
   bool shader_float16 = false;      ///< shaderFloat16 (16-bit values in shared memory)
+  bool shader_int8 = false;         ///< shaderInt8 (8-bit integer matrices)
   bool memory_model = false;        ///< vulkanMemoryModel
   bool subgroup_size_control = false, full_subgroups = false;  ///< subgroupSizeControl, computeFullSubgroups
   uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
@@ -96,8 +97,9 @@ struct DeviceInfo {
 /// Reads everything above from a physical device (needs Vulkan 1.1 for the subgroup and ID properties).
 DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uint32_t index);
 
-/// Why the device cannot run 16 x 16 x 16 cooperative-matrix products of `input` ("f16" or "bf16") with f32
-/// accumulation at subgroup scope in subgroups of 32, or nullopt when it can. Names the missing piece.
+/// Why the device cannot run the coopmat family's subgroup-scope products (subgroups of 32) for `input`, or
+/// nullopt when it can: "f16", "bf16" (16x16x16, f32 sums), "i8", "u8", "u8i8" (16x16x32, 32-bit wrapping sums).
+/// Names the missing piece.
 std::optional<std::string> coopmat_unsupported(const DeviceInfo& device, const std::string& input);
 
 /// Why the device cannot run the coopmat2 kernel for `input` ("f16" or "bf16") in workgroups of `invocations`

@@ -53,6 +53,18 @@ std::vector<int32_t> run_exact(const GemmProblem& p, size_t which, OperandFill f
   return out;
 }
 
+/// Whether the family serves the problem on this device. The integer coopmat kernel needs a device that lists
+/// 8-bit cooperative matrices (the H200; not lavapipe): where it does not, the refusal must name the reason, and
+/// the cases run on the devices that do.
+bool served(const KernelFamily& family, const GemmProblem& p) {
+  if (!family.not_applicable) return true;
+  const std::optional<std::string> why = family.not_applicable(p, device().info());
+  if (why && &family == &coopmat_family()) {
+    EXPECT_NE(why->find("not supported on"), std::string::npos) << *why;
+  }
+  return !why;
+}
+
 class IntegerGemm : public GpuTest {};
 
 TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
@@ -68,10 +80,11 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
       {DType::u8, 0, 0, 255, 255, 65025},     {DType::u8i8, 255, -128, 0, 0, -32640}, {DType::u8i8, 0, -128, 255, 127, 65025},
   };
   const uint64_t k = 4096;
-  for (const KernelFamily* family : {&tiled_family(), &fewrows_family(), &naive_family()}) {
+  for (const KernelFamily* family : {&tiled_family(), &fewrows_family(), &naive_family(), &coopmat_family()}) {
     for (bool packed_dot : {true, false}) {
       for (const Case& c : cases) {
         GemmProblem p = integer_problem({16, 40, k, 1}, c.dtype, {}, c.zero_a, c.zero_b);
+        if (!served(*family, p)) continue;
         const std::vector<int32_t> out = run_exact(p, size_t(c.a) + 3, OperandFill{c.a, c.b}, *family, 0, packed_dot);
         const int32_t expected = wrap_to_int32(c.term * int64_t(k));
         for (int32_t v : out) ASSERT_EQ(v, expected) << family->name << " " << dtype_name(c.dtype) << " a " << c.a << " b " << c.b;
@@ -83,7 +96,8 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
 TEST_F(IntegerGemm, SumsPastInt32WrapLikeTwosComplement) {
   // 255 * 255 * 40000 = 2601000000 > 2^31 - 1: the int32 result is that minus 2^32.
   GemmProblem p = integer_problem({3, 5, 40000, 1}, DType::u8);
-  for (const KernelFamily* family : {&tiled_family(), &fewrows_family()}) {
+  for (const KernelFamily* family : {&tiled_family(), &fewrows_family(), &coopmat_family()}) {
+    if (!served(*family, p)) continue;
     const std::vector<int32_t> out = run_exact(p, 1, OperandFill{255.0f, 255.0f}, *family);
     for (int32_t v : out) EXPECT_EQ(v, int32_t(int64_t(2601000000) - (int64_t(1) << 32))) << family->name;
   }
@@ -106,8 +120,15 @@ TEST_P(IntegerShapes, RandomValuesWithZeroPointsAreExactAtOddShapes) {
   const int32_t zero_a = a_signed(dtype) ? -3 : 131, zero_b = b_signed(dtype) ? 7 : 255;
   size_t which = 0;
   for (const Shape& s : {Shape{1, 1, 1, 1}, Shape{17, 33, 65, 1}, Shape{257, 129, 1031, 1}, Shape{9, 20, 4096, 1}, Shape{5, 6, 7, 3}}) {
-    for (bool packed_dot : {true, false}) run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 7, {}, tiled_family(), 0, packed_dot);
-    run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which, {}, naive_family());
+    const GemmProblem p = integer_problem(s, dtype, layout, zero_a, zero_b);
+    for (bool packed_dot : {true, false}) run_exact(p, which += 7, {}, tiled_family(), 0, packed_dot);
+    run_exact(p, which, {}, naive_family());
+    if (served(coopmat_family(), p)) {
+      run_exact(p, which, {}, coopmat_family());
+      // Each zero point alone too: the kernel takes the row and column sums only where the other one is not 0.
+      run_exact(integer_problem(s, dtype, layout, zero_a, 0), which + 1, {}, coopmat_family());
+      run_exact(integer_problem(s, dtype, layout, 0, zero_b), which + 2, {}, coopmat_family());
+    }
   }
 }
 

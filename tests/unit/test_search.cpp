@@ -113,7 +113,7 @@ TEST(Search, ExhaustiveSamplesEveryVerifiedCandidateAndNeverPicksAFailure) {
 TEST(Search, AWinnerInsideTheNoiseBandIsATieAndTheSimplerConfigWins) {
   auto c = candidates(2);
   // c[0] uses fewer resources than c[1] (same shared memory per invocation, fewer invocations), and is 1 % slower.
-  ASSERT_LE(fewrows_family().shared_bytes(c[0].config), fewrows_family().shared_bytes(c[1].config));
+  ASSERT_LE(fewrows_family().shared_bytes(c[0].config, DType::f32), fewrows_family().shared_bytes(c[1].config, DType::f32));
   std::map<std::string, RecordedConfig> rec;
   rec[c[0].name] = {Disposition::passed, {101, 96, 106, 101, 101}, 0.01};
   rec[c[1].name] = {Disposition::passed, {100, 95, 105, 100, 100}, 0.01};

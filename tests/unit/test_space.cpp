@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/error.hpp"
@@ -27,7 +28,7 @@ TEST(TiledFamily, DeclaresTheDocumentedSpace) {
   EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4);
   Config c{{{"bm", 64}, {"bn", 128}, {"bk", 16}, {"tm", 4}, {"tn", 8}}};
   EXPECT_EQ(f.workgroup_size(c), 16u * 16);
-  EXPECT_EQ(f.shared_bytes(c), 16u * (64 + 128) * 4);  // two unpadded k-major tiles
+  EXPECT_EQ(f.shared_bytes(c, DType::f32), 16u * (64 + 128) * 4);  // two unpadded k-major tiles
   EXPECT_EQ(f.config_name(c, DType::bf16), "tiled_bf16_bm64_bn128_bk16_tm4_tn8");
   GemmProblem gp;
   gp.shape = Shape{100, 300, 7, 5};
@@ -55,7 +56,7 @@ TEST(SearchSpace, PrunesAgainstDeviceLimitsAndKeepsReasons) {
   EXPECT_TRUE(codes.count("shared_memory"));
   for (const Candidate& c : tight.candidates) {
     EXPECT_LE(c.family->workgroup_size(c.config), 256u) << c.name;
-    EXPECT_LE(c.family->shared_bytes(c.config), 16384u) << c.name;
+    EXPECT_LE(c.family->shared_bytes(c.config, p.dtype), 16384u) << c.name;
   }
 }
 
@@ -136,8 +137,9 @@ vk::DeviceInfo matrix_device() {
   m.extension = m.feature = true;
   m.shapes = {{16, 16, 16, "f16", "f16", "f32", "f32", false, "subgroup"},
               {16, 16, 16, "bf16", "bf16", "f32", "f32", false, "subgroup"},
-              {16, 16, 32, "i8", "i8", "i32", "i32", false, "subgroup"}};
-  m.storage_16bit = m.shader_float16 = m.memory_model = true;
+              {16, 16, 32, "i8", "i8", "i32", "i32", false, "subgroup"},
+              {16, 16, 32, "u8", "u8", "u32", "u32", false, "subgroup"}};
+  m.storage_16bit = m.shader_float16 = m.shader_int8 = m.memory_model = true;
   m.subgroup_size_control = m.full_subgroups = true;
   m.min_subgroup_size = m.max_subgroup_size = 32;
   m.bf16_extension = m.bf16_type = m.bf16_coopmat = true;
@@ -173,6 +175,29 @@ TEST(CoopmatQualification, FollowsTheReportedCapabilitiesOnly) {
               x.matrix.min_subgroup_size = 32;
               x.matrix.max_subgroup_size = 64;
             }, "f16"), "supported");
+}
+
+TEST(CoopmatQualification, EightBitIntegersNeedAListedWrappingCombinationAndShaderInt8) {
+  EXPECT_FALSE(coopmat_unsupported(matrix_device(), "i8"));
+  EXPECT_FALSE(coopmat_unsupported(matrix_device(), "u8"));
+  auto reason_with = [&](auto change, const char* input) {
+    vk::DeviceInfo x = matrix_device();
+    change(x);
+    auto r = coopmat_unsupported(x, input);
+    return r ? *r : std::string("supported");
+  };
+  auto nothing = [](vk::DeviceInfo&) {};
+  // The H200 lists no mixed-sign combination: u8i8 (unsigned A, signed B) is refused by name.
+  EXPECT_EQ(reason_with(nothing, "u8i8"), "no 16x16x32 u8 x i8 -> i32 subgroup-scope cooperative matrix is listed");
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.push_back({16, 16, 32, "u8", "i8", "i32", "i32", false, "subgroup"}); }, "u8i8"),
+            "supported");
+  // Saturating sums would not wrap like int32; 16-deep integer fragments are not what the kernel uses.
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[2].saturating = true; }, "i8").find("no 16x16x32 i8 x i8 -> i32"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[3].k = 16; }, "u8").find("u8 x u8 -> u32"), std::string::npos);
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shader_int8 = false; }, "i8"), "shaderInt8 is not supported");
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shader_int8 = false; }, "f16"), "supported");
+  // 16-bit storage and shaderFloat16 are the float kernels' needs, not the integer kernel's.
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.storage_16bit = x.matrix.shader_float16 = false; }, "i8"), "supported");
 }
 
 namespace {
@@ -253,7 +278,7 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
   std::set<std::string> tiles;
   for (const Candidate& c : s.candidates) {
     tiles.insert(std::to_string(c.config.get("bm")) + "x" + std::to_string(c.config.get("bn")));
-    EXPECT_LE(coopmat_family().shared_bytes(c.config), 49152u) << c.name;
+    EXPECT_LE(coopmat_family().shared_bytes(c.config, p.dtype), 49152u) << c.name;
     EXPECT_TRUE(c.family->workgroup_size(c.config) == 128 || c.family->workgroup_size(c.config) == 256);
   }
   EXPECT_EQ(tiles, (std::set<std::string>{"64x64", "64x128", "64x256", "128x64", "128x128", "128x256", "256x64", "256x128"}));
@@ -261,6 +286,40 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
   s = build_search_space({&coopmat_family()}, p, matrix_device());
   ASSERT_EQ(s.not_applicable.size(), 1u);
   EXPECT_NE(s.not_applicable[0].reason.find("fast mode only"), std::string::npos);
+}
+
+TEST(CoopmatFamily, IntegerConfigsStepKBy32NeverSplitAndSizeTheirByteTiles) {
+  GemmProblem p;
+  p.shape = {1024, 768, 3072, 1};
+  p.dtype = DType::i8;
+  SearchSpace s = build_search_space({&coopmat_family()}, p, matrix_device());
+  ASSERT_TRUE(s.not_applicable.empty());
+  ASSERT_FALSE(s.candidates.empty());
+  std::set<uint32_t> bks;
+  for (const Candidate& c : s.candidates) {
+    bks.insert(c.config.get("bk"));
+    EXPECT_EQ(c.config.get("splits"), 1u) << c.name;
+    EXPECT_LE(coopmat_family().shared_bytes(c.config, p.dtype), 49152u) << c.name;
+  }
+  EXPECT_EQ(bks, (std::set<uint32_t>{32, 64}));
+  std::set<std::string> codes;
+  for (const PrunedConfig& pc : s.pruned) codes.insert(pc.code);
+  EXPECT_TRUE(codes.count("integer"));
+  // One byte an element: a 256x128 tile with BK 64 fits 48 KiB for i8 (43008 B) but not for f16 (67584 B).
+  auto has = [](const SearchSpace& space, const std::string& name) {
+    return std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) { return c.name == name; });
+  };
+  EXPECT_TRUE(has(s, "coopmat_i8_bm256_bn128_bk64_sgm2_sgn4_splits1"));
+  p.dtype = DType::f16;
+  EXPECT_FALSE(has(build_search_space({&coopmat_family()}, p, matrix_device()), "coopmat_f16_bm256_bn128_bk64_sgm2_sgn4_splits1"));
+  // Integer sums are exact in any order: deterministic mode keeps the integer kernel.
+  p.dtype = DType::u8;
+  p.mode = Mode::deterministic;
+  EXPECT_TRUE(build_search_space({&coopmat_family()}, p, matrix_device()).not_applicable.empty());
+  p.dtype = DType::u8i8;
+  s = build_search_space({&coopmat_family()}, p, matrix_device());
+  ASSERT_EQ(s.not_applicable.size(), 1u);
+  EXPECT_NE(s.not_applicable[0].reason.find("u8 x i8"), std::string::npos);
 }
 
 namespace gemmtune {
