@@ -11,8 +11,9 @@
 // The zero points cannot be subtracted while staging (a - za spans -255..255, which no 8-bit fragment holds), so
 // the fragments get the raw bytes and the zero points come in afterwards:
 //   sum (a - za)(b - zb) = sum ab - zb * rowsum(A) - za * colsum(B) + K za zb  (all modulo 2^32),
-// the row sums of A and column sums of B taken by the matrix units too (A times a B of ones, ones times B), only
-// where the other zero point is not 0. Bytes past the edges are 0 and add nothing to any of the terms.
+// the terms zb * rowsum(A) and za * colsum(B) taken by the matrix units too, as A times a B fragment filled with
+// zb and an A fragment filled with za times B (each zero point fits its operand's 8-bit type), only where that
+// zero point is not 0. Bytes past the edges are 0 and add nothing to any of the terms.
 //
 // The staging is gemm_coopmat.comp's: tiles in their stored orientation in padded shared memory (16-byte
 // groups of 16 elements, rows padded by 16 bytes), the next step loaded into registers during the multiply,
@@ -175,13 +176,15 @@ void main() {
   const uint z = gl_WorkGroupID.z + p.base_z;
 
   ACC acc[FM * FN];
-  ACC row_sums[FM];  // element (r, c): the row sum of A for row r, in every column (with ZERO_B != 0)
-  ACC col_sums[FN];  // element (r, c): the column sum of B for column c, in every row (with ZERO_A != 0)
+  ACC row_terms[FM];  // element (r, c): zb times the row sum of A for row r, in every column (ZERO_B != 0)
+  ACC col_terms[FN];  // element (r, c): za times the column sum of B for column c, in every row (ZERO_A != 0)
   [[unroll]] for (uint f = 0; f < FM * FN; ++f) acc[f] = ACC(0);
-  [[unroll]] for (uint i = 0; i < FM; ++i) row_sums[i] = ACC(0);
-  [[unroll]] for (uint j = 0; j < FN; ++j) col_sums[j] = ACC(0);
-  const FRAG_A ones_a = FRAG_A(1);
-  const FRAG_B ones_b = FRAG_B(1);
+  [[unroll]] for (uint i = 0; i < FM; ++i) row_terms[i] = ACC(0);
+  [[unroll]] for (uint j = 0; j < FN; ++j) col_terms[j] = ACC(0);
+  const ELEM_A za = ELEM_A(ZERO_A);
+  const ELEM_B zb = ELEM_B(ZERO_B);
+  const FRAG_A za_fill = FRAG_A(za);
+  const FRAG_B zb_fill = FRAG_B(zb);
 
   load_step(z, row0, col0, 0, lid);
   if (STAGES == 2) {
@@ -203,14 +206,14 @@ void main() {
         const uint r = sg_row * WM + i * 16;
         coopMatLoad(a_frag[i], tile_a, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 16, A_STRIDE / 16,
                     TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
-        if (ZERO_B != 0) row_sums[i] = coopMatMulAdd(a_frag[i], ones_b, row_sums[i]);
+        if (ZERO_B != 0) row_terms[i] = coopMatMulAdd(a_frag[i], zb_fill, row_terms[i]);
       }
       [[unroll]] for (uint j = 0; j < FN; ++j) {
         FRAG_B b_frag;
         const uint c = sg_col * WN + j * 16;
         coopMatLoad(b_frag, tile_b, b_base + (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 16, B_STRIDE / 16,
                     TRANS_B ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
-        if (ZERO_A != 0) col_sums[j] = coopMatMulAdd(ones_a, b_frag, col_sums[j]);
+        if (ZERO_A != 0) col_terms[j] = coopMatMulAdd(za_fill, b_frag, col_terms[j]);
         [[unroll]] for (uint i = 0; i < FM; ++i) acc[i * FN + j] = coopMatMulAdd(a_frag[i], b_frag, acc[i * FN + j]);
       }
     }
@@ -228,8 +231,8 @@ void main() {
   [[unroll]] for (uint i = 0; i < FM; ++i) {
     [[unroll]] for (uint j = 0; j < FN; ++j) {
       ACC result = acc[i * FN + j];
-      if (ZERO_B != 0) result = result - row_sums[i] * SUM(ZERO_B);
-      if (ZERO_A != 0) result = result - col_sums[j] * SUM(ZERO_A);
+      if (ZERO_B != 0) result = result - row_terms[i];
+      if (ZERO_A != 0) result = result - col_terms[j];
       coopMatStore(result, out_frag, out_base, OUT_STRIDE, gl_CooperativeMatrixLayoutRowMajor);
       subgroupBarrier();
       for (uint e = lane; e < 256; e += 32) {
