@@ -2,20 +2,24 @@
 # The H200 benchmark, rerunnable: tunes configs/shapes/h200-suite.txt in f32, f16 and bf16, runs cuBLAS on the
 # same shapes in the same run, and writes the side-by-side table. Run on the GPU machine from the checkout with
 # .gpu-kit/ and build/gemmtune present (see ../shared/gpu-kit/README.md):
-#   source .gpu-kit/activate.sh && scripts/gpu-bench.sh [--budget SECONDS] [--out-dir DIR]
+#   source .gpu-kit/activate.sh && scripts/gpu-bench.sh [--budget SECONDS] [--out-dir DIR] [--int8-shapes LIST]
 # Runs the anchor, measures the device's ceilings (gemmtune peak), tunes every shape with hot L2, then the shapes marked
 # `cold` in the suite again with --cold (inputs rotated through more than 256 MiB), and runs the anchor both ways.
+# Then tunes the 8-bit integer shapes (i8 and u8, hot; default 4096x4096x4096,1024x768x3072, issue 10; "" for none),
+# which bench.md lists in TOPS beside the f16 figures (the anchor does not time integers).
 # Writes DIR/bench.md, DIR/bench.json, DIR/nvidia-h200.json (the tuning table), DIR/cublas.jsonl and DIR/tune.log
 # (DIR defaults to results/h200).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 budget=20
 out=$root/results/h200
+int8_shapes=4096x4096x4096,1024x768x3072
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget=$2; shift 2 ;;
     --out-dir) out=$2; shift 2 ;;
-    *) echo "gpu-bench.sh: unknown argument '$1' (expected --budget SECONDS or --out-dir DIR)" >&2; exit 2 ;;
+    --int8-shapes) int8_shapes=$2; shift 2 ;;
+    *) echo "gpu-bench.sh: unknown argument '$1' (expected --budget SECONDS, --out-dir DIR or --int8-shapes LIST)" >&2; exit 2 ;;
   esac
 done
 bin=${GEMMTUNE_BIN:-$root/build/gemmtune}
@@ -35,5 +39,8 @@ fi
 "$bin" --shape "$shapes" --dtype f32,f16,bf16 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 if [ -n "$cold_shapes" ]; then
   "$bin" --shape "$cold_shapes" --dtype f32,f16,bf16 --cold --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+fi
+if [ -n "$int8_shapes" ]; then
+  "$bin" --shape "$int8_shapes" --dtype i8,u8 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 fi
 python3 "$root/scripts/ratio.py" "$out/nvidia-h200.json" "$out/cublas.jsonl" --json "$out/bench.json" --markdown "$out/bench.md"

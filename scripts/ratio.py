@@ -4,10 +4,18 @@
   scripts/ratio.py TABLE.json CUBLAS.jsonl [--json OUT.json] [--markdown OUT.md]
 
 ratio = cuBLAS time / gemmtune best time (1.0 = parity). Only shapes and dtypes present in both are listed.
+8-bit integer entries (i8, u8, u8i8), which the anchor does not time, follow in a table of their own: TOPS beside
+gemmtune's best f16 TFLOP/s and cuBLAS's f16 TFLOP/s on the same shape (hot L2); in the JSON their cublas_us and
+ratio are null and `tops` is set.
 """
 import argparse
 import json
 import sys
+
+
+def sig(x):
+    """Four significant digits (small shapes run at a tiny fraction of a TOPS)."""
+    return float(f"{x:.4g}")
 
 
 def main():
@@ -25,10 +33,23 @@ def main():
             if line.strip():
                 r = json.loads(line)
                 cublas[(r["M"], r["N"], r["K"], r["dtype"], bool(r.get("cold", False)))] = r
-    rows = []
+    rows, int_rows = [], []
+    f16_best = {(e["m"], e["n"], e["k"]): e["best"] for e in table["entries"]
+                if e["dtype"] == "f16" and e.get("best") and not e.get("cold") and e["batch"] == 1}
     for e in table["entries"]:
         best = e.get("best")
         cold = bool(e.get("cold", False))
+        if e["dtype"] in ("i8", "u8", "u8i8") and best and e["batch"] == 1:
+            ops = 2.0 * e["m"] * e["n"] * e["k"]
+            shape = (e["m"], e["n"], e["k"])
+            f16 = f16_best.get(shape)
+            ref16 = cublas.get(shape + ("f16", False))
+            int_rows.append({"m": e["m"], "n": e["n"], "k": e["k"], "dtype": e["dtype"], "cold": cold, "config": best["name"],
+                             "gemmtune_us": round(best["median_us"], 2), "tops": sig(ops / best["median_us"] / 1e6),
+                             "cublas_us": None, "ratio": None,
+                             "f16_tflops": sig(ops / f16["median_us"] / 1e6) if f16 else None,
+                             "cublas_f16_tflops": sig(ops / ref16["us"] / 1e6) if ref16 else None})
+            continue
         ref = cublas.get((e["m"], e["n"], e["k"], e["dtype"], cold))
         if not best or not ref or e["batch"] != 1:
             continue
@@ -43,6 +64,14 @@ def main():
     for r in rows:
         lines.append(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {'cold' if r['cold'] else 'hot'} | {r['config']} | {r['gemmtune_us']} | {r['tflops']} | "
                      f"{r['cublas_us']} | {r['ratio']} |")
+    if int_rows:
+        dash = lambda v: "-" if v is None else v
+        lines += ["", "8-bit integers (exact int32 results; cuBLAS is not timed for them): TOPS beside the f16 figures of the same shape",
+                  "", "| M x N x K | dtype | L2 | gemmtune best config | us | TOPS | gemmtune f16 TFLOP/s | cuBLAS f16 TFLOP/s |",
+                  "|---|---|---|---|---:|---:|---:|---:|"]
+        for r in int_rows:
+            lines.append(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {'cold' if r['cold'] else 'hot'} | {r['config']} | {r['gemmtune_us']} | "
+                         f"{r['tops']} | {dash(r['f16_tflops'])} | {dash(r['cublas_f16_tflops'])} |")
     missing = [f"{e['m']}x{e['n']}x{e['k']} {e['dtype']}" for e in table["entries"]
                if not e.get("best") and e["batch"] == 1]
     if missing:
@@ -53,7 +82,7 @@ def main():
             f.write("\n".join(lines) + "\n")
     if a.json:
         with open(a.json, "w") as f:
-            json.dump(rows, f, indent=2)
+            json.dump(rows + int_rows, f, indent=2)
             f.write("\n")
     return 0
 

@@ -39,11 +39,22 @@ class GpuBench(unittest.TestCase):
                 f.write("# two problems\ntiny 8x16x32\n\nodd   5x7x9 cold # comment\n")
             out = os.path.join(d, "out")
             env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_ANCHOR=anchor)
-            p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "1", "--out-dir", out],
+            p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "1", "--out-dir", out,
+                                "--int8-shapes", "8x16x32"],
                                capture_output=True, text=True, env=env, timeout=600)
             self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
             with open(os.path.join(out, "bench.json")) as f:
                 rows = json.load(f)
+            # The 8-bit integer rows: TOPS, no anchor, the f16 figures of the same shape beside them.
+            int_rows = [r for r in rows if r["dtype"] in ("i8", "u8")]
+            self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"]) for r in int_rows), [(8, 16, 32, "i8"), (8, 16, 32, "u8")])
+            for r in int_rows:
+                self.assertIsNone(r["cublas_us"])
+                self.assertIsNone(r["ratio"])
+                self.assertLess(abs(r["tops"] * r["gemmtune_us"] * 1e6 / (2 * 8 * 16 * 32) - 1.0), 2e-2, r)
+                self.assertLess(abs(r["cublas_f16_tflops"] - 2 * 8 * 16 * 32 / 10.0 / 1e6), 1e-2, r)
+                self.assertGreater(r["f16_tflops"], 0)
+            rows = [r for r in rows if r not in int_rows]
             # Every shape hot; the shape marked cold also cold, joined with the anchor's cold line.
             self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"], r["cold"]) for r in rows),
                              sorted((m, n, k, d, c) for (m, n, k, c) in [(8, 16, 32, False), (5, 7, 9, False), (5, 7, 9, True)]
@@ -57,6 +68,7 @@ class GpuBench(unittest.TestCase):
                 md = f.read()
             self.assertIn("| 8x16x32 | f32 | hot |", md)
             self.assertIn("| 5x7x9 | bf16 | cold |", md)
+            self.assertIn("| 8x16x32 | u8 | hot |", md)
             table = json.load(open(os.path.join(out, "nvidia-h200.json")))
             self.assertGreater(table["device"]["peak"]["f32_tflops"], 0)
 
