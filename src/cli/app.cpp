@@ -53,6 +53,9 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--samples", o.samples, "Timed runs per finalist")->check(CLI::Range(1, 100000));
   app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000));
   app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
+  app.add_option("--compile-threads", o.compile_threads,
+                 "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
+      ->check(CLI::Range(1, 64));
   app.add_option("--budget", args.budget, "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
   GemmProblem& op = o.operation;
   app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");

@@ -25,6 +25,7 @@ struct TuneCommandOptions {
   int samples = 10;
   int warmup = 2;
   int finalists = 3;
+  unsigned compile_threads = 0;  ///< pipelines built at once; 0: default_compile_threads()
   double budget_s = 90.0;  ///< per shape, shared by its dtypes
   std::string kernels;     ///< shell glob over config names
   bool cold = false;       ///< time with cold L2: inputs rotated through more than kColdBytes

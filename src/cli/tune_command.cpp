@@ -372,6 +372,7 @@ int run_tune(const TuneCommandOptions& o) {
   tune.warmup = o.warmup;
   tune.samples = o.samples;
   tune.finalists = o.finalists;
+  if (o.compile_threads > 0) tune.compile_threads = o.compile_threads;
   tune.run.seed = o.seed;
   tune.run.cold_bytes = o.cold ? kColdBytes : 0;
   tune.kernels = o.kernels;

@@ -3,9 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 #include "kernels/spirv.hpp"
 #include "verify/reference.hpp"
@@ -178,12 +180,61 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   const std::string key = family.config_name(config, problem_.dtype) + (fused ? "" : "/unfused");
   auto it = passes_.find(key);
   if (it != passes_.end()) return *it->second;
+  if (auto error = precompile_errors_.find(key); error != precompile_errors_.end()) {
+    const std::exception_ptr thrown = error->second;
+    precompile_errors_.erase(error);
+    std::rethrow_exception(thrown);
+  }
+  if (auto built = precompiled_.find(key); built != precompiled_.end()) {
+    std::unique_ptr<Passes> passes = std::move(built->second);
+    precompiled_.erase(built);
+    return *passes_.emplace(key, std::move(passes)).first->second;
+  }
+  const uint32_t splits = family.splits(config);
+  if (splits > 1) ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
+  return *passes_.emplace(key, build_passes(family, config, fused)).first->second;
+}
 
+void GemmRunner::precompile(const std::vector<std::pair<const KernelFamily*, Config>>& configs, unsigned threads) {
+  std::vector<std::pair<const KernelFamily*, const Config*>> todo;
+  for (const auto& [family, config] : configs) {
+    const std::string key = family->config_name(config, problem_.dtype);
+    if (passes_.count(key) || precompiled_.count(key) || precompile_errors_.count(key)) continue;
+    const uint32_t splits = family->splits(config);
+    if (splits > 1) ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
+    todo.emplace_back(family, &config);
+  }
+  std::vector<std::unique_ptr<Passes>> built(todo.size());
+  std::vector<std::exception_ptr> errors(todo.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < todo.size(); i = next++) {
+      try {
+        built[i] = build_passes(*todo[i].first, *todo[i].second, true);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < std::min<size_t>(std::max(1u, threads), todo.size()); ++t) workers.emplace_back(work);
+  work();
+  for (std::thread& w : workers) w.join();
+  for (size_t i = 0; i < todo.size(); ++i) {
+    const std::string key = todo[i].first->config_name(*todo[i].second, problem_.dtype);
+    if (errors[i]) {
+      precompile_errors_.emplace(key, errors[i]);
+    } else {
+      precompiled_.emplace(key, std::move(built[i]));
+    }
+  }
+}
+
+std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily& family, const Config& config, bool fused) const {
   auto passes = std::make_unique<Passes>();
   passes->splits = family.splits(config);
   passes->grid = family.grid(config, problem_);
   passes->k_split = passes->splits > 1 ? split_range_terms(problem_.shape.k, passes->splits) : problem_.shape.k;
-  if (passes->splits > 1) ensure_scratch(uint64_t(passes->splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
 
   std::vector<vk::SpecConstant> constants{{family.workgroup_size_constant_id, family.workgroup_size(config)}};
   for (const ParamSpec& p : family.params) {
@@ -200,7 +251,7 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
                                                            bindings(), uint32_t(sizeof(GemmPush)));
   }
   passes->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return *passes_.emplace(key, std::move(passes)).first->second;
+  return passes;
 }
 
 void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const {
@@ -384,6 +435,8 @@ std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Con
 void GemmRunner::drop_pipeline(const std::string& name) {
   passes_.erase(name);
   passes_.erase(name + "/unfused");
+  precompiled_.erase(name);
+  precompile_errors_.erase(name);
 }
 
 }  // namespace gemmtune

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <memory>
 #include <optional>
@@ -90,6 +91,11 @@ class GemmRunner {
   /// Runs the config with its epilogue as separate passes (product, then bias, then activation) and returns the
   /// written region: the fused result must equal it bit for bit.
   std::vector<float> run_unfused(const KernelFamily& family, const Config& config);
+  /// Builds the pipelines of configs about to be evaluated on up to `threads` threads at once (Vulkan pipeline
+  /// creation is thread-safe; the device's pipeline cache is internally synchronized). Configs already built
+  /// are skipped. A build error is kept and surfaces when that config is evaluated (compile_failed, or the
+  /// device loss thrown), so every outcome still belongs to the config in hand.
+  void precompile(const std::vector<std::pair<const KernelFamily*, Config>>& configs, unsigned threads);
   /// Frees the cached pipelines of a config (pipelines are kept so finalists are not rebuilt).
   void drop_pipeline(const std::string& name);
   /// The reference result (dense row-major, batch * M * N), for tests.
@@ -100,6 +106,9 @@ class GemmRunner {
  private:
   struct Passes;  // the pipelines of one config
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
+  /// Creates the pipelines of a config; touches no runner state (safe on worker threads once the scratch
+  /// buffer is large enough).
+  std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
   Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening);
   void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats);
   void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const;
@@ -123,6 +132,9 @@ class GemmRunner {
   uint64_t next_copy_ = 0;             ///< the copy the next recorded run reads
   std::chrono::steady_clock::time_point device_idle_since_ = std::chrono::steady_clock::now();  ///< end of the last evaluation
   std::map<std::string, std::unique_ptr<Passes>> passes_;
+  /// precompile()'s results not yet taken by passes_for: the pipelines, or the error their build threw.
+  std::map<std::string, std::unique_ptr<Passes>> precompiled_;
+  std::map<std::string, std::exception_ptr> precompile_errors_;
 };
 
 }  // namespace gemmtune

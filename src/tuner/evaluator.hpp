@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
@@ -21,6 +22,8 @@ class Evaluator {
   virtual double sample(const Candidate& c, uint32_t runs) = 0;
   /// The candidate will not be measured again (its pipeline may go).
   virtual void release(const Candidate& c) = 0;
+  /// These candidates are screened next: their pipelines may be built now, together (default: nothing).
+  virtual void precompile(const std::vector<const Candidate*>& next) { (void)next; }
   /// Seconds on the clock that budgets are charged against.
   virtual double now_s() = 0;
   /// False where the device has no timestamps and the host clock times the runs.
@@ -30,11 +33,16 @@ class Evaluator {
 /// The production evaluator: a GemmRunner on a device, the steady clock.
 class RunnerEvaluator : public Evaluator {
  public:
-  explicit RunnerEvaluator(GemmRunner& runner) : runner_(runner) {}
+  RunnerEvaluator(GemmRunner& runner, unsigned compile_threads) : runner_(runner), compile_threads_(compile_threads) {}
   Measurement screen(const Candidate& c) override { return runner_.evaluate(*c.family, c.config, 0, 0); }
   Measurement prepare(const Candidate& c, int warmup) override { return runner_.prepare(*c.family, c.config, warmup); }
   double sample(const Candidate& c, uint32_t runs) override { return runner_.sample(*c.family, c.config, runs); }
   void release(const Candidate& c) override { runner_.drop_pipeline(c.name); }
+  void precompile(const std::vector<const Candidate*>& next) override {
+    std::vector<std::pair<const KernelFamily*, Config>> configs;
+    for (const Candidate* c : next) configs.emplace_back(c->family, c->config);
+    runner_.precompile(configs, compile_threads_);
+  }
   double now_s() override {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   }
@@ -42,6 +50,7 @@ class RunnerEvaluator : public Evaluator {
 
  private:
   GemmRunner& runner_;
+  unsigned compile_threads_;
 };
 
 }  // namespace gemmtune

@@ -24,18 +24,25 @@ class ReplayEvaluator : public Evaluator {
   Measurement prepare(const Candidate& c, int warmup) override;
   double sample(const Candidate& c, uint32_t runs) override;
   void release(const Candidate&) override {}
+  void precompile(const std::vector<const Candidate*>& next) override {
+    precompiled_.emplace_back();
+    for (const Candidate* c : next) precompiled_.back().push_back(c->name);
+  }
   double now_s() override { return clock_s_; }
   bool timestamps() const override { return true; }
 
   /// Names in the order they were screened, prepared and sampled (for tests of ordering and interleaving).
   const std::vector<std::string>& screened() const { return screened_; }
   const std::vector<std::string>& sampled() const { return sampled_; }
+  /// The batches of names whose pipelines the search asked to build together.
+  const std::vector<std::vector<std::string>>& precompiled() const { return precompiled_; }
 
  private:
   const RecordedConfig& find(const Candidate& c) const;
   std::map<std::string, RecordedConfig> recorded_;
   std::map<std::string, size_t> next_sample_;
   std::vector<std::string> screened_, sampled_;
+  std::vector<std::vector<std::string>> precompiled_;
   double clock_s_ = 0.0;
 };
 

@@ -82,6 +82,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   const double screen_share = o.strategy == Strategy::exhaustive ? 1.0 : 0.75;
   std::vector<EvaluatedConfig> screened;
   std::vector<const Candidate*> screened_candidates;
+  size_t precompiled_until = 0;  // candidates before this index had their pipelines built in a batch
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     auto known = o.known.find(c.name);
@@ -92,6 +93,17 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
       break;
     }
     if (known == o.known.end() && o.on_begin) o.on_begin(c.name);
+    if (o.compile_threads > 1 && known == o.known.end() && i >= precompiled_until) {
+      // The next candidates to measure (this one first) get their pipelines built together; after the
+      // begin mark, so a driver crash while compiling is charged to a config of the batch, not to the last one.
+      std::vector<const Candidate*> next;
+      size_t j = i;
+      for (; j < candidates.size() && next.size() < o.compile_threads; ++j) {
+        if (!o.known.count(candidates[j].name)) next.push_back(&candidates[j]);
+      }
+      precompiled_until = j;
+      ev.precompile(next);
+    }
     EvaluatedConfig e{c.family, c.name, c.config, known != o.known.end() ? known->second : ev.screen(c), false};
     if (known != o.known.end()) {
       ++r.resumed;

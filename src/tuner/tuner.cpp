@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "kernels/registry.hpp"
 #include "tuner/evaluator.hpp"
 
 namespace gemmtune {
+
+unsigned default_compile_threads() { return std::clamp(std::thread::hardware_concurrency(), 1u, 8u); }
 
 const EvaluatedConfig* TuneResult::best() const {
   for (const EvaluatedConfig& e : evaluated) {
@@ -49,7 +52,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, co
   GemmRunner runner(device, problem, options.run);
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
-  RunnerEvaluator evaluator(runner);
+  RunnerEvaluator evaluator(runner, options.compile_threads);
   run_search(result, std::move(space.candidates), evaluator, options, progress);
   if (options.baseline && !result.interrupted) {
     // The textbook kernel, timed once with a few samples: what tiling and tuning bought on this problem.

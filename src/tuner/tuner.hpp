@@ -27,6 +27,9 @@ Strategy parse_strategy(const std::string& name, const std::string& option);
 
 struct EvaluatedConfig;
 
+/// The host's hardware threads, at least 1 and at most 8.
+unsigned default_compile_threads();
+
 struct TuneOptions {
   Strategy strategy = Strategy::screen;
   /// Time for the problem, counted after the reference is computed: screening takes up to 3/4 of it, the finals the rest (at least 3 samples each,
@@ -48,6 +51,9 @@ struct TuneOptions {
   std::function<void(const std::string& name)> on_begin;
   /// Also time the naive kernel's first config once (the baseline the winner's speed-up is measured against).
   bool baseline = true;
+  /// Pipelines built at once, on this many threads, for the next candidates to screen (1: each just before it
+  /// runs). Default: the host's hardware threads, at most 8.
+  unsigned compile_threads = default_compile_threads();
   /// Set by SIGINT/SIGTERM: the search ends at once with what is measured.
   const std::atomic<bool>* stop = nullptr;
   RunOptions run;

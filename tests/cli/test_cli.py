@@ -38,6 +38,7 @@ class BadInput(unittest.TestCase):
         self.expect(2, ["--shape", "8x8x8", "--samples", "-1"], "--samples")
         self.expect(2, ["--shape", "8x8x8", "--samples", "abc"], "--samples")
         self.expect(2, ["--shape", "8x8x8", "--budget", "-3"], "--budget")
+        self.expect(2, ["--shape", "8x8x8", "--compile-threads", "0"], "--compile-threads")
         self.expect(2, ["--shape", "8x8x8", "--device", "99"], "--device", "'99'")
         self.expect(2, ["--shape", "8x8x8", "--device", "no-such-gpu"], "--device")
         self.expect(2, ["--frobnicate"], "frobnicate")

@@ -1,6 +1,9 @@
-// The tuner end to end on a real driver: screening, finals, winner and runner-up, budget accounting.
+// The tuner end to end on a real driver: screening, finals, winner and runner-up, budget accounting, pipelines
+// built together on several threads.
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/registry.hpp"
+#include "run/gemm_runner.hpp"
+#include "tuner/space.hpp"
 #include "tuner/tuner.hpp"
 
 namespace gemmtune::test {
@@ -44,6 +47,43 @@ TEST_F(Tuner, ATinyBudgetStillGivesAVerifiedWinnerAndCountsTheSkipped) {
   EXPECT_EQ(r.baseline->measurement.disposition, Disposition::passed) << r.baseline->measurement.detail;
   EXPECT_EQ(r.baseline->measurement.samples_us.size(), 3u);
   EXPECT_GT(r.baseline->measurement.median_us, 0.0);
+}
+
+TEST_F(Tuner, PipelinesBuiltTogetherVerifyAndReportTheirCompileTimeOnFirstUse) {
+  GemmProblem p{{33, 40, 300, 1}, DType::f32, 1.0f, 0.0f};
+  std::vector<std::pair<const KernelFamily*, Config>> configs;
+  for (const KernelFamily* family : {&tiled_family(), &splitk_family()}) {
+    SearchSpace s = build_search_space({family}, p, device().info());
+    for (size_t i = 0; i < 3 && i < s.candidates.size(); ++i) configs.emplace_back(family, s.candidates[i * 7 % s.candidates.size()].config);
+  }
+  ASSERT_EQ(configs.size(), 6u);
+  GemmRunner runner(device(), p, RunOptions{});
+  runner.precompile(configs, 4);
+  runner.precompile(configs, 4);  // already built: skipped
+  for (const auto& [family, config] : configs) {
+    const Measurement first = runner.evaluate(*family, config, 0, 0);
+    EXPECT_EQ(first.disposition, Disposition::passed) << family->config_name(config, p.dtype) << ": " << first.detail;
+    EXPECT_GT(first.compile_ms, 0.0);  // the build happened on a worker; its time is reported on first use
+    EXPECT_EQ(runner.evaluate(*family, config, 0, 0).compile_ms, 0.0);
+  }
+}
+
+TEST_F(Tuner, OneOrSeveralCompileThreadsMeasureTheSameCandidates) {
+  GemmProblem p{{4, 24, 40, 1}, DType::f32, 1.0f, 0.0f};
+  std::vector<size_t> evaluated;
+  for (unsigned threads : {1u, 3u}) {
+    TuneOptions o;
+    o.budget_s = 1e9;
+    o.samples = 3;
+    o.kernels = "fewrows_f32_cols8_*";
+    o.compile_threads = threads;
+    TuneResult r = tune_problem(device(), p, {&fewrows_family()}, o);
+    EXPECT_EQ(r.failed(), 0u) << threads;
+    ASSERT_NE(r.best(), nullptr);
+    evaluated.push_back(r.evaluated.size());
+  }
+  EXPECT_EQ(evaluated[0], evaluated[1]);
+  EXPECT_GT(evaluated[0], 3u);
 }
 
 TEST_F(Tuner, TheBaselineCanBeLeftOut) {

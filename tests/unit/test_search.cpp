@@ -63,6 +63,27 @@ TEST(Search, ScreenPicksTheFastestAndSamplesFinalistsInInterleavedRounds) {
   EXPECT_EQ(r.best()->measurement.samples_us.size(), 5u);
 }
 
+TEST(Search, PipelinesAreBuiltInBatchesOfTheCompileThreadsAheadOfScreeningAndNeverForKnownConfigs) {
+  auto c = candidates(7);
+  TuneOptions o = options(Strategy::screen);
+  o.compile_threads = 3;
+  o.known[c[2].name] = Measurement{};  // resumed: measured before, so never built again
+  o.known[c[2].name].samples_us = {10};
+  o.known[c[2].name].median_us = 10;
+  {
+    ReplayEvaluator ev(steady(c, {50, 40, 30, 20, 60, 25, 70}));
+    search(c, ev, o);
+    using Batch = std::vector<std::string>;
+    EXPECT_EQ(ev.precompiled(), (std::vector<Batch>{{c[0].name, c[1].name, c[3].name}, {c[4].name, c[5].name, c[6].name}}));
+    // Each batch is built before the first of its configs is screened.
+    EXPECT_EQ(ev.screened().front(), c[0].name);
+  }
+  o.compile_threads = 1;  // one at a time: the runner builds each pipeline as its config comes up
+  ReplayEvaluator ev(steady(c, {50, 40, 30, 20, 60, 25, 70}));
+  search(c, ev, o);
+  EXPECT_TRUE(ev.precompiled().empty());
+}
+
 TEST(Search, TheBudgetEndsScreeningAtThreeQuartersAndCountsTheSkipped) {
   auto c = candidates(20);
   auto rec = steady(c, std::vector<double>(20, 10.0));
