@@ -40,26 +40,16 @@ struct TuneArgs {
   TuneCommandOptions parsed;
 };
 
-void add_tune_options(CLI::App& app, TuneArgs& args) {
+/// The problems and the operation: what every command that opens a device for GEMMs takes (tune, list, bench).
+void add_problem_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
+  GemmProblem& op = o.operation;
   app.add_option("--shape", args.shapes,
                  "Problem MxNxK or MxNxKxB (batch); repeatable, comma-separated; a dimension may be a range a:b:step or a:b:*factor");
   app.add_option("--shapes-file", args.shapes_files, "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
   app.add_option("--suite", args.suites, "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite; repeatable");
   app.add_option("--dtype", args.dtypes, "Input types, comma-separated: f32, f16, bf16, i8, u8, u8i8 (default f32)");
-  app.add_option("--out", o.out, "Tuning table to write (default results/<device>.json); entries for other shapes are kept");
-  app.add_option("--device", o.device, "Device index, UUID or name substring (default: discrete > integrated > virtual > cpu)");
-  app.add_option("--seed", o.seed, "Seed of the random inputs");
-  app.add_option("--samples", o.samples, "Timed runs per finalist")->check(CLI::Range(1, 100000));
-  app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000));
-  app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
-  app.add_option("--compile-threads", o.compile_threads,
-                 "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
-      ->check(CLI::Range(1, 64));
-  app.add_option("--budget", args.budget, "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
-  GemmProblem& op = o.operation;
   app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");
-  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows, coopmat, coopmat2, naive (default all but naive)");
   app.add_option("--mode", args.mode, "fast (default) or deterministic (fixed summation order)");
   app.add_option("--alpha", op.alpha, "Scale of the product (default 1; 0 reads neither A nor B)");
   app.add_option("--beta", op.beta, "Scale of the initial C (default 0: C is never read)");
@@ -77,17 +67,50 @@ void add_tune_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--zero-b", op.zero_b, "Zero point of 8-bit integer B, subtracted from every element (default 0)");
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
+  app.add_option("--device", o.device, "Device index, UUID or name substring (default: discrete > integrated > virtual > cpu)");
+}
+
+/// Which candidates: tune and list.
+void add_space_options(CLI::App& app, TuneArgs& args) {
+  TuneCommandOptions& o = args.parsed;
+  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows, coopmat, coopmat2, naive (default all but naive)");
+  app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
+  app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
+}
+
+/// How configs are timed: tune and bench.
+void add_timing_options(CLI::App& app, TuneArgs& args) {
+  TuneCommandOptions& o = args.parsed;
+  app.add_option("--seed", o.seed, "Seed of the random inputs");
+  app.add_option("--samples", o.samples, "Timed runs per finalist")->check(CLI::Range(1, 100000));
+  app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000));
+  app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
+  app.add_flag("--json", o.json, "Print one JSON summary on stdout at the end instead of the per-problem tables");
+}
+
+/// The search, its budget and its table: tune only (list runs nothing, bench one config and writes no table).
+void add_search_options(CLI::App& app, TuneArgs& args) {
+  TuneCommandOptions& o = args.parsed;
+  app.add_option("--out", o.out, "Tuning table to write (default results/<device>.json); entries for other shapes are kept");
+  app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
+  app.add_option("--compile-threads", o.compile_threads,
+                 "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
+      ->check(CLI::Range(1, 64));
+  app.add_option("--budget", args.budget, "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
   app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
   app.add_option("--devices", args.devices, "all, or device indices (0,1): one worker per device, each on its shard; tables merged per device");
   app.add_option("--shard", args.shard, "i/n: tune problems i, i + n, ... of the shape x layout x dtype list (i from 0)");
   app.add_option("--total-budget", args.total_budget, "Time for the whole run (90, 60s, 2m, 1.5h; default: none)");
-  app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--isolate", o.isolate_s, "Run the sweep in a child process; a config running past SECONDS is killed and recorded as timed_out")
       ->check(CLI::Range(0.001, 1e9));
   app.add_flag("--resume", o.resume, "Skip what the journal beside the table holds (same device and tool version)");
-  app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
-  app.add_flag("--json", o.json, "Print one JSON summary on stdout at the end instead of the per-problem tables");
-  app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
+}
+
+void add_tune_options(CLI::App& app, TuneArgs& args) {
+  add_problem_options(app, args);
+  add_space_options(app, args);
+  add_timing_options(app, args);
+  add_search_options(app, args);
 }
 
 template <typename T>
@@ -201,13 +224,15 @@ int run_cli(int argc, char** argv) {
   TuneArgs list_args;
   bool list_why = false;
   CLI::App* list = app.add_subcommand("list", "List the candidates of each problem without running anything");
-  add_tune_options(*list, list_args);
+  add_problem_options(*list, list_args);
+  add_space_options(*list, list_args);
   list->add_flag("--why", list_why, "Also list the pruned configs and inapplicable variants with their reasons");
 
   TuneArgs bench_args;
   std::string bench_config;
   CLI::App* bench = app.add_subcommand("bench", "Verify and time one config (as printed by tune) without writing a table");
-  add_tune_options(*bench, bench_args);
+  add_problem_options(*bench, bench_args);
+  add_timing_options(*bench, bench_args);
   bench->add_option("--config", bench_config, "Config name, e.g. tiled_f32_bm64_bn128_bk16_tm8_tn4")->required();
 
   PeakCommandOptions peak_options;

@@ -45,6 +45,8 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
   if (p.epilogue.bias) s += " --bias" + (p.epilogue.bias_offset ? " --bias-offset " + std::to_string(p.epilogue.bias_offset) : std::string());
   if (p.epilogue.activation != Activation::none) s += " --activation " + std::string(activation_name(p.epilogue.activation));
   if (p.mode != Mode::fast) s += " --mode " + std::string(mode_name(p.mode));
+  if (p.zero_a != 0) s += " --zero-a " + std::to_string(p.zero_a);
+  if (p.zero_b != 0) s += " --zero-b " + std::to_string(p.zero_b);
   if (cold) s += " --cold";
   return s;
 }

@@ -136,6 +136,15 @@ class Tune(unittest.TestCase):
                 self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "coopmat", "coopmat2"])
             for dtype in ["i8", "u8", "u8i8"]:
                 self.assertRegex(out, rf"baseline naive_{dtype}_wg64: [0-9.]+ us; the best is [0-9.]+x faster")
+            # The rerun line carries the zero points, so it reruns the same operation (exactly again).
+            reruns = [l.split("rerun: gemmtune ")[1] for l in out.splitlines() if "rerun: " in l]
+            self.assertEqual(len(reruns), 6)
+            for rerun in reruns:
+                self.assertIn("--zero-a 3 --zero-b 100", rerun)
+            rc, bench_out, err = run(*reruns[-1].split(), "--samples", "3", "--json")
+            self.assertEqual(rc, 0, err)
+            result = json.loads(bench_out)["results"][0]
+            self.assertEqual((result["disposition"], result["error"], result["bound"]), ("passed", 0.0, 0.0))
         for args, fragments in [(["--dtype", "i8", "--beta", "1"], ["--beta", "beta must be 0"]),
                                 (["--dtype", "u8", "--zero-a", "256"], ["--zero-a", "'256'", "0..255"]),
                                 (["--dtype", "i8", "--zero-b", "-129"], ["--zero-b", "'-129'", "-128..127"]),
@@ -406,6 +415,16 @@ class Bench(unittest.TestCase):
             self.assertGreater(r["median_us"], 0)
             self.assertLessEqual(r["min_us"], r["median_us"])
             self.assertLessEqual(r["error"], r["bound"])
+
+    def test_options_it_would_ignore_are_refused(self):
+        for command, extra in [("bench", ["--config", "tiled_f32_bm32_bn32_bk8_tm2_tn2"]), ("list", [])]:
+            for option in [["--out", "x.json"], ["--budget", "3"], ["--strategy", "exhaustive"], ["--resume"]]:
+                rc, _, err = run(command, *extra, "--shape", "8x8x8", *option)
+                self.assertEqual(rc, 2, (command, option, err))
+                self.assertEqual(len(err.strip().splitlines()), 1, err)
+                self.assertIn(option[0], err)
+        rc, _, err = run("list", "--shape", "8x8x8", "--samples", "3")
+        self.assertEqual(rc, 2, err)
 
     def test_bad_or_unusable_configs(self):
         rc, _, err = run("bench", "--config", "tiled_f64_bm32", "--shape", "8x8x8")
