@@ -10,6 +10,9 @@
 // TM x TN register tile of int32 sums. Same tuned specialization constants as gemm_tiled.comp, so the family's
 // description serves both: 0: workgroup size = (BM/TM) * (BN/TN)   1: BM   2: BN   3: BK   4: TM   5: TN.
 // Problem constants 28 and 29 are the zero points. No epilogue: alpha 1, beta 0, no bias or activation.
+// With SPLIT > 1 (the splitk family) workgroup z covers product z / SPLIT and k range z % SPLIT and writes its
+// int32 partial sums to that range's scratch plane; splitk_reduce_int.comp adds the planes (wrapping, so C is
+// the same bits as one pass).
 //
 // With USE_DOT (built with glslang 15 into kernels/prebuilt/, used where the device has
 // shaderIntegerDotProduct) the shared tiles hold the raw bytes, four consecutive k of a row (column) to a word,
@@ -37,8 +40,18 @@ layout(constant_id = 29) const int ZERO_B = 0;
 layout(std430, binding = 0) readonly buffer BufA { uint a_words[]; };
 layout(std430, binding = 1) readonly buffer BufB { uint b_words[]; };
 #include "common/gemm_common.glsl"
-// C as int32 (the same binding as gemm_common.glsl's float view).
+// C and the split-k scratch planes as int32 (the same bindings as gemm_common.glsl's float views).
 layout(std430, binding = 2) writeonly buffer BufCInt { int c_int[]; };
+layout(std430, binding = 4) writeonly buffer BufScratchInt { int scratch_int[]; };
+
+/// Stores one sum: to C, or with split-k to the range's scratch plane.
+void store_sum(uint z, uint range, uint i, uint j, int value) {
+  if (SPLIT > 1) {
+    scratch_int[scratch_index(z, range, i, j)] = value;
+  } else {
+    c_int[c_index(z, i, j)] = value;
+  }
+}
 
 #include "common/int8.glsl"
 
@@ -72,7 +85,10 @@ void main() {
   const uint tx = lid % RX, ty = lid / RX;
   const uint row0 = (gl_WorkGroupID.y + p.base_y) * BM;
   const uint col0 = (gl_WorkGroupID.x + p.base_x) * BN;
-  const uint z = gl_WorkGroupID.z + p.base_z;
+  const uint zs = gl_WorkGroupID.z + p.base_z;
+  const uint z = zs / SPLIT, range = zs % SPLIT;
+  const uint k_begin = range * p.k_split;
+  const uint k_end = min(p.K, k_begin + p.k_split);
 
   int acc[TM][TN], row_sum[TM], col_sum[TN];
   [[unroll]] for (uint i = 0; i < TM; ++i) {
@@ -81,7 +97,7 @@ void main() {
   }
   [[unroll]] for (uint j = 0; j < TN; ++j) col_sum[j] = 0;
 
-  for (uint k0 = 0; k0 < p.K; k0 += BK) {
+  for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
     // One packed word per invocation and trip: four consecutive k of a row of A (column of B), zero past the
     // edges. All loops inside the k loop are unrolled (llvmpipe's loop limit; see the plain form below).
     [[unroll]] for (uint j = 0; j < A_WORDS; ++j) {
@@ -91,7 +107,7 @@ void main() {
       uint packed = 0;
       [[unroll]] for (uint q = 0; q < 4; ++q) {
         const uint gk = k0 + 4 * k4 + q;
-        if (gr < p.M && gk < p.K) {
+        if (gr < p.M && gk < k_end) {
           const uint i = index_op_a(z, gr, gk);
           packed = bitfieldInsert(packed, raw_byte(a_words[i >> 2], i), int(8 * q), 8);
         }
@@ -105,7 +121,7 @@ void main() {
       uint packed = 0;
       [[unroll]] for (uint q = 0; q < 4; ++q) {
         const uint gk = k0 + 4 * k4 + q;
-        if (gc < p.N && gk < p.K) {
+        if (gc < p.N && gk < k_end) {
           const uint i = index_op_b(z, gk, gc);
           packed = bitfieldInsert(packed, raw_byte(b_words[i >> 2], i), int(8 * q), 8);
         }
@@ -124,11 +140,11 @@ void main() {
     barrier();
   }
 
-  const int k_zz = int(p.K) * ZERO_A * ZERO_B;  // wraps like the direct sum
+  const int k_zz = int(k_end > k_begin ? k_end - k_begin : 0u) * ZERO_A * ZERO_B;  // this range's terms; wraps like the direct sum
   [[unroll]] for (uint i = 0; i < TM; ++i) {
     [[unroll]] for (uint j = 0; j < TN; ++j) {
       const uint gr = row0 + ty + i * RY, gc = col0 + tx + j * RX;
-      if (gr < p.M && gc < p.N) c_int[c_index(z, gr, gc)] = acc[i][j] - ZERO_B * row_sum[i] - ZERO_A * col_sum[j] + k_zz;
+      if (gr < p.M && gc < p.N) store_sum(z, range, gr, gc, acc[i][j] - ZERO_B * row_sum[i] - ZERO_A * col_sum[j] + k_zz);
     }
   }
 }
@@ -141,12 +157,15 @@ void main() {
   const uint tx = lid % RX, ty = lid / RX;
   const uint row0 = (gl_WorkGroupID.y + p.base_y) * BM;
   const uint col0 = (gl_WorkGroupID.x + p.base_x) * BN;
-  const uint z = gl_WorkGroupID.z + p.base_z;
+  const uint zs = gl_WorkGroupID.z + p.base_z;
+  const uint z = zs / SPLIT, range = zs % SPLIT;
+  const uint k_begin = range * p.k_split;
+  const uint k_end = min(p.K, k_begin + p.k_split);
 
   int acc[TM][TN];
   [[unroll]] for (uint i = 0; i < TM; ++i) [[unroll]] for (uint j = 0; j < TN; ++j) acc[i][j] = 0;
 
-  for (uint k0 = 0; k0 < p.K; k0 += BK) {
+  for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
     // Consecutive invocations take consecutive elements along the direction contiguous in memory. Every loop
     // inside the k loop has a constant trip count and is unrolled: llvmpipe stops a loop after 65535 iterations
     // counted over the whole dispatch, which inner loops reached at K = 131072 (and then summed too few terms).
@@ -156,7 +175,7 @@ void main() {
       const uint r = TRANS_A ? e % BM : e / BK, kk = TRANS_A ? e / BM : e % BK;
       const uint gr = row0 + r, gk = k0 + kk;
       int v = 0;
-      if (gr < p.M && gk < p.K) {
+      if (gr < p.M && gk < k_end) {
         const uint i = index_op_a(z, gr, gk);
         v = byte_value(a_words[i >> 2], i, A_SIGNED) - ZERO_A;
       }
@@ -168,7 +187,7 @@ void main() {
       const uint c = TRANS_B ? e / BK : e % BN, kk = TRANS_B ? e % BK : e / BN;
       const uint gc = col0 + c, gk = k0 + kk;
       int v = 0;
-      if (gc < p.N && gk < p.K) {
+      if (gc < p.N && gk < k_end) {
         const uint i = index_op_b(z, gk, gc);
         v = byte_value(b_words[i >> 2], i, B_SIGNED) - ZERO_B;
       }
@@ -187,7 +206,7 @@ void main() {
   [[unroll]] for (uint i = 0; i < TM; ++i) {
     [[unroll]] for (uint j = 0; j < TN; ++j) {
       const uint gr = row0 + ty + i * RY, gc = col0 + tx + j * RX;
-      if (gr < p.M && gc < p.N) c_int[c_index(z, gr, gc)] = acc[i][j];
+      if (gr < p.M && gc < p.N) store_sum(z, range, gr, gc, acc[i][j]);
     }
   }
 }

@@ -34,12 +34,12 @@ KernelFamily make_coopmat() {
                                return "a subgroup's block is not a whole number of 16 x 16 fragments";
                              return std::nullopt;
                            }});
-  // The integer kernel steps k by whole 32-deep fragments and writes int32 C directly (no scratch planes).
+  // The integer kernel steps k by whole 32-deep fragments and writes int32 C directly (no split-k).
   f.constraints.push_back({"integer", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
                                           -> std::optional<std::string> {
                              if (!is_integer(p.dtype)) return std::nullopt;
                              if (c.get("bk") % 32 != 0) return "8-bit integer fragments are 32 deep: BK must be a multiple of 32";
-                             if (c.get("splits") != 1) return "split-k is not built for 8-bit integers (int32 C has no scratch planes)";
+                             if (c.get("splits") != 1) return "the integer coopmat kernel has no split-k (the splitk variant serves long k)";
                              return std::nullopt;
                            }});
   f.constraints.push_back(split_range_constraint());

@@ -21,6 +21,7 @@
 #include "naive_u8.h"
 #include "naive_u8i8.h"
 #include "splitk_reduce_f32.h"
+#include "splitk_reduce_i32.h"
 #include "test_hang_f32.h"
 #include "tiled_bf16.h"
 #include "tiled_f16.h"
@@ -107,7 +108,9 @@ std::span<const uint32_t> tiled_dot_spirv(DType dtype) {
   }
 }
 
-std::span<const uint32_t> splitk_reduce_spirv() { return words(spirv_splitk_reduce_f32); }
+std::span<const uint32_t> splitk_reduce_spirv(DType dtype) {
+  return is_integer(dtype) ? words(spirv_splitk_reduce_i32) : words(spirv_splitk_reduce_f32);
+}
 std::span<const uint32_t> epilogue_spirv() { return words(spirv_epilogue_f32); }
 
 std::span<const uint32_t> test_hang_spirv() { return words(spirv_test_hang_f32); }

@@ -15,7 +15,8 @@ std::span<const uint32_t> coopmat_spirv(DType dtype);  ///< f16 and bf16 only (e
 std::span<const uint32_t> coopmat2_spirv(DType dtype);  ///< f16 and bf16 only (empty for f32)
 /// The tiled integer kernel with packed dot products (kernels/prebuilt/, glslang 15); empty for float types.
 std::span<const uint32_t> tiled_dot_spirv(DType dtype);
-std::span<const uint32_t> splitk_reduce_spirv();
+/// The split-k reduce pass: f32 planes with the epilogue, or int32 planes for 8-bit integer inputs.
+std::span<const uint32_t> splitk_reduce_spirv(DType dtype);
 std::span<const uint32_t> epilogue_spirv();
 std::span<const uint32_t> test_hang_spirv();
 

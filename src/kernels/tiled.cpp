@@ -31,6 +31,10 @@ KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params)
   // Two k-major tiles, BK x BM and BK x BN floats, unpadded (held as vec4s: see the shader).
   f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float); };
   f.spirv = tiled_spirv;
+  // 8-bit integers (kernels/gemm_tiled_int.comp; split-k keeps int32 partial sums in its planes): packed dot
+  // products where the device has them (USE_DOT).
+  f.alternative_spirv = tiled_dot_spirv;
+  f.alternative_applies = [](DType dtype, const vk::DeviceInfo& d) { return is_integer(dtype) && d.matrix.integer_dot_product; };
   return f;
 }
 
@@ -43,9 +47,6 @@ KernelFamily make_tiled() {
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch};
   };
-  // 8-bit integers: packed dot products where the device has them (kernels/gemm_tiled_int.comp, USE_DOT).
-  f.alternative_spirv = tiled_dot_spirv;
-  f.alternative_applies = [](DType dtype, const vk::DeviceInfo& d) { return is_integer(dtype) && d.matrix.integer_dot_product; };
   return f;
 }
 
@@ -58,7 +59,6 @@ KernelFamily make_splitk() {
                                           {"tn", 5, {2, 4, 8}},
                                           {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: split-k has no integer scratch planes (tiled, fewrows, coopmat and naive serve them)");
     if (p.shape.k < 128) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
     return std::nullopt;
   };

@@ -247,7 +247,7 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   passes->main = std::make_unique<vk::ComputePipeline>(device_, family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels), constants, bindings(),
                                                        uint32_t(sizeof(GemmPush)), pinned);
   if (passes->splits > 1) {
-    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(), problem_constants(problem_, operands_.layout, fused, passes->splits),
+    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(problem_.dtype), problem_constants(problem_, operands_.layout, fused, passes->splits),
                                                            bindings(), uint32_t(sizeof(GemmPush)));
   }
   passes->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

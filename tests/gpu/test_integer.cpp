@@ -80,7 +80,7 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
       {DType::u8, 0, 0, 255, 255, 65025},     {DType::u8i8, 255, -128, 0, 0, -32640}, {DType::u8i8, 0, -128, 255, 127, 65025},
   };
   const uint64_t k = 4096;
-  for (const KernelFamily* family : {&tiled_family(), &fewrows_family(), &naive_family(), &coopmat_family()}) {
+  for (const KernelFamily* family : {&tiled_family(), &splitk_family(), &fewrows_family(), &naive_family(), &coopmat_family()}) {
     for (bool packed_dot : {true, false}) {
       for (const Case& c : cases) {
         GemmProblem p = integer_problem({16, 40, k, 1}, c.dtype, {}, c.zero_a, c.zero_b);
@@ -96,7 +96,7 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
 TEST_F(IntegerGemm, SumsPastInt32WrapLikeTwosComplement) {
   // 255 * 255 * 40000 = 2601000000 > 2^31 - 1: the int32 result is that minus 2^32.
   GemmProblem p = integer_problem({3, 5, 40000, 1}, DType::u8);
-  for (const KernelFamily* family : {&tiled_family(), &fewrows_family(), &coopmat_family()}) {
+  for (const KernelFamily* family : {&tiled_family(), &splitk_family(), &fewrows_family(), &coopmat_family()}) {
     if (!served(*family, p)) continue;
     const std::vector<int32_t> out = run_exact(p, 1, OperandFill{255.0f, 255.0f}, *family);
     for (int32_t v : out) EXPECT_EQ(v, int32_t(int64_t(2601000000) - (int64_t(1) << 32))) << family->name;
@@ -110,6 +110,9 @@ TEST_F(IntegerGemm, SumsPastInt32WrapLikeTwosComplement) {
     GemmProblem r = integer_problem({2, 3, 70000, 1}, DType::i8, {}, 1, -2);
     const std::vector<int32_t> zp = run_exact(r, 3, OperandFill{-128.0f, 127.0f}, tiled_family(), 0, packed_dot);
     for (int32_t v : zp) EXPECT_EQ(v, wrap_to_int32(int64_t(-129) * 129 * 70000));
+    // Split-k: each range's partial sums and zero-point terms wrap on their own; the planes add to the same bits.
+    const std::vector<int32_t> split = run_exact(r, 5, OperandFill{-128.0f, 127.0f}, splitk_family(), 0, packed_dot);
+    for (int32_t v : split) EXPECT_EQ(v, wrap_to_int32(int64_t(-129) * 129 * 70000));
   }
 }
 
@@ -123,6 +126,9 @@ TEST_P(IntegerShapes, RandomValuesWithZeroPointsAreExactAtOddShapes) {
     const GemmProblem p = integer_problem(s, dtype, layout, zero_a, zero_b);
     for (bool packed_dot : {true, false}) run_exact(p, which += 7, {}, tiled_family(), 0, packed_dot);
     run_exact(p, which, {}, naive_family());
+    if (served(splitk_family(), p)) {
+      for (bool packed_dot : {true, false}) run_exact(p, which + 3, {}, splitk_family(), 0, packed_dot);
+    }
     if (served(coopmat_family(), p)) {
       run_exact(p, which, {}, coopmat_family());
       // Each zero point alone too: the kernel takes the row and column sums only where the other one is not 0.
