@@ -490,6 +490,9 @@ class Devices(unittest.TestCase):
         self.assertGreater(max(h["size"] for h in d["memory_heaps"]), 0)
         self.assertTrue(any(h["host_visible"] for h in d["memory_heaps"]))  # lavapipe: one host heap
         self.assertEqual(d["matrix"]["properties"], [])  # lavapipe has no cooperative matrices
+        self.assertIs(d["matrix"]["shader_int8"], True)  # lavapipe has shaderInt8
+        for dtype in ["f16", "bf16", "i8", "u8", "u8i8"]:  # coopmat's qualification per input type, with the reason
+            self.assertIn("VK_KHR_cooperative_matrix", d["matrix"][f"coopmat_{dtype}_unsupported"])
         self.assertGreaterEqual(d["matrix"]["max_subgroup_size"], d["matrix"]["min_subgroup_size"])
         self.assertGreater(d["limits"]["max_shared_memory"], 0)
         self.assertGreater(d["timestamps"]["period_ns"], 0)
@@ -497,6 +500,8 @@ class Devices(unittest.TestCase):
         rc, out, _ = run("devices")
         self.assertIn("memory heap 0:", out)
         self.assertIn("subgroup sizes", out)
+        self.assertIn("shaderInt8 yes", out)
+        self.assertIn("coopmat u8i8: not supported: the device lacks VK_KHR_cooperative_matrix", out)
 
 
 class Linkage(unittest.TestCase):
