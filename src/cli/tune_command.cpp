@@ -306,8 +306,9 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
         std::printf("%s %s: %s: %s\n", describe(problem).c_str(), config_name.c_str(), disposition_name(m.disposition), m.detail.c_str());
         continue;
       }
-      std::printf("%s%s %s: median %.2f us, min %.2f us, %.2f GFLOP/s, %zux%u samples, error %.1e / %.0e\n",
-                  describe(problem).c_str(), o.cold ? " cold" : "", config_name.c_str(), m.median_us, m.min_us, m.gflops, m.samples_us.size(),
+      std::printf("%s%s %s: median %.2f us, min %.2f us, %.2f %s, %zux%u samples, error %.1e / %.0e\n",
+                  describe(problem).c_str(), o.cold ? " cold" : "", config_name.c_str(), m.median_us, m.min_us, m.gflops,
+                  is_integer(problem.dtype) ? "GOP/s" : "GFLOP/s", m.samples_us.size(),
                   m.runs_per_sample, m.error.error, m.error.bound);
     }
   }

@@ -72,7 +72,9 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
   }
   int width = 6;
   for (const EvaluatedConfig* e : rows) width = std::max(width, int(e->name.size()));
-  std::printf("  %-*s %9s %12s %12s %10s  %s\n", width, "config", "samples", "median us", "min us", "GFLOP/s", "error / bound");
+  // 8-bit integer products count operations, not floating-point ones.
+  const char* rate = is_integer(r.problem.dtype) ? "GOP/s" : "GFLOP/s";
+  std::printf("  %-*s %9s %12s %12s %10s  %s\n", width, "config", "samples", "median us", "min us", rate, "error / bound");
   for (const EvaluatedConfig* e : rows) {
     const Measurement& m = e->measurement;
     const bool best = e == r.best();
@@ -85,8 +87,8 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
                 samples.c_str(), m.median_us, m.min_us, m.gflops, m.error.error, m.error.bound, best ? reset : "");
   }
   if (const EvaluatedConfig* best = r.best()) {
-    std::printf("  %sbest: %s, %.1f us, %.2f GFLOP/s%s\n", green, best->name.c_str(), best->measurement.median_us,
-                best->measurement.gflops, reset);
+    std::printf("  %sbest: %s, %.1f us, %.2f %s%s\n", green, best->name.c_str(), best->measurement.median_us,
+                best->measurement.gflops, rate, reset);
     if (r.runner_up()) {
       std::printf("  runner-up %+.1f %%, noise band %.1f %%%s\n", 100.0 * r.margin, 100.0 * r.noise_band,
                   r.tie ? ": a tie, the config with fewer resources wins" : "");

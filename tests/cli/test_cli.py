@@ -136,6 +136,8 @@ class Tune(unittest.TestCase):
                 self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "coopmat", "coopmat2"])
             for dtype in ["i8", "u8", "u8i8"]:
                 self.assertRegex(out, rf"baseline naive_{dtype}_wg64: [0-9.]+ us; the best is [0-9.]+x faster")
+            self.assertIn(" GOP/s", out)  # integer rates are operations, not floating-point ones
+            self.assertNotIn("GFLOP/s", out)
             # The rerun line carries the zero points, so it reruns the same operation (exactly again).
             reruns = [l.split("rerun: gemmtune ")[1] for l in out.splitlines() if "rerun: " in l]
             self.assertEqual(len(reruns), 6)
