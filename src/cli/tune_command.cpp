@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "cli/device_table.hpp"
 #include "cli/options.hpp"
@@ -228,11 +229,34 @@ std::vector<const KernelFamily*> pointers(const std::vector<KernelFamily>& famil
   return out;
 }
 
+/// A --kernels glob that names no config of the swept variants in any requested dtype is a mistake, not an
+/// empty sweep (other tools then silently run nothing): one line and exit 2, before any Vulkan work.
+void check_kernels_glob(const TuneCommandOptions& o, const std::vector<KernelFamily>& families) {
+  if (o.kernels.empty() || families.empty()) return;
+  std::set<DType> dtypes;
+  for (const ShapeRequest& shape : o.shapes) {
+    for (const GemmProblem& p : problems_of(o, shape)) dtypes.insert(p.dtype);
+  }
+  std::string names;
+  for (DType dtype : dtypes) {
+    names += (names.empty() ? "" : ", ") + std::string(dtype_name(dtype));
+    for (const KernelFamily& family : families) {
+      for (const Config& c : family.all_configs()) {
+        if (name_matches(o.kernels, family.config_name(c, dtype))) return;
+      }
+    }
+  }
+  const KernelFamily& first = families.front();
+  throw usage_error("--kernels", o.kernels, "matches no config of the variants swept in " + names + " (names look like " +
+                                               first.config_name(first.all_configs().front(), *dtypes.begin()) + ")");
+}
+
 int run_list(const TuneCommandOptions& o, bool why) {
   for (const ShapeRequest& shape : o.shapes) {
     for (const GemmProblem& p : problems_of(o, shape)) resolve(p);
   }
   const std::vector<KernelFamily> families = families_of(o);
+  check_kernels_glob(o, families);
   vk::Instance instance(vk::validation_requested_by_env());
   const vk::DeviceInfo info = instance.select(o.device).info;
   for (const ShapeRequest& shape : o.shapes) {
@@ -322,6 +346,7 @@ int run_tune(const TuneCommandOptions& o) {
     for (const GemmProblem& problem : problems_of(o, shape)) resolve(problem);
   }
   const std::vector<KernelFamily> owned_families = families_of(o);  // a bad --space file fails here, before any work
+  check_kernels_glob(o, owned_families);
   // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
   // tables fail fast, and a table that cannot be read is never overwritten.
   TuningTable table;

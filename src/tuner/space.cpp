@@ -32,10 +32,12 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
   return space;
 }
 
+bool name_matches(const std::string& glob, const std::string& name) { return fnmatch(glob.c_str(), name.c_str(), 0) == 0; }
+
 size_t keep_matching(SearchSpace& space, const std::string& glob) {
   if (glob.empty()) return 0;
   const size_t before = space.candidates.size();
-  std::erase_if(space.candidates, [&](const Candidate& c) { return fnmatch(glob.c_str(), c.name.c_str(), 0) != 0; });
+  std::erase_if(space.candidates, [&](const Candidate& c) { return !name_matches(glob, c.name); });
   return before - space.candidates.size();
 }
 

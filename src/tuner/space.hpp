@@ -39,6 +39,8 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
 /// Keeps the candidates whose name matches a shell glob (`--kernels "tiled_f16_bm128*"`); empty keeps all.
 /// Returns how many were left out.
 size_t keep_matching(SearchSpace& space, const std::string& glob);
+/// Whether a config name matches a --kernels shell glob.
+bool name_matches(const std::string& glob, const std::string& name);
 
 /// Screening order: the configs most likely to be fast first, so a budget that runs out has covered them.
 /// Within a family: its screening_rank for the problem where it declares one; otherwise workgroups of 64 to

@@ -257,6 +257,16 @@ class List(unittest.TestCase):
             self.assertEqual(rc, 0, err)
             best = load_json(path)["entries"][-1]["best"]
             self.assertTrue(best["name"].startswith("fewrows_f32_cols8_"), best["name"])
+            # A glob that names no config of the swept variants in the requested dtypes is a mistake: one line, exit 2,
+            # before any work (the table is left as it was).
+            before = open(path).read()
+            for args in [["--kernels", "tiled_f32_*", "--dtype", "f16"], ["--kernels", "naive_*"], ["--kernels", "tiled-f32*"]]:
+                rc, _, err = run("--shape", "4x20x20", *args, "--out", path)
+                self.assertEqual(rc, 2, (args, err))
+                self.assertEqual(len(err.strip().splitlines()), 1, err)
+                self.assertIn("--kernels", err)
+                self.assertIn("matches no config", err)
+            self.assertEqual(open(path).read(), before)
 
     def test_cold_and_hot_results_are_separate_entries(self):
         with tempfile.TemporaryDirectory() as d:
