@@ -227,6 +227,8 @@ int run_cli(int argc, char** argv) {
   add_problem_options(*list, list_args);
   add_space_options(*list, list_args);
   list->add_flag("--why", list_why, "Also list the pruned configs and inapplicable variants with their reasons");
+  bool list_json = false;
+  list->add_flag("--json", list_json, "One JSON object on stdout: every problem's candidates, pruned configs and inapplicable variants");
 
   TuneArgs bench_args;
   std::string bench_config;
@@ -307,7 +309,7 @@ int run_cli(int argc, char** argv) {
   }
   if (list->parsed()) {
     resolve_tune_args(list_args);
-    return run_list(list_args.parsed, list_why);
+    return run_list(list_args.parsed, list_why, list_json);
   }
   if (!tune->parsed() && tune_args.shapes.empty() && tune_args.shapes_files.empty() && tune_args.suites.empty()) {
     std::cerr << app.help();

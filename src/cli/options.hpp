@@ -95,7 +95,7 @@ int run_merge(const MergeCommandOptions& options);
 int run_compare(const CompareCommandOptions& options);
 /// `gemmtune list`: the candidates of every problem, and with `why` the pruned configs and inapplicable variants
 /// with their reasons; nothing is built or run.
-int run_list(const TuneCommandOptions& options, bool why);
+int run_list(const TuneCommandOptions& options, bool why, bool json);
 /// `gemmtune bench --config NAME`: verifies and times one config on each requested shape (its dtype comes from
 /// the name); writes no table.
 int run_bench(const TuneCommandOptions& options, const std::string& config_name);

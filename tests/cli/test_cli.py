@@ -240,6 +240,25 @@ class List(unittest.TestCase):
         self.assertIn("not applicable splitk: K = 64", out)
         self.assertIn("not applicable coopmat:", out)
 
+    def test_json_lists_candidates_pruned_configs_and_inapplicable_variants(self):
+        rc, out, err = run("list", "--shape", "8x8x8,4x16x300", "--dtype", "i8", "--kernels", "splitk_i8_bm32_bn32_bk16_tm2_tn2_*", "--json")
+        self.assertEqual(rc, 0, err)
+        listing = json.loads(out)
+        self.assertIn("llvmpipe", listing["device"])
+        small, long_k = listing["problems"]
+        self.assertEqual((small["m"], small["n"], small["k"], small["dtype"], small["layout"]), (8, 8, 8, "i8", "nn"))
+        self.assertEqual(small["candidates"], [])  # split-k needs K >= 128
+        self.assertIn("splitk", [v["variant"] for v in small["not_applicable"]])
+        self.assertTrue(long_k["candidates"])
+        self.assertTrue(all(c.startswith("splitk_i8_bm32_bn32_bk16_tm2_tn2_") for c in long_k["candidates"]))
+        self.assertGreater(long_k["left_out_by_kernels"], 0)
+        for pruned in long_k["pruned"]:
+            self.assertEqual(set(pruned), {"name", "code", "reason"})
+        self.assertIn("k_ranges", {p["code"] for p in long_k["pruned"]})
+        # The text listing names the same candidates.
+        rc, text, err = run("list", "--shape", "4x16x300", "--dtype", "i8", "--kernels", "splitk_i8_bm32_bn32_bk16_tm2_tn2_*")
+        self.assertEqual([l.strip() for l in text.splitlines()[1:]], long_k["candidates"])
+
     def test_kernels_glob_restricts_list_and_tune(self):
         rc, out, err = run("list", "--shape", "64x64x64", "--kernels", "tiled_f32_bm32_bn32_*")
         self.assertEqual(rc, 0, err)
