@@ -5,8 +5,8 @@
 #   source .gpu-kit/activate.sh && scripts/gpu-bench.sh [--budget SECONDS] [--out-dir DIR] [--int8-shapes LIST]
 # Runs the anchor, measures the device's ceilings (gemmtune peak), tunes every shape with hot L2, then the shapes marked
 # `cold` in the suite again with --cold (inputs rotated through more than 256 MiB), and runs the anchor both ways.
-# Then tunes the 8-bit integer shapes (i8 and u8, hot; default 4096x4096x4096,1024x768x3072, issue 10; "" for none),
-# which bench.md lists in TOPS beside the f16 figures (the anchor does not time integers).
+# Then tunes the 8-bit integer shapes (i8 and u8, layouts nn and nt, hot; default 4096x4096x4096,1024x768x3072, issue 10; "" for none),
+# which bench.md lists in TOPS beside the f16 figures, with cuBLAS's int8 product (scripts/cublas_int8_anchor.py) for i8.
 # Writes DIR/bench.md, DIR/bench.json, DIR/nvidia-h200.json (the tuning table), DIR/cublas.jsonl and DIR/tune.log
 # (DIR defaults to results/h200).
 set -euo pipefail
@@ -24,6 +24,7 @@ while [ $# -gt 0 ]; do
 done
 bin=${GEMMTUNE_BIN:-$root/build/gemmtune}
 anchor=${CUBLAS_ANCHOR:-$root/.gpu-kit/cublas_anchor.py}
+int8_anchor=${CUBLAS_INT8_ANCHOR:-$root/scripts/cublas_int8_anchor.py}
 suite=$root/configs/shapes/h200-suite.txt
 # Suite lines: name MxNxK [cold] [# comment]
 problems=$(sed 's/#.*//' "$suite")
@@ -35,12 +36,15 @@ python3 "$anchor" --shapes "$shapes" --dtypes f32,f16,bf16 > "$out/cublas.jsonl"
 if [ -n "$cold_shapes" ]; then
   python3 "$anchor" --shapes "$cold_shapes" --dtypes f32,f16,bf16 --cold >> "$out/cublas.jsonl"
 fi
+if [ -n "$int8_shapes" ]; then
+  python3 "$int8_anchor" --shapes "$int8_shapes" --layouts nn,nt >> "$out/cublas.jsonl"
+fi
 "$bin" peak --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
 "$bin" --shape "$shapes" --dtype f32,f16,bf16 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 if [ -n "$cold_shapes" ]; then
   "$bin" --shape "$cold_shapes" --dtype f32,f16,bf16 --cold --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 fi
 if [ -n "$int8_shapes" ]; then
-  "$bin" --shape "$int8_shapes" --dtype i8,u8 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+  "$bin" --shape "$int8_shapes" --dtype i8,u8 --layout nn,nt --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 fi
 python3 "$root/scripts/ratio.py" "$out/nvidia-h200.json" "$out/cublas.jsonl" --json "$out/bench.json" --markdown "$out/bench.md"

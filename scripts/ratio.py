@@ -4,9 +4,11 @@
   scripts/ratio.py TABLE.json CUBLAS.jsonl [--json OUT.json] [--markdown OUT.md]
 
 ratio = cuBLAS time / gemmtune best time (1.0 = parity). Only shapes and dtypes present in both are listed.
-8-bit integer entries (i8, u8, u8i8), which the anchor does not time, follow in a table of their own: TOPS beside
-gemmtune's best f16 TFLOP/s and cuBLAS's f16 TFLOP/s on the same shape (hot L2); in the JSON their cublas_us and
-ratio are null and `tops` is set.
+8-bit integer entries (i8, u8, u8i8) follow in a table of their own: TOPS beside gemmtune's best f16 TFLOP/s and
+cuBLAS's f16 TFLOP/s on the same shape (hot L2), and for i8 the ratio to cuBLAS's int8 product where the anchor file
+has an "i8" line of the same layout (scripts/cublas_int8_anchor.py); cuBLAS has no uint8 product, so u8 and u8i8 rows keep cublas_us
+and ratio null. `tops` is set on every integer row. Anchor lines without a layout are nn (cublas_anchor.py's), and a
+gemmtune entry is joined only with the anchor line of its own layout.
 """
 import argparse
 import json
@@ -32,10 +34,10 @@ def main():
         for line in f:
             if line.strip():
                 r = json.loads(line)
-                cublas[(r["M"], r["N"], r["K"], r["dtype"], bool(r.get("cold", False)))] = r
+                cublas[(r["M"], r["N"], r["K"], r["dtype"], bool(r.get("cold", False)), r.get("layout", "nn"))] = r
     rows, int_rows = [], []
     f16_best = {(e["m"], e["n"], e["k"]): e["best"] for e in table["entries"]
-                if e["dtype"] == "f16" and e.get("best") and not e.get("cold") and e["batch"] == 1}
+                if e["dtype"] == "f16" and e.get("best") and not e.get("cold") and e["batch"] == 1 and e["layout"] == "nn"}
     for e in table["entries"]:
         best = e.get("best")
         cold = bool(e.get("cold", False))
@@ -43,14 +45,17 @@ def main():
             ops = 2.0 * e["m"] * e["n"] * e["k"]
             shape = (e["m"], e["n"], e["k"])
             f16 = f16_best.get(shape)
-            ref16 = cublas.get(shape + ("f16", False))
-            int_rows.append({"m": e["m"], "n": e["n"], "k": e["k"], "dtype": e["dtype"], "cold": cold, "config": best["name"],
+            ref16 = cublas.get(shape + ("f16", False, "nn"))
+            ref8 = cublas.get(shape + ("i8", False, e["layout"])) if e["dtype"] == "i8" and not cold else None
+            int_rows.append({"m": e["m"], "n": e["n"], "k": e["k"], "dtype": e["dtype"], "layout": e["layout"], "cold": cold,
+                             "config": best["name"],
                              "gemmtune_us": round(best["median_us"], 2), "tops": sig(ops / best["median_us"] / 1e6),
-                             "cublas_us": None, "ratio": None,
+                             "cublas_us": ref8["us"] if ref8 else None,
+                             "ratio": sig(ref8["us"] / best["median_us"]) if ref8 else None,
                              "f16_tflops": sig(ops / f16["median_us"] / 1e6) if f16 else None,
                              "cublas_f16_tflops": sig(ops / ref16["us"] / 1e6) if ref16 else None})
             continue
-        ref = cublas.get((e["m"], e["n"], e["k"], e["dtype"], cold))
+        ref = cublas.get((e["m"], e["n"], e["k"], e["dtype"], cold, e["layout"]))
         if not best or not ref or e["batch"] != 1:
             continue
         flops = 2.0 * e["m"] * e["n"] * e["k"]
@@ -66,12 +71,15 @@ def main():
                      f"{r['cublas_us']} | {r['ratio']} |")
     if int_rows:
         dash = lambda v: "-" if v is None else v
-        lines += ["", "8-bit integers (exact int32 results; cuBLAS is not timed for them): TOPS beside the f16 figures of the same shape",
-                  "", "| M x N x K | dtype | L2 | gemmtune best config | us | TOPS | gemmtune f16 TFLOP/s | cuBLAS f16 TFLOP/s |",
-                  "|---|---|---|---|---:|---:|---:|---:|"]
+        lines += ["", "8-bit integers (exact int32 results): TOPS beside the f16 figures of the same shape; ratio = cuBLAS int8 time / "
+                  "gemmtune time, same layout (cuBLAS has no uint8 product); the f16 figures are nn",
+                  "", "| M x N x K | dtype | layout | L2 | gemmtune best config | us | TOPS | gemmtune f16 TFLOP/s | cuBLAS f16 TFLOP/s | "
+                  "cuBLAS int8 us | ratio |",
+                  "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
         for r in int_rows:
-            lines.append(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {'cold' if r['cold'] else 'hot'} | {r['config']} | {r['gemmtune_us']} | "
-                         f"{r['tops']} | {dash(r['f16_tflops'])} | {dash(r['cublas_f16_tflops'])} |")
+            lines.append(f"| {r['m']}x{r['n']}x{r['k']} | {r['dtype']} | {r['layout']} | {'cold' if r['cold'] else 'hot'} | {r['config']} | "
+                         f"{r['gemmtune_us']} | {r['tops']} | {dash(r['f16_tflops'])} | {dash(r['cublas_f16_tflops'])} | {dash(r['cublas_us'])} | "
+                         f"{dash(r['ratio'])} |")
     missing = [f"{e['m']}x{e['n']}x{e['k']} {e['dtype']}" for e in table["entries"]
                if not e.get("best") and e["batch"] == 1]
     if missing:

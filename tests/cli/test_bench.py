@@ -20,6 +20,18 @@ for d in a.dtypes.split(","):
         print(json.dumps({"lib": "cublas", "dtype": d, "M": m, "N": n, "K": k, "cold": a.cold, "us": 20.0 if a.cold else 10.0}))
 '''
 
+# scripts/cublas_int8_anchor.py's stand-in: int8 lines only, hot only.
+FAKE_INT8_ANCHOR = r'''
+import argparse, json
+ap = argparse.ArgumentParser(); ap.add_argument("--shapes"); ap.add_argument("--layouts")
+a = ap.parse_args()
+for s in a.shapes.split(","):
+    m, n, k = map(int, s.split("x"))
+    for layout in a.layouts.split(","):
+        print(json.dumps({"lib": "cublas", "dtype": "i8", "layout": layout, "M": m, "N": n, "K": k, "cold": False,
+                          "us": 5.0 if layout == "nn" else 4.0}))
+'''
+
 
 class GpuBench(unittest.TestCase):
     def test_suite_table_and_side_by_side_files(self):
@@ -29,6 +41,9 @@ class GpuBench(unittest.TestCase):
             anchor = os.path.join(d, "anchor.py")
             with open(anchor, "w") as f:
                 f.write(FAKE_ANCHOR)
+            int8_anchor = os.path.join(d, "int8_anchor.py")
+            with open(int8_anchor, "w") as f:
+                f.write(FAKE_INT8_ANCHOR)
             # A small suite so lavapipe finishes: the script reads the file named by the environment.
             small = os.path.join(d, "suite")
             os.makedirs(os.path.join(small, "scripts"))
@@ -38,19 +53,25 @@ class GpuBench(unittest.TestCase):
             with open(os.path.join(small, "configs", "shapes", "h200-suite.txt"), "w") as f:
                 f.write("# two problems\ntiny 8x16x32\n\nodd   5x7x9 cold # comment\n")
             out = os.path.join(d, "out")
-            env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_ANCHOR=anchor)
+            env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_ANCHOR=anchor, CUBLAS_INT8_ANCHOR=int8_anchor)
             p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "1", "--out-dir", out,
                                 "--int8-shapes", "8x16x32"],
                                capture_output=True, text=True, env=env, timeout=600)
             self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
             with open(os.path.join(out, "bench.json")) as f:
                 rows = json.load(f)
-            # The 8-bit integer rows: TOPS, no anchor, the f16 figures of the same shape beside them.
+            # The 8-bit integer rows: TOPS, the f16 figures of the same shape beside them, cuBLAS's int8 time for i8 only.
             int_rows = [r for r in rows if r["dtype"] in ("i8", "u8")]
-            self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"]) for r in int_rows), [(8, 16, 32, "i8"), (8, 16, 32, "u8")])
+            self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"], r["layout"]) for r in int_rows),
+                             [(8, 16, 32, d, l) for d in ["i8", "u8"] for l in ["nn", "nt"]])
             for r in int_rows:
-                self.assertIsNone(r["cublas_us"])
-                self.assertIsNone(r["ratio"])
+                if r["dtype"] == "i8":  # joined with the anchor line of its own layout
+                    anchor_us = 5.0 if r["layout"] == "nn" else 4.0
+                    self.assertEqual(r["cublas_us"], anchor_us)
+                    self.assertLess(abs(r["ratio"] * r["gemmtune_us"] / anchor_us - 1.0), 1e-3, r)
+                else:
+                    self.assertIsNone(r["cublas_us"])
+                    self.assertIsNone(r["ratio"])
                 self.assertLess(abs(r["tops"] * r["gemmtune_us"] * 1e6 / (2 * 8 * 16 * 32) - 1.0), 2e-2, r)
                 self.assertLess(abs(r["cublas_f16_tflops"] - 2 * 8 * 16 * 32 / 10.0 / 1e6), 1e-2, r)
                 self.assertGreater(r["f16_tflops"], 0)
@@ -68,7 +89,7 @@ class GpuBench(unittest.TestCase):
                 md = f.read()
             self.assertIn("| 8x16x32 | f32 | hot |", md)
             self.assertIn("| 5x7x9 | bf16 | cold |", md)
-            self.assertIn("| 8x16x32 | u8 | hot |", md)
+            self.assertIn("| 8x16x32 | u8 | nt | hot |", md)
             table = json.load(open(os.path.join(out, "nvidia-h200.json")))
             self.assertGreater(table["device"]["peak"]["f32_tflops"], 0)
 
