@@ -452,7 +452,7 @@ int run_tune(const TuneCommandOptions& o) {
       const GemmProblem& problem = problems[i];
       ++problem_index;
       // Sharded, a problem keeps the share of its shape's budget it would have had in a whole run.
-      tune.budget_s = o.shard_count > 1 ? o.budget_s / double(problems.size()) : shape_budget / double(problems.size() - i);
+      tune.budget_s = o.shard_count > 1 ? o.budget_s / double(problems.size()) : problem_budget_s(o.budget_s, shape_budget, problems.size(), i);
       if (o.total_budget_s > 0) {
         // --total-budget: an equal share of what is left for each problem still to come.
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
@@ -539,7 +539,7 @@ int run_tune(const TuneCommandOptions& o) {
         table = update_table(out, [&](TuningTable& t) { record_entry(t, entry); });
         continue;
       }
-      shape_budget = std::max(0.0, shape_budget - result.elapsed_s);
+      shape_budget = std::max(0.0, shape_budget - result.search_s);  // the reference and baseline are not charged
       if (o.json) {
         summaries.push_back(result_summary(result, o.cold));
       } else {

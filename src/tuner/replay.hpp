@@ -19,7 +19,9 @@ struct RecordedConfig {
 
 class ReplayEvaluator : public Evaluator {
  public:
-  explicit ReplayEvaluator(std::map<std::string, RecordedConfig> recorded) : recorded_(std::move(recorded)) {}
+  /// `build_cost_s`: virtual seconds each config of a precompile batch costs (a driver that builds one at a time).
+  explicit ReplayEvaluator(std::map<std::string, RecordedConfig> recorded, double build_cost_s = 0.0)
+      : recorded_(std::move(recorded)), build_cost_s_(build_cost_s) {}
   Measurement screen(const Candidate& c) override;
   Measurement prepare(const Candidate& c, int warmup) override;
   double sample(const Candidate& c, uint32_t runs) override;
@@ -27,6 +29,7 @@ class ReplayEvaluator : public Evaluator {
   void precompile(const std::vector<const Candidate*>& next) override {
     precompiled_.emplace_back();
     for (const Candidate* c : next) precompiled_.back().push_back(c->name);
+    clock_s_ += build_cost_s_ * double(next.size());
   }
   double now_s() override { return clock_s_; }
   bool timestamps() const override { return true; }
@@ -43,6 +46,7 @@ class ReplayEvaluator : public Evaluator {
   std::map<std::string, size_t> next_sample_;
   std::vector<std::string> screened_, sampled_;
   std::vector<std::vector<std::string>> precompiled_;
+  double build_cost_s_ = 0.0;
   double clock_s_ = 0.0;
 };
 

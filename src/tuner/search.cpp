@@ -83,6 +83,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   std::vector<EvaluatedConfig> screened;
   std::vector<const Candidate*> screened_candidates;
   size_t precompiled_until = 0;  // candidates before this index had their pipelines built in a batch
+  double build_s_per_config = 0.0;  // from the last batch: drivers that serialize builds make a batch cost its size
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     auto known = o.known.find(c.name);
@@ -96,13 +97,22 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
     if (o.compile_threads > 1 && known == o.known.end() && i >= precompiled_until) {
       // The next candidates to measure (this one first) get their pipelines built together; after the
       // begin mark, so a driver crash while compiling is charged to a config of the batch, not to the last one.
+      // A batch is sized to what is left of the screening budget, so builds that would never be measured
+      // are not paid for (the first batch, with no estimate yet, is full).
+      size_t batch = o.compile_threads;
+      if (build_s_per_config > 0.0) {
+        const double left_s = screen_share * o.budget_s - spent();
+        batch = std::clamp<size_t>(size_t(std::max(0.0, left_s / build_s_per_config)), 1, o.compile_threads);
+      }
       std::vector<const Candidate*> next;
       size_t j = i;
-      for (; j < candidates.size() && next.size() < o.compile_threads; ++j) {
+      for (; j < candidates.size() && next.size() < batch; ++j) {
         if (!o.known.count(candidates[j].name)) next.push_back(&candidates[j]);
       }
       precompiled_until = j;
+      const double build_start = ev.now_s();
       ev.precompile(next);
+      build_s_per_config = (ev.now_s() - build_start) / double(next.size());
     }
     EvaluatedConfig e{c.family, c.name, c.config, known != o.known.end() ? known->second : ev.screen(c), false};
     if (known != o.known.end()) {
@@ -172,6 +182,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
     }
   }
   for (EvaluatedConfig* f : finals) f->finalist = true;
+  r.search_s = spent();
   choose_winner(r, finals, o.noise_factor);
 
   // Finalists first, the winner leading, then every other screened config from the fastest.

@@ -66,12 +66,18 @@ void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& 
     }
     std::stable_sort(q.begin(), q.end(), [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
   }
-  // Round-robin over families, each taking its screening_weight of configs per round.
+  // Round-robin over families, each taking its screening_weight of configs per round; the heavier families
+  // (matrix units, known to be much faster where they apply) open each round, so a budget that covers one
+  // batch of builds still measures them.
+  std::vector<size_t> by_weight(queues.size());
+  for (size_t f = 0; f < by_weight.size(); ++f) by_weight[f] = f;
+  std::stable_sort(by_weight.begin(), by_weight.end(),
+                   [&](size_t a, size_t b) { return families[a]->screening_weight > families[b]->screening_weight; });
   candidates.clear();
   std::vector<size_t> next(queues.size(), 0);
   for (bool any = true; any;) {
     any = false;
-    for (size_t f = 0; f < queues.size(); ++f) {
+    for (size_t f : by_weight) {
       for (uint32_t w = 0; w < families[f]->screening_weight && next[f] < queues[f].size(); ++w) {
         candidates.push_back(std::move(queues[f][next[f]++]));
         any = true;

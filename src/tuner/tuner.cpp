@@ -35,6 +35,11 @@ size_t TuneResult::failed() const {
                               [](const EvaluatedConfig& e) { return e.measurement.disposition != Disposition::passed; }));
 }
 
+double problem_budget_s(double shape_budget_s, double shape_left_s, size_t problems, size_t index) {
+  const double equal_share = shape_budget_s / double(problems);
+  return std::max(0.5 * equal_share, std::max(0.0, shape_left_s) / double(problems - index));
+}
+
 TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, const std::vector<const KernelFamily*>& families,
                         const TuneOptions& options, const ProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();

@@ -82,7 +82,8 @@ struct TuneResult {
   double noise_band = 0.0;        ///< noise_factor x the larger CV of the two
   bool timestamps = true;         ///< false: host timing was used
   std::optional<EvaluatedConfig> baseline;  ///< the naive kernel, timed once (TuneOptions::baseline)
-  double elapsed_s = 0.0;
+  double elapsed_s = 0.0;          ///< the whole problem: reference, search and baseline
+  double search_s = 0.0;           ///< screening and finals alone, what the budget is charged with
 
   const EvaluatedConfig* best() const;       ///< fastest verified finalist, or null
   const EvaluatedConfig* runner_up() const;  ///< second fastest verified finalist, or null
@@ -90,6 +91,12 @@ struct TuneResult {
 };
 
 using ProgressFn = std::function<void(size_t done, size_t total, const EvaluatedConfig&)>;
+
+/// The budget of problem `index` of a shape's `problems` (its dtypes and layouts): an equal share of what the
+/// shape has left (`shape_left_s`, its budget less the search time of the problems before), but never less
+/// than half of an equal share of the whole `shape_budget_s`, so one problem that overran (a batch of slow
+/// pipeline builds) does not leave the next too little to measure anything.
+double problem_budget_s(double shape_budget_s, double shape_left_s, size_t problems, size_t index);
 
 TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, const std::vector<const KernelFamily*>& families,
                         const TuneOptions& options, const ProgressFn& progress = {});

@@ -84,6 +84,38 @@ TEST(Search, PipelinesAreBuiltInBatchesOfTheCompileThreadsAheadOfScreeningAndNev
   EXPECT_TRUE(ev.precompiled().empty());
 }
 
+TEST(Search, BuildBatchesShrinkToWhatIsLeftOfTheScreeningBudget) {
+  // A driver that builds one pipeline at a time (1 s a config): a full batch of 4 first, then batches sized to
+  // the screening budget left (7.5 s of 10), so no build is paid for that screening could not measure.
+  auto c = candidates(20);
+  TuneOptions o = options(Strategy::screen, 10.0);
+  o.compile_threads = 4;
+  ReplayEvaluator ev(steady(c, std::vector<double>(20, 10.0)), 1.0);
+  TuneResult r = search(c, ev, o);
+  std::vector<size_t> sizes;
+  for (const auto& batch : ev.precompiled()) sizes.push_back(batch.size());
+  // 4 built (4 s) + 4 screened (0.04 s): 3.46 s left, 3 built; 0.43 s left: 1 (the candidate in hand).
+  EXPECT_EQ(sizes, (std::vector<size_t>{4, 3, 1}));
+  EXPECT_EQ(ev.screened().size(), 8u);
+  EXPECT_TRUE(r.budget_exhausted);
+  EXPECT_EQ(r.skipped, 12u);
+  // Free builds (a cache hit, or a driver that compiles at first dispatch) keep every batch full.
+  ReplayEvaluator free_builds(steady(c, std::vector<double>(20, 10.0)));
+  search(c, free_builds, o);
+  for (const auto& batch : free_builds.precompiled()) EXPECT_EQ(batch.size(), 4u);
+}
+
+TEST(Search, EachProblemOfAShapeGetsAnEqualShareOfWhatIsLeftButAtLeastHalfItsShare) {
+  // 30 s for three dtypes: 10 s each while they keep to it.
+  EXPECT_DOUBLE_EQ(problem_budget_s(30, 30, 3, 0), 10.0);
+  EXPECT_DOUBLE_EQ(problem_budget_s(30, 20, 3, 1), 10.0);
+  // The first took 5 s: the other two share the 25 s left.
+  EXPECT_DOUBLE_EQ(problem_budget_s(30, 25, 3, 1), 12.5);
+  // The first two overran to 28 s: the last still gets half of its 10 s share, not the 2 s left.
+  EXPECT_DOUBLE_EQ(problem_budget_s(30, 2, 3, 2), 5.0);
+  EXPECT_DOUBLE_EQ(problem_budget_s(30, -4, 3, 2), 5.0);
+}
+
 TEST(Search, TheBudgetEndsScreeningAtThreeQuartersAndCountsTheSkipped) {
   auto c = candidates(20);
   auto rec = steady(c, std::vector<double>(20, 10.0));

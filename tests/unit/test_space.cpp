@@ -378,16 +378,24 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
   SearchSpace s = build_search_space(kernel_families(), p, matrix_device());
   order_for_screening(s.candidates, p);
   ASSERT_GE(s.candidates.size(), 16u);
-  // Round-robin with weights: tiled, splitk, then three coopmat configs per round (fewrows cannot serve M = 4096).
+  // Round-robin with weights, the heavier family first in each round: three coopmat configs, then tiled and
+  // splitk (fewrows cannot serve M = 4096). A budget that covers one batch of 8 builds measures coopmat.
   std::vector<std::string> first;
   for (size_t i = 0; i < 10; ++i) first.push_back(s.candidates[i].family->name);
-  EXPECT_EQ(first, (std::vector<std::string>{"tiled", "splitk", "coopmat", "coopmat", "coopmat", "tiled", "splitk", "coopmat",
-                                             "coopmat", "coopmat"}));
+  EXPECT_EQ(first, (std::vector<std::string>{"coopmat", "coopmat", "coopmat", "tiled", "splitk", "coopmat", "coopmat", "coopmat",
+                                             "tiled", "splitk"}));
   // The first coopmat config is the H200's winner at 4096^3: 128x128, BK 32 double-buffered (two BK 64 buffers
   // do not fit in 48 KiB), 4 subgroups, no split; then BK 64 single-buffered.
-  EXPECT_EQ(s.candidates[2].name, "coopmat_f16_bm128_bn128_bk32_sgm2_sgn2_splits1_stages2");
+  EXPECT_EQ(s.candidates[0].name, "coopmat_f16_bm128_bn128_bk32_sgm2_sgn2_splits1_stages2");
   // Single-buffered configs keep the names they had before `stages` existed (unnamed_value 1).
-  EXPECT_EQ(s.candidates[3].name, "coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1");
+  EXPECT_EQ(s.candidates[1].name, "coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1");
+  // With coopmat2 too (weight 3 as well), the two keep their declaration order: coopmat, then coopmat2.
+  SearchSpace both = build_search_space(kernel_families(), p, matrix2_device());
+  order_for_screening(both.candidates, p);
+  ASSERT_GE(both.candidates.size(), 8u);
+  first.clear();
+  for (size_t i = 0; i < 8; ++i) first.push_back(both.candidates[i].family->name);
+  EXPECT_EQ(first, (std::vector<std::string>{"coopmat", "coopmat", "coopmat", "coopmat2", "coopmat2", "coopmat2", "tiled", "splitk"}));
 
   // Few tiles (128x768x768: 6 tiles of 128x128): 64x64 tiles with just enough splits come first.
   p.shape = {128, 768, 768, 1};
