@@ -83,7 +83,8 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   std::vector<EvaluatedConfig> screened;
   std::vector<const Candidate*> screened_candidates;
   size_t precompiled_until = 0;  // candidates before this index had their pipelines built in a batch
-  double build_s_per_config = 0.0;  // from the last batch: drivers that serialize builds make a batch cost its size
+  double build_s_per_config = -1.0;  // from the last batch (< 0: none yet); drivers that build one pipeline at a
+                                     // time (NVIDIA's) make a batch cost its size
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     auto known = o.known.find(c.name);
@@ -97,9 +98,10 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
     if (o.compile_threads > 1 && known == o.known.end() && i >= precompiled_until) {
       // The next candidates to measure (this one first) get their pipelines built together; after the
       // begin mark, so a driver crash while compiling is charged to a config of the batch, not to the last one.
-      // A batch is sized to what is left of the screening budget, so builds that would never be measured
-      // are not paid for (the first batch, with no estimate yet, is full).
-      size_t batch = o.compile_threads;
+      // A batch is sized to what is left of the screening budget, so builds that would never be measured are
+      // not paid for. The first batch is one config, which gives the estimate: on the H200 a first batch of 8
+      // coopmat builds took about 10 s, a whole 30 s budget's share of one dtype, and one config was measured.
+      size_t batch = build_s_per_config < 0.0 ? 1 : o.compile_threads;
       if (build_s_per_config > 0.0) {
         const double left_s = screen_share * o.budget_s - spent();
         batch = std::clamp<size_t>(size_t(std::max(0.0, left_s / build_s_per_config)), 1, o.compile_threads);
