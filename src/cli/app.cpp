@@ -35,7 +35,7 @@ struct TuneArgs {
   std::vector<std::string> shapes, shapes_files, suites;
   std::vector<std::string> dtypes;
   std::vector<std::string> layouts;
-  std::string variants, mode, activation, budget, total_budget, shard, devices;
+  std::string variants, mode, activation, budget, total_budget, shard, devices, screen_warmup;
   std::optional<uint64_t> lda, ldb, ldc, stride_a, stride_b, stride_c;
   TuneCommandOptions parsed;
 };
@@ -93,6 +93,8 @@ void add_search_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
   app.add_option("--out", o.out, "Tuning table to write (default results/<device>.json); entries for other shapes are kept");
   app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
+  app.add_option("--screen-warmup", args.screen_warmup,
+                 "Device time of back-to-back runs before each screening batch (0.3, 2s; default 0.3 s on GPUs; CPU devices: as long as the device idled, 20 to 200 ms)");
   app.add_option("--compile-threads", o.compile_threads,
                  "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
       ->check(CLI::Range(1, 64));
@@ -145,6 +147,10 @@ void resolve_tune_args(TuneArgs& args) {
   op.c.batch_stride = args.stride_c;
   parse_strategy(args.parsed.strategy, "--strategy");  // refused here, before any work
   if (!args.budget.empty()) args.parsed.budget_s = parse_seconds(args.budget, "--budget");
+  if (!args.screen_warmup.empty()) {
+    args.parsed.screen_warmup_s = parse_seconds(args.screen_warmup, "--screen-warmup");
+    if (args.parsed.screen_warmup_s > 60.0) throw usage_error("--screen-warmup", args.screen_warmup, "at most 60 s");
+  }
   if (!args.shard.empty()) {
     const size_t slash = args.shard.find('/');
     auto number = [&](const std::string& s) {

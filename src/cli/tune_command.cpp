@@ -414,6 +414,7 @@ int run_tune(const TuneCommandOptions& o) {
   if (o.compile_threads > 0) tune.compile_threads = o.compile_threads;
   tune.run.seed = o.seed;
   tune.run.cold_bytes = o.cold ? kColdBytes : 0;
+  if (o.screen_warmup_s >= 0.0) tune.run.screen_warmup_ns = o.screen_warmup_s * 1e9;
   tune.kernels = o.kernels;
 
   const std::vector<const KernelFamily*> families = pointers(owned_families);

@@ -312,7 +312,6 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     if (pipeline) pipeline->bind(bindings());
   }
 
-  const double idle_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - device_idle_since_).count();
   // Verification run on a fresh C image. Cold runs verify the last input copy: a wrong copy
   // pitch or upload would show there first.
   next_copy_ = copies_ - 1;
@@ -372,9 +371,13 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
   };
   if (screening) {
     // Clocks fall while the device idles (an H200 went to 345 of 1980 MHz between candidates whose host-side
-    // compile and check took a few hundred ms) and take about as long to come back: screening warms up for
-    // as long as the device had idled before this candidate, between screen_warmup_ns and warmup_ns.
-    const double target = std::clamp(idle_ns, options_.screen_warmup_ns, options_.warmup_ns);
+    // compile and check took a few hundred ms) and only sustained work brings them back. The idle counts from
+    // the end of the last candidate's device work to now: the build, and this candidate's check on the host.
+    const double idle_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - device_idle_since_).count();
+    const bool cpu = device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    const double target = options_.screen_warmup_ns >= 0.0 ? options_.screen_warmup_ns
+                          : cpu                            ? std::clamp(idle_ns, 20'000'000.0, 200'000'000.0)
+                                                           : 300'000'000.0;
     if (run_ns < target) warm_up(0, target - run_ns);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);

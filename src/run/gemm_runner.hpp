@@ -42,9 +42,12 @@ struct RunOptions {
   /// their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only sustained
   /// work brings them back.
   double warmup_ns = 200'000'000.0;
-  /// Before a screening batch: as long as the device idled before the candidate (host compile and checks),
-  /// at least this and at most warmup_ns, less the first run after verification.
-  double screen_warmup_ns = 20'000'000.0;
+  /// Before a screening batch, back-to-back runs for this much device time (less the first run after
+  /// verification). Negative: by device type. GPUs: 300 ms, because the H200 screened compute-bound configs
+  /// 2-4x slower than their finals with at most 200 ms and within 1 % with 0.3, 0.5 or 1 s
+  /// (results/h200/screen-warmup/). CPU devices (lavapipe), which have no such clocks: as long as the device
+  /// idled before the warm-up (the host's build and check of the candidate), 20 to 200 ms.
+  double screen_warmup_ns = -1.0;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
   /// Constant operands instead of seeded random ones (tests of integer extremes).
@@ -80,7 +83,7 @@ class GemmRunner {
   /// Verifies `config`, warms up (at least `warmup` batches and RunOptions::warmup_ns of device time), then
   /// times `samples` batches (see RunOptions::min_sample_ns; a sample is the batch time over its runs). With
   /// `samples` = 0 (screening) one timed batch follows the verification run, after a warm-up as long as the
-  /// device had idled (see RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
+  /// device type (see RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
   /// Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
   /// evaluate() without samples: verifies and warms up, and sets runs_per_sample for sample().
