@@ -294,6 +294,12 @@ Measurement GemmRunner::prepare(const KernelFamily& family, const Config& config
   return run_config(family, config, warmup, 0, false);
 }
 
+double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType type, double idle_ns) {
+  if (options.screen_warmup_ns >= 0.0) return options.screen_warmup_ns;
+  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return std::clamp(idle_ns, 20'000'000.0, 200'000'000.0);
+  return 300'000'000.0;
+}
+
 Measurement GemmRunner::run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening) {
   const IdleMark idle_mark{device_idle_since_};  // however this ends, the device idles from then on
   Measurement m;
@@ -374,10 +380,7 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     // compile and check took a few hundred ms) and only sustained work brings them back. The idle counts from
     // the end of the last candidate's device work to now: the build, and this candidate's check on the host.
     const double idle_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - device_idle_since_).count();
-    const bool cpu = device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    const double target = options_.screen_warmup_ns >= 0.0 ? options_.screen_warmup_ns
-                          : cpu                            ? std::clamp(idle_ns, 20'000'000.0, 200'000'000.0)
-                                                           : 300'000'000.0;
+    const double target = screen_warmup_target_ns(options_, device_.info().type, idle_ns);
     if (run_ns < target) warm_up(0, target - run_ns);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);

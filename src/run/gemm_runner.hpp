@@ -72,6 +72,10 @@ uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uin
 void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard,
                         uint64_t copies = 1);
 
+/// Device time of back-to-back runs before a screening batch: options.screen_warmup_ns where set (>= 0), else by
+/// device type (see RunOptions::screen_warmup_ns), `idle_ns` being how long the device has idled.
+double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType type, double idle_ns);
+
 class GemmRunner {
  public:
   GemmRunner(const vk::Device& device, const GemmProblem& problem, const RunOptions& options);

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
+#include "run/gemm_runner.hpp"
 #include "tuner/evaluator.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/tuner.hpp"
@@ -117,6 +118,25 @@ TEST(Search, EachProblemOfAShapeGetsAnEqualShareOfWhatIsLeftButAtLeastHalfItsSha
   // The first two overran to 28 s: the last still gets half of its 10 s share, not the 2 s left.
   EXPECT_DOUBLE_EQ(problem_budget_s(30, 2, 3, 2), 5.0);
   EXPECT_DOUBLE_EQ(problem_budget_s(30, -4, 3, 2), 5.0);
+}
+
+TEST(Search, ScreeningWarmsGpusUpFor300msAndCpuDevicesForTheirIdleTime) {
+  RunOptions o;
+  // GPUs: 0.3 s whatever the idle (the H200 screened 2-4x slow with at most 200 ms).
+  for (VkPhysicalDeviceType gpu : {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU}) {
+    EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, gpu, 1e6), 300e6);
+    EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, gpu, 5e9), 300e6);
+  }
+  // CPU devices: the idle time, 20 to 200 ms.
+  EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, 1e6), 20e6);
+  EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, 70e6), 70e6);
+  EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, 5e9), 200e6);
+  // --screen-warmup: the same on every device, 0 included.
+  for (double fixed : {0.0, 1.5e9}) {
+    o.screen_warmup_ns = fixed;
+    EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, 70e6), fixed);
+    EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, 70e6), fixed);
+  }
 }
 
 TEST(Search, TheBudgetEndsScreeningAtThreeQuartersAndCountsTheSkipped) {
