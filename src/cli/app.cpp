@@ -94,7 +94,7 @@ void add_search_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--out", o.out, "Tuning table to write (default results/<device>.json); entries for other shapes are kept");
   app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
   app.add_option("--screen-warmup", args.screen_warmup,
-                 "Device time of back-to-back runs before each screening batch (0.3, 2s; default 0.3 s on GPUs; CPU devices: as long as the device idled, 20 to 200 ms)");
+                 "Device time of back-to-back runs before each screening batch (0.3, 2s; default: from the device's idle time before it, GPUs 3x it, 20 ms to 1 s, CPU devices 1x, 20 to 200 ms)");
   app.add_option("--compile-threads", o.compile_threads,
                  "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
       ->check(CLI::Range(1, 64));

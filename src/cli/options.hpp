@@ -24,7 +24,7 @@ struct TuneCommandOptions {
   uint64_t seed = 1;
   int samples = 10;
   int warmup = 2;
-  double screen_warmup_s = -1.0;  ///< --screen-warmup: device time of runs before each screening batch; < 0: by device type
+  double screen_warmup_s = -1.0;  ///< --screen-warmup: device time of runs before each screening batch; < 0: from the idle time
   int finalists = 3;
   unsigned compile_threads = 0;  ///< pipelines built at once; 0: default_compile_threads()
   double budget_s = 90.0;  ///< per shape, shared by its dtypes

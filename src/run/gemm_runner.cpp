@@ -297,7 +297,7 @@ Measurement GemmRunner::prepare(const KernelFamily& family, const Config& config
 double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType type, double idle_ns) {
   if (options.screen_warmup_ns >= 0.0) return options.screen_warmup_ns;
   if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return std::clamp(idle_ns, 20'000'000.0, 200'000'000.0);
-  return 300'000'000.0;
+  return std::clamp(3.0 * idle_ns, 20'000'000.0, 1'000'000'000.0);
 }
 
 Measurement GemmRunner::run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening) {
