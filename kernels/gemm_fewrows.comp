@@ -1,5 +1,6 @@
 #version 450
-// gemm_fewrows: products with at most 8 rows of op(A) (decoding tokens), A not transposed; streams B once.
+// gemm_fewrows: products with at most 8 rows of op(A) (decoding tokens), B stored K x N; streams B once. op(A)
+// may be transposed: its M x K values are few and stay in the caches (B stored N x K goes to gemm_rowdot.comp).
 // A workgroup owns COLS * VEC columns of C for every row; its COLS * SLICES invocations split k into SLICES
 // interleaved slices (invocation slice s takes k = s, s + SLICES, ...), and each invocation owns VEC
 // consecutive columns. Each invocation chains its terms in increasing k for every row and column; then the

@@ -4,6 +4,8 @@
 // Problem constants (set by the runner from the request, not tuned):
 //   20: TRANS_A  21: TRANS_B  22: HAS_BIAS  23: ACTIVATION (0 none, 1 relu, 2 gelu-erf, 3 gelu-tanh)
 //   24: DETERMINISTIC (fixed summation order)  25: SPLIT (split-k ranges; 1 = none)  26, 27: ALIGNED_A/_B
+//   28, 29: integer zero points  30: (the unfused epilogue pass's operation, epilogue.comp)
+//   31: the rows of op(A), capped at 16 (declared by the kernels sized by it)
 // Bindings: 0 A, 1 B, 2 C, 3 bias, 4 split-k scratch (planes of raw sums). Unused ones get a small dummy buffer.
 // Element (z, r, c) of a stored operand is at off + z * stride + r * ld + c (all in elements).
 

@@ -85,6 +85,7 @@ int run_devices(const DevicesCommandOptions& o) {
                         {"max_push_constants_size", d.max_push_constants_size}}},
                       {"memory_heaps", heaps_json(d)},
                       {"subgroup_size", d.subgroup_size},
+                      {"subgroup_shuffle", d.subgroup_shuffle},
                       {"matrix", matrix_json(d)},
                       {"matrix2", matrix2_json(d)},
                       {"compute_queue_family", d.compute_queue_family},
@@ -104,9 +105,10 @@ int run_devices(const DevicesCommandOptions& o) {
     std::printf("   shared memory %u B, %u invocations, workgroup size %ux%ux%u, workgroup count %ux%ux%u\n", d.max_shared_memory,
                 d.max_invocations, d.max_workgroup_size[0], d.max_workgroup_size[1], d.max_workgroup_size[2],
                 d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
-    std::printf("   storage buffer range %u B, allocation %llu B, buffer %llu B, push constants %u B, subgroup size %u\n",
+    std::printf("   storage buffer range %u B, allocation %llu B, buffer %llu B, push constants %u B, subgroup size %u%s\n",
                 d.max_storage_buffer_range, static_cast<unsigned long long>(d.max_memory_allocation_size),
-                static_cast<unsigned long long>(d.max_buffer_size), d.max_push_constants_size, d.subgroup_size);
+                static_cast<unsigned long long>(d.max_buffer_size), d.max_push_constants_size, d.subgroup_size,
+                d.subgroup_shuffle ? " with shuffles" : ", no shuffles in compute shaders");
     for (size_t h = 0; h < d.heaps.size(); ++h) {
       std::printf("   memory heap %zu: %.2f GiB%s%s\n", h, double(d.heaps[h].size) / double(1ull << 30),
                   d.heaps[h].device_local ? ", device-local" : "", d.heaps[h].host_visible ? ", host-visible" : "");

@@ -15,7 +15,8 @@ KernelFamily make_fewrows() {
     if (p.shape.m > max_rows)
       return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most " + std::to_string(max_rows) + " rows of op(A)" +
              (is_integer(p.dtype) ? " for 8-bit integers" : "");
-    if (p.layout.trans_a) return "op(A) is transposed: few-rows reads A as stored M x K";
+    // With B stored N x K this kernel would read B across a stride of K; rowdot reads those rows contiguously.
+    if (p.layout.trans_b && !is_integer(p.dtype)) return "B stored N x K: rowdot serves it, reading rows of B contiguously";
     return std::nullopt;
   };
   f.constraints = device_limit_constraints();
@@ -26,6 +27,7 @@ KernelFamily make_fewrows() {
     const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec");
     return std::array<uint64_t, 3>{(p.shape.n + columns - 1) / columns, 1, p.shape.batch};
   };
+  f.few_rows = true;
   f.spirv = fewrows_spirv;
   return f;
 }

@@ -44,7 +44,9 @@ struct Constraint {
 /// Specialization constants set from the problem (not tuned); see kernels/common/gemm_common.glsl.
 namespace problem_constant {
 inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25,
-                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29;
+                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29,
+                          /// the rows of op(A), capped at 16 (kernels sized by it serve at most 16)
+                          rows_a = 31;
 }
 
 struct KernelFamily {
@@ -76,6 +78,9 @@ struct KernelFamily {
   /// faster where it applies gets more of a short budget).
   std::function<double(const Config&, const GemmProblem&)> screening_rank;
   uint32_t screening_weight = 1;
+  /// Streams B once for a few rows of op(A) (fewrows, rowdot): for problems of M <= 16 these families open each
+  /// screening round, and other families' tiles taller than 4 x M go last.
+  bool few_rows = false;
 
   /// Deterministic config name: "<family>_<dtype>_<param><value>..." ("tiled_f32_bm64_bn64_bk16_tm4_tn4").
   std::string config_name(const Config& config, DType dtype) const;

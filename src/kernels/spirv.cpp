@@ -14,6 +14,9 @@
 #include "fewrows_i8.h"
 #include "fewrows_u8.h"
 #include "fewrows_u8i8.h"
+#include "rowdot_bf16.h"
+#include "rowdot_f16.h"
+#include "rowdot_f32.h"
 #include "naive_bf16.h"
 #include "naive_f16.h"
 #include "naive_f32.h"
@@ -64,6 +67,15 @@ std::span<const uint32_t> naive_spirv(DType dtype) {
     case DType::u8i8: return words(spirv_naive_u8i8);
   }
   return {};
+}
+
+std::span<const uint32_t> rowdot_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::f32: return words(spirv_rowdot_f32);
+    case DType::f16: return words(spirv_rowdot_f16);
+    case DType::bf16: return words(spirv_rowdot_bf16);
+    default: return {};
+  }
 }
 
 std::span<const uint32_t> fewrows_spirv(DType dtype) {

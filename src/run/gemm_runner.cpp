@@ -60,7 +60,8 @@ std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const Reso
           {pc::deterministic, p.mode == Mode::deterministic},
           {pc::split, splits},
           {pc::zero_a, uint32_t(p.zero_a)},
-          {pc::zero_b, uint32_t(p.zero_b)}};
+          {pc::zero_b, uint32_t(p.zero_b)},
+          {pc::rows_a, uint32_t(std::min<uint64_t>(p.shape.m, 16))}};
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

@@ -68,19 +68,35 @@ void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& 
   }
   // Round-robin over families, each taking its screening_weight of configs per round; the heavier families
   // (matrix units, known to be much faster where they apply) open each round, so a budget that covers one
-  // batch of builds still measures them.
+  // batch of builds still measures them. Decoding-sized problems (M <= 16) are streams of B: the few-rows
+  // families open each round with 4 slots, and tiles taller than 4 x M (mostly padding there, and 10-100x
+  // slower on the H200) wait until every other config has been screened.
+  const bool decoding = problem.shape.m <= kDecodingRows;
+  auto weight = [&](const KernelFamily* f) { return decoding && f->few_rows ? 4u : f->screening_weight; };
+  auto demoted = [&](const Candidate& c) {
+    if (!decoding || c.family->few_rows) return false;
+    for (const auto& [name, value] : c.config.values) {
+      if (name == "bm" && value > 4 * problem.shape.m) return true;
+    }
+    return false;
+  };
   std::vector<size_t> by_weight(queues.size());
   for (size_t f = 0; f < by_weight.size(); ++f) by_weight[f] = f;
-  std::stable_sort(by_weight.begin(), by_weight.end(),
-                   [&](size_t a, size_t b) { return families[a]->screening_weight > families[b]->screening_weight; });
+  std::stable_sort(by_weight.begin(), by_weight.end(), [&](size_t a, size_t b) {
+    const bool fa = decoding && families[a]->few_rows, fb = decoding && families[b]->few_rows;
+    return fa != fb ? fa : weight(families[a]) > weight(families[b]);
+  });
+  for (std::vector<Candidate>& q : queues) std::stable_partition(q.begin(), q.end(), [&](const Candidate& c) { return !demoted(c); });
   candidates.clear();
   std::vector<size_t> next(queues.size(), 0);
-  for (bool any = true; any;) {
-    any = false;
-    for (size_t f : by_weight) {
-      for (uint32_t w = 0; w < families[f]->screening_weight && next[f] < queues[f].size(); ++w) {
-        candidates.push_back(std::move(queues[f][next[f]++]));
-        any = true;
+  for (const bool late : {false, true}) {
+    for (bool any = true; any;) {
+      any = false;
+      for (size_t f : by_weight) {
+        for (uint32_t w = 0; w < weight(families[f]) && next[f] < queues[f].size() && demoted(queues[f][next[f]]) == late; ++w) {
+          candidates.push_back(std::move(queues[f][next[f]++]));
+          any = true;
+        }
       }
     }
   }

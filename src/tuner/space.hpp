@@ -46,7 +46,10 @@ bool name_matches(const std::string& glob, const std::string& name);
 /// Within a family: its screening_rank for the problem where it declares one; otherwise workgroups of 64 to
 /// 256 invocations, then more work per invocation (TM * TN), then larger tiles; ties keep declaration order.
 /// Families then take turns, each taking its screening_weight of configs per turn, so every applicable variant
-/// is screened even when the budget covers a small part of the space. Deterministic.
+/// is screened even when the budget covers a small part of the space. Decoding-sized problems (M <= 16): the
+/// few-rows families (KernelFamily::few_rows) open every turn with 4 configs, and other families' configs with
+/// BM > 4 x M come after every other config. Deterministic.
+inline constexpr uint64_t kDecodingRows = 16;
 void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& problem);
 
 }  // namespace gemmtune

@@ -261,6 +261,9 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
   d.max_storage_buffer_range = lim.maxStorageBufferRange;
   d.max_push_constants_size = lim.maxPushConstantsSize;
   d.subgroup_size = subgroup.subgroupSize;
+  d.subgroup_shuffle = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                       (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BASIC_BIT) &&
+                       (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
   d.timestamp_period_ns = lim.timestampPeriod;
 
   VkPhysicalDeviceMaintenance3Properties m3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};

@@ -83,6 +83,9 @@ struct DeviceInfo {
   uint64_t max_buffer_size = UINT64_MAX;  ///< maxBufferSize (Vulkan 1.3); no limit stated before 1.3
   uint32_t max_push_constants_size = 0;
   uint32_t subgroup_size = 0;
+  /// Compute shaders may use subgroup shuffles (VkPhysicalDeviceSubgroupProperties: basic and shuffle
+  /// operations in the compute stage): the row-dot kernel's reduction.
+  bool subgroup_shuffle = false;
 
   MatrixCapabilities matrix;
   Matrix2Capabilities matrix2;

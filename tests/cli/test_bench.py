@@ -13,11 +13,25 @@ BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build",
 FAKE_ANCHOR = r'''
 import argparse, json
 ap = argparse.ArgumentParser(); ap.add_argument("--shapes"); ap.add_argument("--dtypes"); ap.add_argument("--cold", action="store_true")
+ap.add_argument("--layouts", default="nn")
 a = ap.parse_args()
 for d in a.dtypes.split(","):
     for s in a.shapes.split(","):
         m, n, k = map(int, s.split("x"))
-        print(json.dumps({"lib": "cublas", "dtype": d, "M": m, "N": n, "K": k, "cold": a.cold, "us": 20.0 if a.cold else 10.0}))
+        for layout in a.layouts.split(","):
+            print(json.dumps({"lib": "cublas", "dtype": d, "M": m, "N": n, "K": k, "cold": a.cold, "layout": layout,
+                              "us": 20.0 if a.cold else 10.0}))
+'''
+
+# ggml_anchor.sh's stand-in: the decode suite's 2x24x40 in every weight type; f32 lines only with --matrix none
+# (the real script's f32 lines otherwise run on 16-bit matrix units).
+FAKE_GGML = r'''
+matrix=auto
+[ "${1:-}" = "--matrix" ] && matrix=$2
+for t in f32 f16 bf16; do
+  if [ "$matrix" = none ]; then [ $t = f32 ] || continue; units=none; else units=NV_coopmat2; fi
+  echo "{\"lib\": \"ggml-vulkan\", \"matrix\": \"$units\", \"dtype\": \"$t\", \"layout\": \"nt\", \"M\": 2, \"N\": 24, \"K\": 40, \"us\": 8.0}"
+done
 '''
 
 # scripts/cublas_int8_anchor.py's stand-in: int8 lines only, hot only.
@@ -52,10 +66,15 @@ class GpuBench(unittest.TestCase):
                 os.symlink(os.path.join(ROOT, "scripts", name), os.path.join(small, "scripts", name))
             with open(os.path.join(small, "configs", "shapes", "h200-suite.txt"), "w") as f:
                 f.write("# two problems\ntiny 8x16x32\n\nodd   5x7x9 cold # comment\n")
+            with open(os.path.join(small, "configs", "shapes", "decode.txt"), "w") as f:
+                f.write("# one decode line, weights N x K\ndec-m2 2x24x40 nt cold\n")
+            ggml = os.path.join(d, "ggml.sh")
+            with open(ggml, "w") as f:
+                f.write(FAKE_GGML)
             out = os.path.join(d, "out")
-            env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_ANCHOR=anchor, CUBLAS_INT8_ANCHOR=int8_anchor)
+            env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_ANCHOR=anchor, CUBLAS_INT8_ANCHOR=int8_anchor, GGML_ANCHOR=ggml)
             p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "1", "--out-dir", out,
-                                "--int8-shapes", "8x16x32"],
+                                "--int8-shapes", "8x16x32", "--layout-shapes", "1x20x16"],
                                capture_output=True, text=True, env=env, timeout=600)
             self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
             with open(os.path.join(out, "bench.json")) as f:
@@ -76,6 +95,26 @@ class GpuBench(unittest.TestCase):
                 self.assertLess(abs(r["cublas_f16_tflops"] - 2 * 8 * 16 * 32 / 10.0 / 1e6), 1e-2, r)
                 self.assertGreater(r["f16_tflops"], 0)
             rows = [r for r in rows if r not in int_rows]
+            # The decode line (nt) hot and cold beside cuBLAS nt, and beside ggml-vulkan hot only: 16-bit rows from
+            # its matrix-unit lines, f32 from its --matrix none line (the stand-in gives 8.0 us for each).
+            decode = [r for r in rows if (r["m"], r["n"], r["k"]) == (2, 24, 40)]
+            self.assertEqual(sorted((r["dtype"], r["layout"], r["cold"]) for r in decode),
+                             sorted((d, "nt", c) for d in ["f32", "f16", "bf16"] for c in [False, True]))
+            for r in decode:
+                if r["cold"]:
+                    self.assertIsNone(r["ggml_us"])
+                else:
+                    self.assertEqual(r["ggml_us"], 8.0)
+                    self.assertLess(abs(r["ggml_ratio"] * r["gemmtune_us"] / 8.0 - 1.0), 1e-3, r)
+                # bytes moved: A and B in the input type, C in f32
+                moved = (4 if r["dtype"] == "f32" else 2) * (2 * 40 + 40 * 24) + 4 * 2 * 24
+                self.assertLess(abs(r["gbps"] * r["gemmtune_us"] * 1e3 / moved - 1.0), 2e-2, r)
+                self.assertGreater(r["copy_share"], 0)
+            # The layout shape in all four layouts, hot and cold.
+            layouts = [r for r in rows if (r["m"], r["n"], r["k"]) == (1, 20, 16)]
+            self.assertEqual(sorted((r["dtype"], r["layout"], r["cold"]) for r in layouts),
+                             sorted((d, l, c) for d in ["f32", "f16", "bf16"] for l in ["nn", "nt", "tn", "tt"] for c in [False, True]))
+            rows = [r for r in rows if r not in decode and r not in layouts]
             # Every shape hot; the shape marked cold also cold, joined with the anchor's cold line.
             self.assertEqual(sorted((r["m"], r["n"], r["k"], r["dtype"], r["cold"]) for r in rows),
                              sorted((m, n, k, d, c) for (m, n, k, c) in [(8, 16, 32, False), (5, 7, 9, False), (5, 7, 9, True)]
@@ -87,8 +126,9 @@ class GpuBench(unittest.TestCase):
                 self.assertLess(abs(r["ratio"] * r["gemmtune_us"] / anchor_us - 1.0), 1e-3, r)  # ratio = cuBLAS / gemmtune
             with open(os.path.join(out, "bench.md")) as f:
                 md = f.read()
-            self.assertIn("| 8x16x32 | f32 | hot |", md)
-            self.assertIn("| 5x7x9 | bf16 | cold |", md)
+            self.assertIn("| 8x16x32 | f32 | nn | hot |", md)
+            self.assertIn("| 5x7x9 | bf16 | nn | cold |", md)
+            self.assertIn("| 2x24x40 | f16 | nt | hot |", md)
             self.assertIn("| 8x16x32 | u8 | nt | hot |", md)
             table = json.load(open(os.path.join(out, "nvidia-h200.json")))
             self.assertGreater(table["device"]["peak"]["f32_tflops"], 0)

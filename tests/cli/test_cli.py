@@ -136,7 +136,7 @@ class Tune(unittest.TestCase):
                 self.assertEqual((best["error"], best["bound"]), (0.0, 0.0))  # bit for bit
                 self.assertEqual(e["candidates"]["failed"], 0)
                 self.assertGreater(e["baseline_us"], 0)  # the integer naive kernel, verified like the rest
-                self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "coopmat", "coopmat2"])
+                self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "rowdot", "coopmat", "coopmat2"])
             for dtype in ["i8", "u8", "u8i8"]:
                 self.assertRegex(out, rf"baseline naive_{dtype}_wg64: [0-9.]+ us; the best is [0-9.]+x faster")
             self.assertIn(" GOP/s", out)  # integer rates are operations, not floating-point ones
@@ -181,10 +181,12 @@ class Tune(unittest.TestCase):
             for e in entries:
                 self.assertIsNotNone(e["best"], e)
                 self.assertEqual(e["unsupported"], "")
-            # fewrows reads A as stored M x K: not applicable to tn, and the table says why; coopmat and coopmat2
-            # serve only 16-bit inputs in fast mode.
-            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["fewrows", "coopmat", "coopmat2"])
-            self.assertIn("transposed", tn["not_applicable"][0]["reason"])
+            # rowdot reads B stored N x K and fewrows B stored K x N: each is not applicable to the other's layout,
+            # and the table says why; coopmat and coopmat2 serve only 16-bit inputs in fast mode.
+            self.assertEqual([v["variant"] for v in nt["not_applicable"]], ["fewrows", "coopmat", "coopmat2"])
+            self.assertIn("B stored N x K", nt["not_applicable"][0]["reason"])
+            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["rowdot", "coopmat", "coopmat2"])
+            self.assertIn("B stored K x N", tn["not_applicable"][0]["reason"])
             self.assertIn("f32 inputs", tn["not_applicable"][1]["reason"])
             self.assertIn("not applicable", out)
 
@@ -329,14 +331,16 @@ class Shapes(unittest.TestCase):
 
     def test_every_builtin_suite_loads(self):
         # whisper-base: the decoder's cross-attention query and attention output are one problem (1x512x512)
-        expected = {"bert-base": 8, "whisper-base": 9, "llama-7b": 15, "h200-suite": 8}
+        expected = {"bert-base": 8, "whisper-base": 9, "llama-7b": 15, "h200-suite": 8, "decode": 12}
         for suite, count in expected.items():
             problems = self.listed_problems("--suite", suite, "--kernels", "tiled_f32_bm64_bn64_bk16_tm4_tn4")
             self.assertEqual(len(problems), count, suite)
         self.assertIn("1x51865x512 f32 nn", self.listed_problems("--suite", "whisper-base", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1"))
+        # decode: its lines name layout nt (a linear layer's weight)
+        self.assertIn("16x51865x768 f32 nt", self.listed_problems("--suite", "decode", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1"))
         rc, _, err = run("list", "--suite", "resnet")
         self.assertEqual(rc, 2)
-        self.assertIn("--suite: 'resnet': unknown suite (built in: bert-base, h200-suite, llama-7b, whisper-base)", err)
+        self.assertIn("--suite: 'resnet': unknown suite (built in: bert-base, decode, h200-suite, llama-7b, whisper-base)", err)
 
     def test_shapes_file_lines_fix_their_dtype_and_layout(self):
         with tempfile.TemporaryDirectory() as d:

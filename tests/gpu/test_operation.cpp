@@ -100,12 +100,13 @@ class Operation : public GpuTest, public ::testing::WithParamInterface<std::tupl
 TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
   const auto& [variant, dtype, layout] = GetParam();
   const KernelFamily& family = *find_family(variant);
-  // few-rows reads A as stored M x K: with op(A) transposed every case must be refused. The cooperative-matrix
-  // variants serve 16-bit inputs on devices that qualify (on lavapipe every case must be refused).
+  // Float few-rows streams B stored K x N and row-dot B stored N x K: each must refuse the other layouts. The
+  // cooperative-matrix variants serve 16-bit inputs on devices that qualify (on lavapipe every case must be refused).
   const std::string input(dtype_name(dtype));
   const bool coopmat_serves = dtype != DType::f32 && !coopmat_unsupported(device().info(), input);
   const bool coopmat2_serves = dtype != DType::f32 && !vk::coopmat2_unsupported(device().info(), input);
-  const bool serves_layout = !(variant == "fewrows" && layout.trans_a) && (variant != "coopmat" || coopmat_serves) &&
+  const bool serves_layout = !(variant == "fewrows" && layout.trans_b) && !(variant == "rowdot" && !layout.trans_b) &&
+                             (variant != "coopmat" || coopmat_serves) &&
                              (variant != "coopmat2" || coopmat2_serves);
   size_t ran = 0;
   for (size_t i = 0; i < operation_cases().size(); ++i) {
@@ -133,7 +134,7 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Operation,
-                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "coopmat", "coopmat2", "naive"),
+                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "rowdot", "coopmat", "coopmat2", "naive"),
                                             ::testing::Values(DType::f32, DType::f16, DType::bf16),
                                             ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
                                                               Layout{true, true})),
@@ -142,9 +143,11 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, Operation,
 class Determinism : public GpuTest {};
 
 TEST_F(Determinism, TwoRunsGiveIdenticalBitsForEveryVariant) {
-  for (const char* variant : {"tiled", "splitk", "fewrows"}) {
+  for (const char* variant : {"tiled", "splitk", "fewrows", "rowdot"}) {
     const KernelFamily& family = *find_family(variant);
-    GemmProblem p = problem_of({std::string(variant) == "fewrows" ? 7u : 70u, 90, 1000, 1}, DType::bf16, Layout{false, true});
+    const bool few = std::string(variant) == "fewrows" || std::string(variant) == "rowdot";
+    // fewrows streams B stored K x N, the others are run with B stored N x K.
+    GemmProblem p = problem_of({few ? 7u : 70u, 90, 1000, 1}, DType::bf16, Layout{false, std::string(variant) != "fewrows"});
     p.mode = Mode::deterministic;
     p.beta = 1.0f;
     p.epilogue = {true, 0, Activation::gelu_tanh};
@@ -177,13 +180,13 @@ TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
 TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
   // Unrolled trips issue their loads first and vector loads fetch 4 or 8 columns at once, but every column
   // chains its terms in the same order. K = 1003 leaves an unroll tail; N = 84 in rows of 88 takes the
-  // aligned vector path with a partial last group; N = 77 (unaligned) and B transposed take the element path.
+  // aligned vector path with a partial last group; N = 77 (unaligned) takes the element path.
   struct Case {
     uint64_t n;
     Layout layout;
     std::optional<uint64_t> ldb;
   };
-  for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}}, Case{77, Layout{false, true}, {}}}) {
+  for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}}, Case{77, Layout{true, false}, {}}}) {
     for (DType dtype : {DType::f32, DType::bf16}) {
       GemmProblem p = problem_of({5, cs.n, 1003, 1}, dtype, cs.layout);
       p.b.ld = cs.ldb;

@@ -71,20 +71,25 @@ TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   GemmProblem p;
   p.shape = {16, 64, 100, 1};
   SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1024));
-  ASSERT_EQ(s.not_applicable.size(), 4u);
-  EXPECT_EQ(s.not_applicable[2].variant, "coopmat");
-  EXPECT_NE(s.not_applicable[2].reason.find("f32 inputs"), std::string::npos);
-  EXPECT_EQ(s.not_applicable[3].variant, "coopmat2");
+  ASSERT_EQ(s.not_applicable.size(), 5u);
+  EXPECT_EQ(s.not_applicable[2].variant, "rowdot");
+  EXPECT_NE(s.not_applicable[2].reason.find("B stored K x N"), std::string::npos);
+  EXPECT_EQ(s.not_applicable[3].variant, "coopmat");
   EXPECT_NE(s.not_applicable[3].reason.find("f32 inputs"), std::string::npos);
+  EXPECT_EQ(s.not_applicable[4].variant, "coopmat2");
+  EXPECT_NE(s.not_applicable[4].reason.find("f32 inputs"), std::string::npos);
   EXPECT_EQ(s.not_applicable[0].variant, "splitk");
   EXPECT_NE(s.not_applicable[0].reason.find("K = 100"), std::string::npos);
   EXPECT_EQ(s.not_applicable[1].variant, "fewrows");
   EXPECT_NE(s.not_applicable[1].reason.find("M = 16"), std::string::npos);
   p.shape = {4, 64, 100, 1};
-  p.layout.trans_a = true;
+  p.layout.trans_a = true;  // op(A) transposed: few-rows reads it where it is (it is small)
+  s = build_search_space({&fewrows_family()}, p, fake_device(65536, 1024));
+  EXPECT_TRUE(s.not_applicable.empty());
+  p.layout.trans_b = true;  // B stored N x K: rowdot's
   s = build_search_space({&fewrows_family()}, p, fake_device(65536, 1024));
   ASSERT_EQ(s.not_applicable.size(), 1u);
-  EXPECT_NE(s.not_applicable[0].reason.find("transposed"), std::string::npos);
+  EXPECT_NE(s.not_applicable[0].reason.find("B stored N x K"), std::string::npos);
 }
 
 TEST(SearchSpace, SplitKRangesAreMultiplesOf32WithAtLeast64Terms) {
@@ -403,4 +408,54 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
   order_for_screening(small.candidates, p);
   ASSERT_FALSE(small.candidates.empty());
   EXPECT_EQ(small.candidates.front().name, "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits4_stages2");
+}
+
+TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast) {
+  GemmProblem p;
+  p.shape = {1, 4096, 14336, 1};
+  p.dtype = DType::f16;
+  p.layout = Layout{false, true};  // a linear layer's weight
+  SearchSpace s = build_search_space(kernel_families(), p, matrix2_device());
+  // B stored N x K: rowdot serves it and the float few-rows kernel refuses it.
+  for (const Candidate& c : s.candidates) ASSERT_NE(c.family->name, "fewrows");
+  order_for_screening(s.candidates, p);
+  ASSERT_GE(s.candidates.size(), 40u);
+  // rowdot opens each round with 4 configs; every other family's tiles are taller than 4 x M = 4, so all of
+  // rowdot's configs come first.
+  const size_t rowdots = size_t(std::count_if(s.candidates.begin(), s.candidates.end(), [](const Candidate& c) { return c.family->name == "rowdot"; }));
+  ASSERT_GE(rowdots, 30u);
+  for (size_t i = 0; i < rowdots; ++i) EXPECT_EQ(s.candidates[i].family->name, "rowdot") << i;
+  // At M = 8 the 32-row tiles of tiled and splitk are not tall: they follow rowdot's first 4 in the first round.
+  p.shape.m = 8;
+  SearchSpace m8 = build_search_space(kernel_families(), p, matrix2_device());
+  order_for_screening(m8.candidates, p);
+  std::vector<std::string> first;
+  for (size_t i = 0; i < 6; ++i) first.push_back(m8.candidates[i].family->name);
+  EXPECT_EQ(first, (std::vector<std::string>{"rowdot", "rowdot", "rowdot", "rowdot", "tiled", "splitk"}));
+  p.shape.m = 1;
+  // Its first config: about 2048 workgroups (N / ROWS), 128 invocations, two chunks in flight.
+  EXPECT_EQ(s.candidates[0].name, "rowdot_f16_wg128_rows2_unroll2");
+  // Tiles taller than 4 x M = 4 come after every other config: once one is screened, no short one follows.
+  bool tall_seen = false;
+  for (const Candidate& c : s.candidates) {
+    bool tall = false;
+    for (const auto& [name, value] : c.config.values) tall |= name == "bm" && value > 4;
+    if (tall_seen) {
+      EXPECT_TRUE(tall) << c.name << " screened after a tall tile";
+    }
+    tall_seen |= tall;
+  }
+  EXPECT_TRUE(tall_seen);
+
+  // B stored K x N: few-rows opens the rounds instead.
+  p.layout = Layout{false, false};
+  SearchSpace nn = build_search_space(kernel_families(), p, matrix2_device());
+  order_for_screening(nn.candidates, p);
+  ASSERT_FALSE(nn.candidates.empty());
+  EXPECT_EQ(nn.candidates[0].family->name, "fewrows");
+  // M = 17 is no longer decoding: the matrix families open the rounds again.
+  p.shape.m = 17;
+  SearchSpace wide = build_search_space(kernel_families(), p, matrix2_device());
+  order_for_screening(wide.candidates, p);
+  EXPECT_EQ(wide.candidates[0].family->name, "coopmat");
 }

@@ -1,0 +1,73 @@
+// The row-dot family (kernels/gemm_rowdot.comp): decoding-sized products with B stored N x K (a linear layer's
+// weight, layouts nt and tt), each output a dot product of contiguous rows, B streamed once with 16-byte loads.
+#include <cmath>
+
+#include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
+
+namespace gemmtune {
+
+namespace {
+constexpr uint64_t kMaxRows = 16;         // rows of op(A): the kernel's accumulators are sized by M (constant 31)
+constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
+// UNROLL x ROWS x M chunk products per loop trip, each V multiplies: the unrolled trip's size (llvmpipe took
+// 80 s to build a trip of 256 for M = 16, the H200's driver 7-19 s for trips of 64 at M = 8 and 16).
+constexpr uint64_t kMaxTripProducts = 32;
+constexpr uint32_t kMinSubgroup = 8;  // the kernel keeps one partial sum per 8 invocations (one per subgroup)
+
+KernelFamily make_rowdot() {
+  KernelFamily f;
+  f.name = "rowdot";
+  f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}}, {"rows", 1, {1, 2, 4, 8}}, {"unroll", 2, {1, 2, 4}}};
+  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
+    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: fewrows serves them");
+    if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
+    if (!p.layout.trans_b) return std::string("B stored K x N: row-dot reads rows of B stored N x K (fewrows streams K x N)");
+    if (!d.subgroup_shuffle) return std::string("the device lists no subgroup shuffles in compute shaders (row-dot's reduction)");
+    const uint32_t smallest = d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
+    if (smallest < kMinSubgroup) return "subgroups of " + std::to_string(smallest) + " invocations: row-dot needs at least 8";
+    return std::nullopt;
+  };
+  f.constraints = device_limit_constraints();
+  f.constraints.push_back({"registers", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+                             const uint64_t accumulators = uint64_t(c.get("rows")) * std::min(p.shape.m, kMaxRows);
+                             if (accumulators > kMaxAccumulators)
+                               return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) + " accumulators > " +
+                                      std::to_string(kMaxAccumulators) + " per invocation";
+                             return std::nullopt;
+                           }});
+  f.constraints.push_back({"unrolled_trip", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+                             const uint64_t products = uint64_t(c.get("unroll")) * c.get("rows") * std::min(p.shape.m, kMaxRows);
+                             if (products > kMaxTripProducts)
+                               return std::to_string(c.get("unroll")) + " unroll x " + std::to_string(c.get("rows")) + " rows x M = " +
+                                      std::to_string(p.shape.m) + " chunk products per trip > " + std::to_string(kMaxTripProducts);
+                             return std::nullopt;
+                           }});
+  f.workgroup_size_constant_id = 0;
+  f.workgroup_size = [](const Config& c) { return c.get("wg"); };
+  // Every subgroup's ROWS x M sums (subgroups of 8 or more); M is the problem's, so this is the bound for
+  // M = 16 within the registers constraint (ROWS x M <= 64).
+  f.shared_bytes = [](const Config& c, DType) {
+    return uint64_t(c.get("wg")) / kMinSubgroup * std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float);
+  };
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{(p.shape.n + c.get("rows") - 1) / c.get("rows"), 1, p.shape.batch};
+  };
+  // Screening: about 4 workgroups per SM slot of a large GPU first (N / ROWS near 2048), 128 invocations,
+  // two chunks in flight per row.
+  f.screening_rank = [](const Config& c, const GemmProblem& p) {
+    const double groups = double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch);
+    return std::abs(std::log2(groups / 2048.0)) + (c.get("wg") == 128 ? 0.0 : 0.5) + (c.get("unroll") == 2 ? 0.0 : 0.25);
+  };
+  f.few_rows = true;
+  f.spirv = rowdot_spirv;
+  return f;
+}
+}  // namespace
+
+const KernelFamily& rowdot_family() {
+  static const KernelFamily family = make_rowdot();
+  return family;
+}
+
+}  // namespace gemmtune
