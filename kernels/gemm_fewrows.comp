@@ -11,8 +11,9 @@
 // Each trip of the k loop issues UNROLL loads of B before any of their multiplies, so that many loads are in
 // flight per invocation: a streaming kernel is bound by the bytes in flight, not by arithmetic. With B stored
 // K x N in 16-byte-aligned rows, a group of VEC columns is one vector load (f32: VEC / 4 vec4s; 16-bit: a
-// uvec2 for 4, a uvec4 for 8), so each load instruction moves 16 bytes instead of 2 or 4; elsewhere (edges,
-// unaligned rows, TRANS_B) the VEC columns load one by one. Neither UNROLL nor VEC changes the summation order,
+// uvec2 for 4, a uvec4 for 8), so each load instruction moves 16 bytes instead of 2 or 4; in rows that are not
+// aligned (odd N) the group comes from the one or two more aligned 16-byte loads that cover it; at edges and
+// with TRANS_B the VEC columns load one by one. Neither UNROLL nor VEC changes the summation order,
 // so neither changes the result.
 //
 // Tuned specialization constants (id: meaning):
@@ -41,9 +42,53 @@ shared float partial[SLICES * COLS * MAX_ROWS * VEC];
 
 float b_vals[UNROLL * VEC];  // the B values of one loop trip
 
+#if defined(INPUT_F32)
+const uint W = 4;  // elements per 16-byte word group
+#define GROUP vec4
+GROUP load_group(uint g) { return b_vec4[g]; }
+float group_elem(GROUP x, uint e) { return x[e]; }
+#else
+const uint W = 8;
+#define GROUP uvec4
+GROUP load_group(uint g) { return b_u4[g]; }
+float group_elem(GROUP x, uint e) { return decode16(x[e / 2], e); }
+#endif
+const uint GROUPS = (VEC + W - 1) / W + 1;  // 16-byte loads that cover VEC elements at any shift
+
+// Rows of B that do not start on 16-byte boundaries (odd N): the VEC elements at buffer index idx taken from the
+// GROUPS aligned 16-byte loads that cover them. The shift idx % W is the same for every group of a row when VEC
+// is a multiple of W, so the switch does not diverge there; each case extracts with constant indices.
+#define TAKE_SHIFTED(SH) [[unroll]] for (uint e = 0; e < VEC; ++e) b_vals[at + e] = group_elem(g[(SH + e) / W], (SH + e) % W);
+void load_b_shifted(uint idx, uint at) {
+  GROUP g[GROUPS];
+  [[unroll]] for (uint q = 0; q < GROUPS; ++q) g[q] = load_group(idx / W + q);
+  switch (idx % W) {
+    case 0u: TAKE_SHIFTED(0u) break;
+    case 1u: TAKE_SHIFTED(1u) break;
+    case 2u: TAKE_SHIFTED(2u) break;
+    case 3u: TAKE_SHIFTED(3u) break;
+#if !defined(INPUT_F32)
+    case 4u: TAKE_SHIFTED(4u) break;
+    case 5u: TAKE_SHIFTED(5u) break;
+    case 6u: TAKE_SHIFTED(6u) break;
+    case 7u: TAKE_SHIFTED(7u) break;
+#endif
+  }
+}
+
 // The VEC elements of B at (z, kk, col0 .. col0 + VEC - 1) into b_vals[at .. at + VEC - 1]; `whole`: one aligned
-// run inside the matrix (the caller checked), else element by element with the columns past N as zero.
-void load_b_group(uint z, uint kk, uint col0, bool whole, uint at) {
+// run inside the matrix (the caller checked); `shifted`: a run inside the matrix in rows not 16-byte aligned,
+// taken from aligned 16-byte loads where they stay inside this product's B; else element by element with the
+// columns past N as zero.
+void load_b_group(uint z, uint kk, uint col0, bool whole, bool shifted, uint at) {
+  if (shifted) {
+    const uint idx = index_op_b(z, kk, col0);
+    const uint last = index_op_b(z, p.K - 1, p.N - 1);  // the loads may not pass this product's last element
+    if ((idx / W + GROUPS) * W - 1 <= last) {
+      load_b_shifted(idx, at);
+      return;
+    }
+  }
   if (whole) {
     const uint idx = index_op_b(z, kk, col0);
 #if defined(INPUT_F32)
@@ -74,13 +119,14 @@ void main() {
   const uint col0 = ((gl_WorkGroupID.x + p.base_x) * COLS + c) * VEC;
   const uint z = gl_WorkGroupID.z + p.base_z;
   const bool whole = VEC > 1 && ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
+  const bool shifted = VEC > 1 && !ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
 
   float acc[MAX_ROWS * VEC];
   [[unroll]] for (uint i = 0; i < MAX_ROWS * VEC; ++i) acc[i] = 0.0;
   if (p.alpha != 0.0 && col0 < p.N) {
     uint k = s;
     for (; k + (UNROLL - 1) * SLICES < p.K; k += UNROLL * SLICES) {
-      [[unroll]] for (uint u = 0; u < UNROLL; ++u) load_b_group(z, k + u * SLICES, col0, whole, u * VEC);
+      [[unroll]] for (uint u = 0; u < UNROLL; ++u) load_b_group(z, k + u * SLICES, col0, whole, shifted, u * VEC);
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
         [[unroll]] for (uint i = 0; i < MAX_ROWS; ++i) {
           if (i < p.M) {
@@ -91,7 +137,7 @@ void main() {
       }
     }
     for (; k < p.K; k += SLICES) {
-      load_b_group(z, k, col0, whole, 0u);
+      load_b_group(z, k, col0, whole, shifted, 0u);
       [[unroll]] for (uint i = 0; i < MAX_ROWS; ++i) {
         if (i < p.M) {
           const float a = load_op_a(z, i, k);

@@ -6,11 +6,12 @@
 // whole product. Each trip issues the UNROLL x ROWS loads of B before their multiplies, so that many 16-byte
 // loads are in flight per invocation (decoding is bound by bytes in flight, not by arithmetic).
 //
-// Alignment: where every row of A and B starts on a 16-byte boundary (ALIGNED_A, ALIGNED_B, A not transposed),
-// the chunks of all ROWS rows sit at the same k and the matching chunk of each row of A is one vector load,
-// shared by the ROWS rows. Elsewhere (odd K, offsets, A transposed) each row of B keeps 16-byte loads on its
-// aligned body (its own shift), reads op(A) element by element at the matching k, and takes its head and tail
-// (at most V - 1 elements each) one element at a time; never a scalar kernel for the whole row.
+// Alignment: where every row of op(A) and of B is contiguous and starts on a 16-byte boundary (A_ROWS_VECTOR: A
+// stored M x K with aligned rows, or M = 1 with A stored K x 1; ALIGNED_B), the chunks of all ROWS rows sit at
+// the same k and the matching chunk of each row of op(A) is one vector load, shared by the ROWS rows. Elsewhere
+// (odd K, offsets, A transposed with M > 1) each row of B keeps 16-byte loads on its aligned body (its own
+// shift), reads op(A) element by element at the matching k, and takes its head and tail (at most V - 1
+// elements each) one element at a time; never a scalar kernel for the whole row.
 //
 // Summation order, fixed by the config and the device's subgroup size (so deterministic mode needs nothing
 // more): each invocation chains its chunks in increasing k (within a chunk in increasing k), then its head and
@@ -73,8 +74,8 @@ void main() {
   [[unroll]] for (uint t = 0; t < ROWS * M_ROWS; ++t) acc[t] = 0.0;
 
   if (p.alpha != 0.0) {
-    if (ALIGNED_A && ALIGNED_B && !TRANS_A) {
-      // Every row of A and B starts on a 16-byte boundary: chunk c of every row is at k = c * V.
+    if (A_ROWS_VECTOR && ALIGNED_B) {
+      // Every row of op(A) and B is contiguous and starts on a 16-byte boundary: chunk c of every row is at k = c * V.
       const uint chunks = p.K / V;
       uint row_b[ROWS];
       [[unroll]] for (uint r = 0; r < ROWS; ++r) row_b[r] = index_op_b(z, 0, min(n0 + r, p.N - 1));  // rows past N repeat the last

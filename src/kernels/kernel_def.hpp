@@ -46,7 +46,10 @@ namespace problem_constant {
 inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25,
                           aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29,
                           /// the rows of op(A), capped at 16 (kernels sized by it serve at most 16)
-                          rows_a = 31;
+                          rows_a = 31,
+                          /// every row of op(A) is contiguous and 16-byte aligned (A as stored M x K with aligned rows,
+                          /// or a single row of op(A) stored K x 1 with ld 1)
+                          a_rows_vector = 32;
 }
 
 struct KernelFamily {

@@ -48,6 +48,14 @@ bool rows_aligned_16b(const ResolvedOperand& op, DType dtype) {
   return op.ld % per == 0 && op.offset % per == 0 && op.stride % per == 0;
 }
 
+/// Every row of op(A) is contiguous in k and starts on a 16-byte boundary: A not transposed with aligned rows,
+/// or A transposed with one row of op(A) (M = 1) stored with ld 1 (a K x 1 column read down its length).
+bool op_a_rows_vector(const GemmProblem& p, const ResolvedOperand& a) {
+  const uint64_t per = 16 / dtype_bytes(p.dtype);
+  if (!p.layout.trans_a) return rows_aligned_16b(a, p.dtype);
+  return p.shape.m == 1 && a.ld == 1 && a.offset % per == 0 && a.stride % per == 0;
+}
+
 /// Specialization constants that come from the problem; `fused` = false drops the epilogue (for the unfused path).
 std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const ResolvedGemm& layout, bool fused, uint32_t splits) {
   namespace pc = problem_constant;
@@ -61,7 +69,8 @@ std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const Reso
           {pc::split, splits},
           {pc::zero_a, uint32_t(p.zero_a)},
           {pc::zero_b, uint32_t(p.zero_b)},
-          {pc::rows_a, uint32_t(std::min<uint64_t>(p.shape.m, 16))}};
+          {pc::rows_a, uint32_t(std::min<uint64_t>(p.shape.m, 16))},
+          {pc::a_rows_vector, op_a_rows_vector(p, layout.a)}};
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

@@ -24,7 +24,8 @@ class RowDot : public GpuTest {};
 
 TEST_F(RowDot, VerifiesEveryRowCountOnAlignedAndShiftedRows) {
   // K = 1024 with aligned rows takes the shared-chunk path; K = 1031 (odd) shifts every row of B differently
-  // (element heads and tails around 16-byte chunks); offsets 3 and 5 shift A and B; tt reads A transposed.
+  // (element heads and tails around 16-byte chunks); offsets 3 and 5 shift A and B; tt reads A transposed
+  // (at K = 1024 and M = 1 through the shared-chunk path: one row of op(A) stored K x 1 is contiguous).
   // N = 37 leaves the last workgroup's rows past N. The input type rotates over the cases (llvmpipe builds
   // every unrolled trip anew: seconds each), and the configs are the largest trips each M allows.
   struct Case {
@@ -42,7 +43,7 @@ TEST_F(RowDot, VerifiesEveryRowCountOnAlignedAndShiftedRows) {
   const DType dtypes[] = {DType::f32, DType::f16, DType::bf16};
   size_t turn = 0;
   for (const Rows& rc : row_counts) {
-    for (const Case& cs : {Case{1024, false, 0}, Case{1031, false, 0}, Case{1024, false, 5}, Case{1031, true, 0}}) {
+    for (const Case& cs : {Case{1024, false, 0}, Case{1031, false, 0}, Case{1024, false, 5}, Case{1031, true, 0}, Case{1024, true, 0}}) {
       const DType dtype = dtypes[turn++ % 3];
       GemmProblem p = rowdot_problem(rc.m, 37, cs.k, dtype, cs.trans_a);
       p.a.offset = cs.offset;

@@ -415,7 +415,14 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   p.shape = {1, 4096, 14336, 1};
   p.dtype = DType::f16;
   p.layout = Layout{false, true};  // a linear layer's weight
-  SearchSpace s = build_search_space(kernel_families(), p, matrix2_device());
+  // rowdot reduces with subgroup shuffles (subgroups of 8 or more): a device without them is told why.
+  vk::DeviceInfo device = matrix2_device();
+  SearchSpace without = build_search_space({&rowdot_family()}, p, device);
+  ASSERT_EQ(without.not_applicable.size(), 1u);
+  EXPECT_NE(without.not_applicable[0].reason.find("subgroup shuffles"), std::string::npos);
+  device.subgroup_size = 32;
+  device.subgroup_shuffle = true;
+  SearchSpace s = build_search_space(kernel_families(), p, device);
   // B stored N x K: rowdot serves it and the float few-rows kernel refuses it.
   for (const Candidate& c : s.candidates) ASSERT_NE(c.family->name, "fewrows");
   order_for_screening(s.candidates, p);
@@ -427,7 +434,7 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   for (size_t i = 0; i < rowdots; ++i) EXPECT_EQ(s.candidates[i].family->name, "rowdot") << i;
   // At M = 8 the 32-row tiles of tiled and splitk are not tall: they follow rowdot's first 4 in the first round.
   p.shape.m = 8;
-  SearchSpace m8 = build_search_space(kernel_families(), p, matrix2_device());
+  SearchSpace m8 = build_search_space(kernel_families(), p, device);
   order_for_screening(m8.candidates, p);
   std::vector<std::string> first;
   for (size_t i = 0; i < 6; ++i) first.push_back(m8.candidates[i].family->name);
@@ -449,13 +456,13 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
 
   // B stored K x N: few-rows opens the rounds instead.
   p.layout = Layout{false, false};
-  SearchSpace nn = build_search_space(kernel_families(), p, matrix2_device());
+  SearchSpace nn = build_search_space(kernel_families(), p, device);
   order_for_screening(nn.candidates, p);
   ASSERT_FALSE(nn.candidates.empty());
   EXPECT_EQ(nn.candidates[0].family->name, "fewrows");
   // M = 17 is no longer decoding: the matrix families open the rounds again.
   p.shape.m = 17;
-  SearchSpace wide = build_search_space(kernel_families(), p, matrix2_device());
+  SearchSpace wide = build_search_space(kernel_families(), p, device);
   order_for_screening(wide.candidates, p);
   EXPECT_EQ(wide.candidates[0].family->name, "coopmat");
 }
