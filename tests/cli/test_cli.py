@@ -347,15 +347,15 @@ class Shapes(unittest.TestCase):
             shapes = os.path.join(d, "shapes.txt")
             with open(shapes, "w") as f:
                 f.write("# two problems of their own, one from the command line's --dtype\n"
-                        "first 4x16x16 f16 nt\n\n4x24x16   # a comment\nagain 4x16x16 f16 nt\n")
+                        "first 4x16x16 f16 tn\n\n4x24x16   # a comment\nagain 4x16x16 f16 tn\n")
             self.assertEqual(self.listed_problems("--shapes-file", shapes, "--dtype", "bf16", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1"),
-                             ["4x16x16 f16 nt", "4x24x16 bf16 nn"])
+                             ["4x16x16 f16 tn", "4x24x16 bf16 nn"])
             path = os.path.join(d, "t.json")
             rc, _, err = run("--shapes-file", shapes, "--kernels", "fewrows_*_cols8_slices4_*", "--budget", "1",
                              "--samples", "3", "--out", path)
             self.assertEqual(rc, 0, err)
             entries = load_json(path)["entries"]
-            self.assertEqual([(e["dtype"], e["layout"]) for e in entries], [("f16", "nt"), ("f32", "nn")])
+            self.assertEqual([(e["dtype"], e["layout"]) for e in entries], [("f16", "tn"), ("f32", "nn")])
 
     def test_bad_shapes_files_name_file_and_line(self):
         with tempfile.TemporaryDirectory() as d:
