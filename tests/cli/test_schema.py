@@ -34,7 +34,7 @@ class Schema(unittest.TestCase):
             a, b, merged = (os.path.join(d, n) for n in ("a.json", "b.json", "m.json"))
             runs = [
                 [BIN, "peak", "--samples", "1", "--out", a],
-                [BIN, "--shape", "4x16x16x2", "--dtype", "f32,bf16", "--layout", "nt", "--beta", "1", "--bias", "--activation",
+                [BIN, "--shape", "4x16x16x2", "--dtype", "f32,bf16", "--layout", "tn", "--beta", "1", "--bias", "--activation",
                  "gelu-erf", "--stride-b", "0", "--out", a, *small],
                 [BIN, "--shape", "5x16x16", "--cold", "--strategy", "exhaustive", "--out", a, *small],
                 [BIN, "--shape", "1x51865x768", "--out", a, "--budget", "1"],  # over lavapipe's limit: recorded unsupported
