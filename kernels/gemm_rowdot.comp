@@ -22,7 +22,8 @@
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size   1: ROWS, rows of B (columns of C) per workgroup   2: UNROLL, chunks per row per trip
-// Problem constant 31: M_ROWS, the rows of op(A) (the problem's M, at most 16), so accumulators are exactly M.
+// Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16), so accumulators are exactly M;
+// 32: A_ROWS_VECTOR (below).
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -33,6 +34,10 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 2) const uint UNROLL = 2;
 layout(constant_id = 31) const uint M_ROWS = 1;
+// Problem constant 32 (declared here, not in gemm_common.glsl, whose bytes the prebuilt modules' manifest pins):
+// every row of op(A) is contiguous in k and 16-byte aligned (A stored M x K with ALIGNED_A, or M = 1 with A
+// stored K x 1, ld 1).
+layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
 
 #include "common/gemm_common.glsl"
 

@@ -4,10 +4,6 @@
 // Problem constants (set by the runner from the request, not tuned):
 //   20: TRANS_A  21: TRANS_B  22: HAS_BIAS  23: ACTIVATION (0 none, 1 relu, 2 gelu-erf, 3 gelu-tanh)
 //   24: DETERMINISTIC (fixed summation order)  25: SPLIT (split-k ranges; 1 = none)  26, 27: ALIGNED_A/_B
-//   28, 29: integer zero points  30: (the unfused epilogue pass's operation, epilogue.comp)
-//   31: the rows of op(A), capped at 16 (declared by the kernels sized by it)
-//   32: A_ROWS_VECTOR: every row of op(A) is contiguous in k and 16-byte aligned (A stored M x K with ALIGNED_A,
-//       or M = 1 with A stored K x 1, ld 1)
 // Bindings: 0 A, 1 B, 2 C, 3 bias, 4 split-k scratch (planes of raw sums). Unused ones get a small dummy buffer.
 // Element (z, r, c) of a stored operand is at off + z * stride + r * ld + c (all in elements).
 
@@ -21,7 +17,6 @@ layout(constant_id = 25) const uint SPLIT = 1;
 // 16 bytes' worth of elements), so kernels may load 16 contiguous bytes at once.
 layout(constant_id = 26) const bool ALIGNED_A = false;
 layout(constant_id = 27) const bool ALIGNED_B = false;
-layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
 
 layout(push_constant) uniform Params {
   uint M, N, K;
