@@ -80,8 +80,8 @@ def main():
         g = ggml.get((e["m"], e["n"], e["k"], e["dtype"], e["layout"])) if not cold else None
         rows.append({"m": e["m"], "n": e["n"], "k": e["k"], "dtype": e["dtype"], "layout": e["layout"], "cold": cold,
                      "config": best["name"], "gemmtune_us": round(best["median_us"], 2),
-                     "tflops": round(flops / best["median_us"] / 1e6, 2), "gbps": round(gbps, 1),
-                     "copy_share": round(gbps / copy_gbps, 3) if copy_gbps else None,
+                     "tflops": round(flops / best["median_us"] / 1e6, 2), "gbps": sig(gbps),
+                     "copy_share": sig(gbps / copy_gbps) if copy_gbps else None,
                      "cublas_us": ref["us"], "ratio": float(f"{ref['us'] / best['median_us']:.4g}"),
                      "ggml_us": g["us"] if g else None, "ggml_ratio": sig(g["us"] / best["median_us"]) if g else None})
     lines = [f"device: {table['device']['name']}, driver {table['device']['driver_version']}, gemmtune {table['tool']['git']}",
