@@ -37,8 +37,10 @@ layout(std430, binding = 1) readonly buffer BufB2 { uvec2 b_u2[]; };
 layout(std430, binding = 1) readonly buffer BufB4 { uvec4 b_u4[]; };
 #endif
 
-const uint MAX_ROWS = 8;
-shared float partial[SLICES * COLS * MAX_ROWS * VEC];
+// Problem constant 31: M_ROWS, the rows of op(A) (the problem's M; the family serves at most 8), so that the
+// accumulators and the slice sums in shared memory are sized by M, not by the most the kernel serves.
+layout(constant_id = 31) const uint M_ROWS = 1;
+shared float partial[SLICES * COLS * M_ROWS * VEC];
 
 float b_vals[UNROLL * VEC];  // the B values of one loop trip
 
@@ -121,38 +123,34 @@ void main() {
   const bool whole = VEC > 1 && ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
   const bool shifted = VEC > 1 && !ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
 
-  float acc[MAX_ROWS * VEC];
-  [[unroll]] for (uint i = 0; i < MAX_ROWS * VEC; ++i) acc[i] = 0.0;
+  float acc[M_ROWS * VEC];
+  [[unroll]] for (uint i = 0; i < M_ROWS * VEC; ++i) acc[i] = 0.0;
   if (p.alpha != 0.0 && col0 < p.N) {
     uint k = s;
     for (; k + (UNROLL - 1) * SLICES < p.K; k += UNROLL * SLICES) {
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) load_b_group(z, k + u * SLICES, col0, whole, shifted, u * VEC);
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
-        [[unroll]] for (uint i = 0; i < MAX_ROWS; ++i) {
-          if (i < p.M) {
-            const float a = load_op_a(z, i, k + u * SLICES);
-            [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_vals[u * VEC + e], acc[i * VEC + e]);
-          }
+        [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+          const float a = load_op_a(z, i, k + u * SLICES);
+          [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_vals[u * VEC + e], acc[i * VEC + e]);
         }
       }
     }
     for (; k < p.K; k += SLICES) {
       load_b_group(z, k, col0, whole, shifted, 0u);
-      [[unroll]] for (uint i = 0; i < MAX_ROWS; ++i) {
-        if (i < p.M) {
-          const float a = load_op_a(z, i, k);
-          [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_vals[e], acc[i * VEC + e]);
-        }
+      [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+        const float a = load_op_a(z, i, k);
+        [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_vals[e], acc[i * VEC + e]);
       }
     }
   }
-  [[unroll]] for (uint i = 0; i < MAX_ROWS * VEC; ++i) partial[(s * COLS + c) * MAX_ROWS * VEC + i] = acc[i];
+  [[unroll]] for (uint i = 0; i < M_ROWS * VEC; ++i) partial[(s * COLS + c) * M_ROWS * VEC + i] = acc[i];
   barrier();
   if (s != 0 || col0 >= p.N) return;
-  for (uint i = 0; i < p.M; ++i) {
+  for (uint i = 0; i < M_ROWS; ++i) {
     for (uint e = 0; e < VEC && col0 + e < p.N; ++e) {
-      precise float sum = partial[c * MAX_ROWS * VEC + i * VEC + e];
-      for (uint t = 1; t < SLICES; ++t) sum = sum + partial[(t * COLS + c) * MAX_ROWS * VEC + i * VEC + e];
+      precise float sum = partial[c * M_ROWS * VEC + i * VEC + e];
+      for (uint t = 1; t < SLICES; ++t) sum = sum + partial[(t * COLS + c) * M_ROWS * VEC + i * VEC + e];
       c_data[c_index(z, i, col0 + e)] = finish(sum, z, i, col0 + e);
     }
   }

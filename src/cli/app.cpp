@@ -73,7 +73,7 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
 /// Which candidates: tune and list.
 void add_space_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
-  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows, rowdot, coopmat, coopmat2, naive (default all but naive)");
+  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows, rowdot, rowmma, coopmat, coopmat2, naive (default all but naive)");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }

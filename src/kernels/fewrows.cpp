@@ -1,4 +1,7 @@
 // The few-rows family (kernels/gemm_fewrows.comp): decoding-sized products that stream B once.
+#include <algorithm>
+#include <cmath>
+
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 
@@ -22,10 +25,26 @@ KernelFamily make_fewrows() {
   f.constraints = device_limit_constraints();
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
+  // The slice sums: COLS x SLICES invocations, each 8 x VEC sums, 4 bytes each; the float kernel keeps M x VEC
+  // (M is its specialization constant 31, at most 8), the integer one 8 rows a pass whatever M is.
   f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float); };
+  f.problem_shared_bytes = [](const Config& c, const GemmProblem& p) {
+    const uint64_t rows = is_integer(p.dtype) ? 8 : std::min<uint64_t>(p.shape.m, 8);
+    return uint64_t(c.get("cols")) * c.get("slices") * rows * c.get("vec") * sizeof(float);
+  };
   f.grid = [](const Config& c, const GemmProblem& p) {
     const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec");
     return std::array<uint64_t, 3>{(p.shape.n + columns - 1) / columns, 1, p.shape.batch};
+  };
+  // Screening (the H200 at 1x51865x768 f16 nn, notes issue 18 step 9): 32 column groups (a subgroup reads one
+  // row's consecutive groups), 8 slices, one load a trip; whole 16-byte groups where rows are aligned, single
+  // columns where they are not (odd N).
+  f.screening_rank = [](const Config& c, const GemmProblem& p) {
+    const uint32_t per_16_bytes = 16 / dtype_bytes(p.dtype);
+    const bool aligned_rows = p.shape.n % per_16_bytes == 0;
+    const uint32_t vec_first = aligned_rows ? std::min<uint32_t>(per_16_bytes, 8) : 1;
+    return (c.get("cols") == 32 ? 0.0 : c.get("cols") == 64 ? 0.5 : 1.0) + 0.5 * std::abs(std::log2(c.get("slices") / 8.0)) +
+           (c.get("vec") == vec_first ? 0.0 : 0.25) + (c.get("unroll") == 1 ? 0.0 : 0.25);
   };
   f.few_rows = true;
   f.spirv = fewrows_spirv;

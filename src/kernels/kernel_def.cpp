@@ -94,7 +94,7 @@ std::vector<Constraint> device_limit_constraints() {
                    return std::nullopt;
                  }});
   out.push_back({"shared_memory", [](const KernelFamily& family, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
-                   uint64_t bytes = family.shared_bytes(c, p.dtype);
+                   const uint64_t bytes = family.problem_shared_bytes ? family.problem_shared_bytes(c, p) : family.shared_bytes(c, p.dtype);
                    if (bytes > d.max_shared_memory)
                      return std::to_string(bytes) + " B shared memory > maxComputeSharedMemorySize " + std::to_string(d.max_shared_memory) + " B";
                    return std::nullopt;

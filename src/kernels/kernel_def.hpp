@@ -63,6 +63,9 @@ struct KernelFamily {
   uint32_t workgroup_size_constant_id = 0;
   std::function<uint32_t(const Config&)> workgroup_size;
   std::function<uint64_t(const Config&, DType)> shared_bytes;  ///< shared memory a config declares for an input type
+  /// Where the declaration also depends on the problem (fewrows: its rows of op(A)), the bytes for that problem,
+  /// which the shared-memory constraint checks; `shared_bytes` is then the bound over every problem it serves.
+  std::function<uint64_t(const Config&, const GemmProblem&)> problem_shared_bytes;
   /// Workgroup counts (x, y, z) of the main pass; may exceed the device's limits (the runner splits the grid).
   std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid;
   std::function<std::span<const uint32_t>(DType)> spirv;
@@ -84,6 +87,9 @@ struct KernelFamily {
   /// Streams B once for a few rows of op(A) (fewrows, rowdot): for problems of M <= 16 these families open each
   /// screening round, and other families' tiles taller than 4 x M go last.
   bool few_rows = false;
+  /// For decoding-sized problems, the few-rows family's configs per screening round (unset: 4); a family with more
+  /// opens the round before the others.
+  std::function<uint32_t(const GemmProblem&)> decoding_weight;
 
   /// Deterministic config name: "<family>_<dtype>_<param><value>..." ("tiled_f32_bm64_bn64_bk16_tm4_tn4").
   std::string config_name(const Config& config, DType dtype) const;

@@ -8,7 +8,7 @@
 namespace gemmtune {
 
 std::vector<const KernelFamily*> kernel_families() {
-  std::vector<const KernelFamily*> families{&tiled_family(), &splitk_family(), &fewrows_family(), &rowdot_family(), &coopmat_family(), &coopmat2_family()};
+  std::vector<const KernelFamily*> families{&tiled_family(), &splitk_family(), &fewrows_family(), &rowdot_family(), &rowmma_family(), &coopmat_family(), &coopmat2_family()};
   // Test-only variants, never in a normal run.
   const std::string test = std::getenv("GEMMTUNE_TEST_KERNELS") ? std::getenv("GEMMTUNE_TEST_KERNELS") : "";
   auto named = [&](const std::string& name) { return ("," + test + ",").find("," + name + ",") != std::string::npos; };
@@ -31,7 +31,7 @@ std::vector<const KernelFamily*> parse_variant_list(const std::string& text, con
     size_t comma = text.find(',', start);
     std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const KernelFamily* f = find_family(name);
-    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk, fewrows, rowdot, coopmat, coopmat2 or naive)");
+    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk, fewrows, rowdot, rowmma, coopmat, coopmat2 or naive)");
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
     if (comma == std::string::npos) break;
     start = comma + 1;

@@ -12,6 +12,7 @@ const KernelFamily& tiled_family();
 const KernelFamily& splitk_family();
 const KernelFamily& fewrows_family();
 const KernelFamily& rowdot_family();
+const KernelFamily& rowmma_family();
 const KernelFamily& coopmat_family();
 const KernelFamily& coopmat2_family();
 /// The baseline (src/kernels/naive.cpp): not in the default sweep; --variants naive sweeps it.

@@ -14,6 +14,8 @@
 #include "fewrows_i8.h"
 #include "fewrows_u8.h"
 #include "fewrows_u8i8.h"
+#include "rowmma_bf16.h"
+#include "rowmma_f16.h"
 #include "rowdot_bf16.h"
 #include "rowdot_f16.h"
 #include "rowdot_f32.h"
@@ -100,6 +102,14 @@ std::span<const uint32_t> coopmat_spirv(DType dtype) {
     default: return {};
   }
   return {};
+}
+
+std::span<const uint32_t> rowmma_spirv(DType dtype) {
+  switch (dtype) {
+    case DType::f16: return words(spirv_rowmma_f16);
+    case DType::bf16: return words(spirv_rowmma_bf16);
+    default: return {};
+  }
 }
 
 std::span<const uint32_t> coopmat2_spirv(DType dtype) {

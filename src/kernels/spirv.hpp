@@ -13,6 +13,7 @@ std::span<const uint32_t> fewrows_spirv(DType dtype);
 std::span<const uint32_t> rowdot_spirv(DType dtype);  ///< float types only (empty for 8-bit integers)
 std::span<const uint32_t> naive_spirv(DType dtype);
 std::span<const uint32_t> coopmat_spirv(DType dtype);  ///< f16 and bf16 only (empty for f32)
+std::span<const uint32_t> rowmma_spirv(DType dtype);  ///< f16 and bf16 only (kernels/prebuilt/, glslang 15)
 std::span<const uint32_t> coopmat2_spirv(DType dtype);  ///< f16 and bf16 only (empty for f32)
 /// The tiled integer kernel with packed dot products (kernels/prebuilt/, glslang 15); empty for float types.
 std::span<const uint32_t> tiled_dot_spirv(DType dtype);

@@ -62,6 +62,7 @@ std::string export_cpp_header(const TuningTable& table, const std::string& ns, c
 inline bool serves(const TunedEntry& e, std::uint64_t m, std::uint64_t k) {
   if (e.variant == "fewrows") return m <= 8;
   if (e.variant == "rowdot") return m <= 16;
+  if (e.variant == "rowmma") return m <= 16 && k >= 16 && k % 8 == 0;
   return e.splits <= 1 || k >= 64ull * e.splits;
 }
 

@@ -28,7 +28,7 @@ std::string sig(double v) {
 
 std::string color_of(const std::string& variant) {
   static const std::map<std::string, std::string> colors = {{"tiled", "#4e79a7"},  {"splitk", "#f28e2b"}, {"fewrows", "#59a14f"},
-                                                            {"rowdot", "#edc948"},  {"coopmat", "#e15759"},
+                                                            {"rowdot", "#edc948"},  {"rowmma", "#ff9da7"},  {"coopmat", "#e15759"},
                                                             {"coopmat2", "#b07aa1"}, {"naive", "#9c755f"}};
   auto it = colors.find(variant);
   return it == colors.end() ? "#76b7b2" : it->second;

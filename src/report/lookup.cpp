@@ -10,11 +10,13 @@ bool plain_operation(const TableEntry& e) {
 
 namespace {
 
-/// Whether a tuned config can run another shape: few-rows serves at most 8 rows, row-dot 16; split-k needs at least 64
+/// Whether a tuned config can run another shape: few-rows serves at most 8 rows, row-dot 16 (row-mma
+/// also K >= 16 in whole groups of 8); split-k needs at least 64
 /// terms in each of its ranges; the other variants serve any shape.
 bool serves(const ConfigResult& c, uint64_t m, uint64_t k) {
   if (c.variant == "fewrows") return m <= 8;
   if (c.variant == "rowdot") return m <= 16;
+  if (c.variant == "rowmma") return m <= 16 && k >= 16 && k % 8 == 0;  // whole 16-byte groups of k
   for (const auto& [name, value] : c.params) {
     if (name == "splits" && value > 1 && k < 64ull * value) return false;
   }

@@ -69,10 +69,13 @@ void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& 
   // Round-robin over families, each taking its screening_weight of configs per round; the heavier families
   // (matrix units, known to be much faster where they apply) open each round, so a budget that covers one
   // batch of builds still measures them. Decoding-sized problems (M <= 16) are streams of B: the few-rows
-  // families open each round with 4 slots, and tiles taller than 4 x M (mostly padding there, and 10-100x
+  // families open each round with 4 slots (or their decoding_weight; the heavier first), and tiles taller than 4 x M (mostly padding there, and 10-100x
   // slower on the H200) wait until every other config has been screened.
   const bool decoding = problem.shape.m <= kDecodingRows;
-  auto weight = [&](const KernelFamily* f) { return decoding && f->few_rows ? 4u : f->screening_weight; };
+  auto weight = [&](const KernelFamily* f) {
+    if (decoding && f->few_rows) return f->decoding_weight ? f->decoding_weight(problem) : 4u;
+    return f->screening_weight;
+  };
   auto demoted = [&](const Candidate& c) {
     if (!decoding || c.family->few_rows) return false;
     for (const auto& [name, value] : c.config.values) {

@@ -136,7 +136,7 @@ class Tune(unittest.TestCase):
                 self.assertEqual((best["error"], best["bound"]), (0.0, 0.0))  # bit for bit
                 self.assertEqual(e["candidates"]["failed"], 0)
                 self.assertGreater(e["baseline_us"], 0)  # the integer naive kernel, verified like the rest
-                self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "rowdot", "coopmat", "coopmat2"])
+                self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "rowdot", "rowmma", "coopmat", "coopmat2"])
             for dtype in ["i8", "u8", "u8i8"]:
                 self.assertRegex(out, rf"baseline naive_{dtype}_wg64: [0-9.]+ us; the best is [0-9.]+x faster")
             self.assertIn(" GOP/s", out)  # integer rates are operations, not floating-point ones
@@ -182,12 +182,13 @@ class Tune(unittest.TestCase):
                 self.assertIsNotNone(e["best"], e)
                 self.assertEqual(e["unsupported"], "")
             # rowdot reads B stored N x K and fewrows B stored K x N: each is not applicable to the other's layout,
-            # and the table says why; coopmat and coopmat2 serve only 16-bit inputs in fast mode.
-            self.assertEqual([v["variant"] for v in nt["not_applicable"]], ["fewrows", "coopmat", "coopmat2"])
+            # and the table says why; rowmma, coopmat and coopmat2 serve only 16-bit inputs in fast mode.
+            self.assertEqual([v["variant"] for v in nt["not_applicable"]], ["fewrows", "rowmma", "coopmat", "coopmat2"])
             self.assertIn("B stored N x K", nt["not_applicable"][0]["reason"])
-            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["rowdot", "coopmat", "coopmat2"])
+            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["rowdot", "rowmma", "coopmat", "coopmat2"])
             self.assertIn("B stored K x N", tn["not_applicable"][0]["reason"])
-            self.assertIn("f32 inputs", tn["not_applicable"][1]["reason"])
+            self.assertIn("f16 and bf16 inputs only", tn["not_applicable"][1]["reason"])
+            self.assertIn("f32 inputs", tn["not_applicable"][2]["reason"])
             self.assertIn("not applicable", out)
 
     def test_an_operand_past_the_device_limit_is_exit_3_and_recorded(self):

@@ -42,6 +42,7 @@ class Manifest(unittest.TestCase):
 class Retyping(unittest.TestCase):
     def test_the_committed_bf16_module_is_the_retyped_f16_module(self):
         self.assertEqual(spirv_bf16.retype(read("kernels/prebuilt/coopmat_f16.spv")), read("kernels/prebuilt/coopmat_bf16.spv"))
+        self.assertEqual(spirv_bf16.retype(read("kernels/prebuilt/rowmma_f16.spv")), read("kernels/prebuilt/rowmma_bf16.spv"))
 
     def test_the_retyped_module_carries_the_specification_numbers(self):
         out = words(spirv_bf16.retype(read("kernels/prebuilt/coopmat_f16.spv")))

@@ -67,17 +67,45 @@ TEST(SearchSpace, LargeGridsAreSplitNotPruned) {
   EXPECT_EQ(s.candidates.size(), 432u);
 }
 
+TEST(SearchSpace, FewRowsSizesItsSliceSumsByTheRowsOfTheProblem) {
+  // The few-rows kernel keeps M x VEC slice sums per invocation in shared memory (M a specialization
+  // constant), so at M = 1 configs fit that 8 rows would not: 32 x 32 invocations x 8 columns x 4 bytes = 32 KiB.
+  GemmProblem p;
+  p.shape = {1, 51865, 768, 1};
+  p.dtype = DType::f16;
+  const vk::DeviceInfo device = fake_device(49152, 1024);
+  const SearchSpace one = build_search_space({&fewrows_family()}, p, device);
+  p.shape.m = 8;
+  const SearchSpace eight = build_search_space({&fewrows_family()}, p, device);
+  EXPECT_GT(one.candidates.size(), eight.candidates.size());
+  const std::string name = "fewrows_f16_cols32_slices32_unroll1_vec8";
+  auto named = [&](const Candidate& c) { return c.name == name; };
+  EXPECT_TRUE(std::any_of(one.candidates.begin(), one.candidates.end(), named));
+  EXPECT_FALSE(std::any_of(eight.candidates.begin(), eight.candidates.end(), named));
+  bool pruned_for_shared = false;
+  for (const PrunedConfig& pc : eight.pruned) pruned_for_shared |= pc.name == name && pc.code == "shared_memory";
+  EXPECT_TRUE(pruned_for_shared);
+  // The integer kernel meets its sums 8 rows a pass whatever M is: M = 1 prunes as M = 8 does.
+  p.dtype = DType::i8;
+  const SearchSpace int_eight = build_search_space({&fewrows_family()}, p, device);
+  p.shape.m = 1;
+  const SearchSpace int_one = build_search_space({&fewrows_family()}, p, device);
+  EXPECT_EQ(int_one.candidates.size(), int_eight.candidates.size());
+}
+
 TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   GemmProblem p;
   p.shape = {16, 64, 100, 1};
   SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1024));
-  ASSERT_EQ(s.not_applicable.size(), 5u);
+  ASSERT_EQ(s.not_applicable.size(), 6u);
   EXPECT_EQ(s.not_applicable[2].variant, "rowdot");
   EXPECT_NE(s.not_applicable[2].reason.find("B stored K x N"), std::string::npos);
-  EXPECT_EQ(s.not_applicable[3].variant, "coopmat");
-  EXPECT_NE(s.not_applicable[3].reason.find("f32 inputs"), std::string::npos);
-  EXPECT_EQ(s.not_applicable[4].variant, "coopmat2");
+  EXPECT_EQ(s.not_applicable[3].variant, "rowmma");
+  EXPECT_NE(s.not_applicable[3].reason.find("f16 and bf16 inputs only"), std::string::npos);
+  EXPECT_EQ(s.not_applicable[4].variant, "coopmat");
   EXPECT_NE(s.not_applicable[4].reason.find("f32 inputs"), std::string::npos);
+  EXPECT_EQ(s.not_applicable[5].variant, "coopmat2");
+  EXPECT_NE(s.not_applicable[5].reason.find("f32 inputs"), std::string::npos);
   EXPECT_EQ(s.not_applicable[0].variant, "splitk");
   EXPECT_NE(s.not_applicable[0].reason.find("K = 100"), std::string::npos);
   EXPECT_EQ(s.not_applicable[1].variant, "fewrows");
@@ -427,21 +455,27 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   for (const Candidate& c : s.candidates) ASSERT_NE(c.family->name, "fewrows");
   order_for_screening(s.candidates, p);
   ASSERT_GE(s.candidates.size(), 40u);
-  // rowdot opens each round with 4 configs; every other family's tiles are taller than 4 x M = 4, so all of
-  // rowdot's configs come first.
-  const size_t rowdots = size_t(std::count_if(s.candidates.begin(), s.candidates.end(), [](const Candidate& c) { return c.family->name == "rowdot"; }));
-  ASSERT_GE(rowdots, 30u);
-  for (size_t i = 0; i < rowdots; ++i) EXPECT_EQ(s.candidates[i].family->name, "rowdot") << i;
-  // At M = 8 the 32-row tiles of tiled and splitk are not tall: they follow rowdot's first 4 in the first round.
+  // rowdot and rowmma (16-bit inputs on the matrix units) open each round with 4 configs each; every other
+  // family's tiles are taller than 4 x M = 4, so all of their configs come first.
+  auto few = [](const Candidate& c) { return c.family->name == "rowdot" || c.family->name == "rowmma"; };
+  const size_t few_rows = size_t(std::count_if(s.candidates.begin(), s.candidates.end(), few));
+  ASSERT_GE(few_rows, 60u);
+  for (size_t i = 0; i < few_rows; ++i) EXPECT_TRUE(few(s.candidates[i])) << i << " " << s.candidates[i].name;
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(s.candidates[i].family->name, i < 4 ? "rowdot" : "rowmma") << i;
+  // At M = 8 rowmma opens each round with 6 (faster than rowdot there, and quicker to build), then rowdot's 4;
+  // the 32-row tiles of tiled and splitk are not tall there: they follow.
   p.shape.m = 8;
   SearchSpace m8 = build_search_space(kernel_families(), p, device);
   order_for_screening(m8.candidates, p);
   std::vector<std::string> first;
-  for (size_t i = 0; i < 6; ++i) first.push_back(m8.candidates[i].family->name);
-  EXPECT_EQ(first, (std::vector<std::string>{"rowdot", "rowdot", "rowdot", "rowdot", "tiled", "splitk"}));
+  for (size_t i = 0; i < 12; ++i) first.push_back(m8.candidates[i].family->name);
+  EXPECT_EQ(first, (std::vector<std::string>{"rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowdot", "rowdot", "rowdot",
+                                             "rowdot", "tiled", "splitk"}));
   p.shape.m = 1;
   // Its first config: about 2048 workgroups (N / ROWS), 128 invocations, two chunks in flight.
   EXPECT_EQ(s.candidates[0].name, "rowdot_f16_wg128_rows2_unroll2");
+  // rowmma's first: about 128 workgroups (N / (16 FRAGS)), 16 subgroups, 2 fragments a trip, wide loads.
+  EXPECT_EQ(s.candidates[4].name, "rowmma_f16_sgk16_frags2_unroll2_wide1");
   // Tiles taller than 4 x M = 4 come after every other config: once one is screened, no short one follows.
   bool tall_seen = false;
   for (const Candidate& c : s.candidates) {

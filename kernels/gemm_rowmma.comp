@@ -1,0 +1,199 @@
+#version 450
+// gemm_rowmma: decoding-sized products (at most 16 rows of op(A)) with B stored N x K (layouts nt and tt) on the
+// matrix units through VK_KHR_cooperative_matrix, 16 x 16 x 16 f16 fragments with f32 sums, subgroups of 32.
+// Written for f16; the bf16 SPIR-V is this kernel's with its 16-bit float type retyped (scripts/spirv_bf16.py),
+// sound because the kernel only moves and multiplies those values. Built with glslang 15 into kernels/prebuilt/.
+//
+// It computes C^T = B op(A)^T: a 16-row block of B as stored (rows n, contiguous k) is the matrix units' A
+// operand, loaded row-major, and op(A)^T, padded to 16 columns with zeros, is their B operand. One pass over B
+// serves all M rows of op(A), and the multiplies that cost the SIMT row-dot kernel its time at M = 4..16 (M
+// products per loaded element of B) are a few matrix instructions per 512 bytes of B.
+//
+// A workgroup owns FRAGS blocks of 16 rows of B (16 * FRAGS columns of C); its SUBGROUPS subgroups split k:
+// subgroup s takes k fragments [(t * SUBGROUPS + s) * UNROLL, +UNROLL) in trip t, so a trip of the workgroup
+// reads SUBGROUPS * UNROLL * 32 contiguous bytes of every row. A trip's loads all go out at once into one of two
+// register buffers, one 16-byte load per lane and fragment of B (FRAGS * UNROLL * 512 bytes a subgroup) and its
+// 16-byte groups of op(A), the next trip's before this one is multiplied; then, fragment by fragment, the
+// subgroup stores them to its own shared memory and multiplies. The loads in flight are what decoding is bound
+// by: loading fragments straight from the buffer (coopMatLoad on the storage buffer), staging whole trips in
+// shared memory, and one register buffer (nothing in flight while a trip is multiplied) were each measured
+// slower (results/h200/notes.md, issue 18 steps 5-7). Rows M..15 of the staged op(A) are zero; subgroups meet only at the end, where their sums
+// (stored over their staging slots) are added in subgroup order.
+//
+// Edges: the last block of rows starts at N - 16 where 16 rows do not fit (rows already owned by the block
+// before are computed again, not written); k beyond the last whole fragment is one more fragment ending at K
+// whose op(A) values below that k are zero. Hence N >= 16, K >= 16, K a multiple of 8 and B's rows aligned to
+// 16 bytes (src/kernels/rowmma.cpp refuses the rest; row-dot serves them).
+//
+// Tuned specialization constants (id: meaning):
+//   0: workgroup size = SUBGROUPS * 32   1: FRAGS, 16-row blocks of B per workgroup
+//   2: UNROLL, k fragments per subgroup and trip   3: WIDE, how a trip's loads of B cover it (below)
+// Problem constants 31: M_ROWS (the problem's M, at most 16); 32: A_ROWS_VECTOR (as in gemm_rowdot.comp).
+
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_GOOGLE_include_directive : enable
+#extension GL_KHR_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_KHR_shader_subgroup_basic : require
+
+layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
+layout(constant_id = 1) const uint FRAGS = 1;
+layout(constant_id = 2) const uint UNROLL = 2;
+layout(constant_id = 3) const bool WIDE = false;
+layout(constant_id = 31) const uint M_ROWS = 1;
+layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
+
+#define COOPMAT_OPERANDS 1
+layout(std430, binding = 0) readonly buffer BufA { float16_t a_data[]; };
+layout(std430, binding = 1) readonly buffer BufB { float16_t b_data[]; };
+layout(std430, binding = 0) readonly buffer BufA8 { uvec4 a_vec[]; };
+layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
+#include "common/gemm_common.glsl"
+
+#define FRAG_A coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
+#define FRAG_B coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
+#define FRAG_ACC coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
+
+const uint SUBGROUPS = gl_WorkGroupSize.x / 32;
+// A staged fragment: 16 rows of 16 values padded to 24 (3 uvec4s) against bank conflicts. op(A) is staged as 16
+// rows m of 16 values of k and loads column-major (k down, m across); B's fragments load row-major.
+const uint ROW = 3;
+const uint A_SLOT = 16 * ROW;
+// Per block of rows: its staged fragment, later its 16 x 16 f32 sums (64 uvec4s).
+const uint B_SLOT = 64;
+shared uvec4 stage_a[SUBGROUPS * A_SLOT];
+shared uvec4 stage_b[SUBGROUPS * FRAGS * B_SLOT];
+
+// A trip in registers (two buffers): lane l holds half a row (row l / 2, values (l % 2) * 8 onwards) of every fragment of B,
+// and 16-byte groups g = l + 32 i of op(A), group g being row m = (g / 2) % M_ROWS, values (g % 2) * 8 of
+// fragment u = g / (2 M_ROWS).
+const uint A_GROUPS = 2 * M_ROWS * UNROLL;
+const uint A_PER = (A_GROUPS + 31) / 32;
+uvec4 reg_b[2][FRAGS * UNROLL];
+uvec4 reg_a[2][A_PER];
+FRAG_ACC acc[FRAGS];
+
+uint row0[FRAGS];  // block f covers rows [row0[f], row0[f] + 16)
+bool live[FRAGS];  // block f has rows of its own
+
+// WIDE: in a whole trip, load j of a block covers rows [j * 16 / UNROLL, +16 / UNROLL) over the trip's whole
+// 32 * UNROLL bytes of each (lane l: row j * 16 / UNROLL + l / (2 UNROLL), piece l % (2 UNROLL)), so one load
+// instruction reads 16 / UNROLL runs of 32 * UNROLL contiguous bytes instead of 16 runs of 32.
+const uint PIECES = 2 * UNROLL;       // 16-byte pieces of a row in a trip
+const uint LOAD_ROWS = 32 / PIECES;  // rows one wide load covers
+
+/// Issues the loads of `count` fragments from k0 on into buffer `buf` (values of op(A) with k < k_low are zero).
+void fetch(uint buf, uint z, uint k0, uint count, uint k_low, uint lane) {
+  const uint r = lane / 2, h = (lane % 2) * 8;
+  const uint wide_row = lane / PIECES, wide_k = (lane % PIECES) * 8;
+  [[unroll]] for (uint f = 0; f < FRAGS; ++f)
+    [[unroll]] for (uint u = 0; u < count; ++u) {
+      if (!live[f]) continue;
+      if (WIDE && count == UNROLL) {
+        reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + wide_k, row0[f] + u * LOAD_ROWS + wide_row) / 8];
+      } else {
+        reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + u * 16 + h, row0[f] + r) / 8];
+      }
+    }
+  [[unroll]] for (uint i = 0; i < A_PER; ++i) {
+    const uint g = lane + 32 * i;
+    const uint u = g / (2 * M_ROWS), m = (g / 2) % M_ROWS;
+    const uint k = k0 + u * 16 + (g % 2) * 8;
+    uvec4 v = uvec4(0);
+    if (u < count && k >= k_low) {
+      if (A_ROWS_VECTOR) {
+        v = a_vec[index_op_a(z, m, k) / 8];
+      } else {
+        float16_t e[8];
+        [[unroll]] for (uint j = 0; j < 8; ++j) e[j] = a_data[index_op_a(z, m, k + j)];
+        v = uvec4(packFloat2x16(f16vec2(e[0], e[1])), packFloat2x16(f16vec2(e[2], e[3])), packFloat2x16(f16vec2(e[4], e[5])),
+                  packFloat2x16(f16vec2(e[6], e[7])));
+      }
+    }
+    reg_a[buf][i] = v;
+  }
+}
+
+/// Stages fragment u of the trip in buffer `buf` (of `count` fragments) in the subgroup's shared memory and
+/// multiplies it into the sums.
+void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
+  const uint r = lane / 2, h = lane % 2;
+  if (WIDE && count == UNROLL) {
+    // This lane holds fragment u's pieces only where its piece of the row falls in it: 16 / UNROLL rows' worth.
+    const uint piece = lane % PIECES;
+    if (piece / 2 == u) {
+      [[unroll]] for (uint f = 0; f < FRAGS; ++f)
+        [[unroll]] for (uint j = 0; j < UNROLL; ++j)
+          stage_b[(sg * FRAGS + f) * B_SLOT + (j * LOAD_ROWS + lane / PIECES) * ROW + piece % 2] = reg_b[buf][f * UNROLL + j];
+    }
+  } else {
+    [[unroll]] for (uint f = 0; f < FRAGS; ++f) stage_b[(sg * FRAGS + f) * B_SLOT + r * ROW + h] = reg_b[buf][f * UNROLL + u];
+  }
+  [[unroll]] for (uint i = 0; i < A_PER; ++i) {
+    const uint g = lane + 32 * i;
+    if (g / (2 * M_ROWS) == u) stage_a[sg * A_SLOT + ((g / 2) % M_ROWS) * ROW + g % 2] = reg_a[buf][i];
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  FRAG_B a_frag;
+  coopMatLoad(a_frag, stage_a, sg * A_SLOT, ROW, gl_CooperativeMatrixLayoutColumnMajor);
+  [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
+    if (!live[f]) continue;
+    FRAG_A b_frag;
+    coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
+    acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
+  }
+  subgroupBarrier();  // read before the next fragment is stored
+}
+
+void main() {
+  const uint lid = gl_LocalInvocationID.x, sg = lid / 32, lane = lid % 32;
+  const uint z = gl_WorkGroupID.z + p.base_z;
+  const uint n_first = (gl_WorkGroupID.x + p.base_x) * 16 * FRAGS;
+  [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
+    live[f] = n_first + 16 * f < p.N;
+    row0[f] = min(n_first + 16 * f, p.N - 16);
+    acc[f] = FRAG_ACC(0.0);
+  }
+  for (uint i = lane; i < A_SLOT; i += 32) stage_a[sg * A_SLOT + i] = uvec4(0);
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+
+  if (p.alpha != 0.0) {
+    const uint whole = p.K / 16;  // whole k fragments
+    const uint trips = whole / (SUBGROUPS * UNROLL);
+    // Trips in pairs, buffer 0 then 1, each trip's successor fetched before it is multiplied.
+    if (trips > 0) fetch(0, z, sg * UNROLL * 16, UNROLL, 0, lane);
+    for (uint t = 0; t < trips; t += 2) {
+      if (t + 1 < trips) fetch(1, z, ((t + 1) * SUBGROUPS + sg) * UNROLL * 16, UNROLL, 0, lane);
+      [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(0, u, UNROLL, sg, lane);
+      if (t + 1 < trips) {
+        if (t + 2 < trips) fetch(0, z, ((t + 2) * SUBGROUPS + sg) * UNROLL * 16, UNROLL, 0, lane);
+        [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(1, u, UNROLL, sg, lane);
+      }
+    }
+    // Whole fragments left over (fewer than a trip's), one at a time round the subgroups, then the partial one.
+    const uint extra = p.K % 16 != 0 ? 1 : 0;
+    for (uint j = trips * SUBGROUPS * UNROLL + sg; j < whole + extra; j += SUBGROUPS) {
+      fetch(0, z, j < whole ? j * 16 : p.K - 16, 1, j < whole ? 0 : whole * 16, lane);
+      multiply(0, 0, 1, sg, lane);
+    }
+  }
+
+  // Each subgroup's 16 x 16 sums (rows n, columns m; 4 uvec4s a row) over its staging slots, then the
+  // subgroups' sums in order.
+  [[unroll]] for (uint f = 0; f < FRAGS; ++f)
+    coopMatStore(acc[f], stage_b, (sg * FRAGS + f) * B_SLOT, 4, gl_CooperativeMatrixLayoutRowMajor);
+  barrier();
+  for (uint e = lid; e < FRAGS * M_ROWS * 16; e += gl_WorkGroupSize.x) {
+    const uint f = e / (M_ROWS * 16), m = (e / 16) % M_ROWS, r = e % 16;
+    const uint n = row0[f] + r;
+    if (!live[f] || n < n_first + 16 * f) continue;  // a row of the block before (last block only)
+    const uint at = r * 16 + m;  // the value's index within a block's sums
+    precise float sum = uintBitsToFloat(stage_b[f * B_SLOT + at / 4][at % 4]);
+    for (uint s = 1; s < SUBGROUPS; ++s) sum = sum + uintBitsToFloat(stage_b[(s * FRAGS + f) * B_SLOT + at / 4][at % 4]);
+    c_data[c_index(z, m, n)] = finish(sum, z, m, n);
+  }
+}

@@ -1,0 +1,74 @@
+// The row-dot family on the matrix units (kernels/gemm_rowmma.comp): decoding-sized 16-bit products with B
+// stored N x K, computed as C^T = B op(A)^T with 16 x 16 x 16 cooperative-matrix fragments of B loaded along its
+// rows and op(A) padded to 16 rows, B streamed once.
+#include <cmath>
+
+#include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
+
+namespace gemmtune {
+
+namespace {
+constexpr uint64_t kMaxRows = 16;  // op(A) is one fragment wide
+// A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
+constexpr uint32_t kMaxTripFragments = 8;
+
+KernelFamily make_rowmma() {
+  KernelFamily f;
+  f.name = "rowmma";
+  f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}}, {"frags", 1, {1, 2, 4}}, {"unroll", 2, {2, 4, 8}}, {"wide", 3, {0, 1}}};
+  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
+    if (p.dtype != DType::f16 && p.dtype != DType::bf16) return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
+    if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
+    if (!p.layout.trans_b) return std::string("B stored K x N: row-mma loads fragments along rows of B stored N x K");
+    if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
+    // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
+    if (p.shape.n < 16 || p.shape.k < 16) return std::string("N and K of at least 16 (row-dot serves smaller ones)");
+    if (p.shape.k % 8 != 0) return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
+    const ResolvedOperand b = resolve(p).b;
+    if (b.ld % 8 != 0 || b.offset % 8 != 0 || b.stride % 8 != 0)
+      return std::string("rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
+    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
+    return std::nullopt;
+  };
+  f.constraints = device_limit_constraints();
+  f.constraints.push_back({"registers", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (c.get("frags") * c.get("unroll") > kMaxTripFragments)
+                               return std::to_string(c.get("frags")) + " blocks x " + std::to_string(c.get("unroll")) + " unroll = " +
+                                      std::to_string(c.get("frags") * c.get("unroll")) + " fragments of B a trip > " +
+                                      std::to_string(kMaxTripFragments) + " (16 bytes each per lane, two trips held in registers)";
+                             return std::nullopt;
+                           }});
+  f.workgroup_size_constant_id = 0;
+  f.required_subgroup_size = 32;
+  f.workgroup_size = [](const Config& c) { return c.get("sgk") * 32; };
+  // As declared in the shader, per subgroup: one staged fragment of op(A) (16 rows of 24 values) and, per block
+  // of rows, one of B or its 16 x 16 f32 sums (1 KiB).
+  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024); };
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    const uint64_t rows = 16 * uint64_t(c.get("frags"));
+    return std::array<uint64_t, 3>{(p.shape.n + rows - 1) / rows, 1, p.shape.batch};
+  };
+  // Screening: the H200's winners at M = 4, 8 and 16 (notes, issue 18 step 8) first: about one workgroup per
+  // SM of a large GPU (N / (16 FRAGS) near 128), 16 subgroups, 2 or 4 fragments a trip, wide loads.
+  f.screening_rank = [](const Config& c, const GemmProblem& p) {
+    const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
+    return std::abs(std::log2(groups / 128.0)) + (c.get("sgk") == 16 ? 0.0 : 0.5) + (c.get("unroll") == 8 ? 0.25 : 0.0) +
+           (c.get("wide") == 1 ? 0.0 : 0.125);
+  };
+  f.screening_weight = 2;
+  f.few_rows = true;
+  // From M = 5 on, 16-bit products run faster here than in rowdot on the H200 (notes, issue 18 steps 8 and 10),
+  // whose unrolled trips also take the driver 0.5-3.4 s each to build there: rowmma opens the round with 6.
+  f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 5 ? 6u : 4u; };
+  f.spirv = rowmma_spirv;
+  return f;
+}
+}  // namespace
+
+const KernelFamily& rowmma_family() {
+  static const KernelFamily family = make_rowmma();
+  return family;
+}
+
+}  // namespace gemmtune

@@ -1,0 +1,100 @@
+// The row-dot family on the matrix units (B stored N x K, M <= 16, f16 and bf16): what it refuses, with the
+// reason, on every device; on a device with 16 x 16 x 16 cooperative matrices (the H200 run, see
+// results/h200/notes.md) every config at the edges it handles: a last block of rows that overlaps the one
+// before (N = 37), whole-fragment leftovers and a last partial fragment of k (K = 136, 1032), op(A) staged from
+// vector loads and element by element (tt), batches with shared B, beta, bias and activations.
+#include <algorithm>
+
+#include "gpu/lavapipe_env.hpp"
+#include "kernels/registry.hpp"
+#include "run/gemm_runner.hpp"
+#include "tuner/space.hpp"
+
+namespace gemmtune::test {
+
+namespace {
+GemmProblem rowmma_problem(Shape shape, DType dtype, bool trans_a) {
+  GemmProblem p;
+  p.shape = shape;
+  p.dtype = dtype;
+  p.layout = Layout{trans_a, true};
+  return p;
+}
+
+bool device_serves_rowmma(DType dtype) { return !coopmat_unsupported(device().info(), std::string(dtype_name(dtype))); }
+}  // namespace
+
+class RowMma : public GpuTest {};
+
+TEST_F(RowMma, RefusesWhatItCannotServeWithTheReason) {
+  const vk::DeviceInfo& d = device().info();
+  struct Refusal {
+    std::string label;
+    GemmProblem problem;
+    std::string reason;
+  };
+  std::vector<Refusal> refusals;
+  refusals.push_back({"f32", rowmma_problem({4, 64, 64, 1}, DType::f32, false), "f16 and bf16 inputs only"});
+  refusals.push_back({"M 17", rowmma_problem({17, 64, 64, 1}, DType::f16, false), "at most 16 rows"});
+  GemmProblem nn = rowmma_problem({4, 64, 64, 1}, DType::f16, false);
+  nn.layout.trans_b = false;
+  refusals.push_back({"nn", nn, "B stored K x N"});
+  refusals.push_back({"K 999", rowmma_problem({4, 64, 999, 1}, DType::bf16, false), "K = 999 is not a multiple of 8"});
+  refusals.push_back({"N 9", rowmma_problem({4, 9, 64, 1}, DType::f16, false), "N and K of at least 16"});
+  GemmProblem offset = rowmma_problem({4, 64, 64, 1}, DType::f16, false);
+  offset.b.offset = 3;
+  refusals.push_back({"B offset 3", offset, "16-byte boundaries"});
+  GemmProblem deterministic = rowmma_problem({4, 64, 64, 1}, DType::f16, false);
+  deterministic.mode = Mode::deterministic;
+  refusals.push_back({"deterministic", deterministic, "fast mode only"});
+  for (const Refusal& r : refusals) {
+    const auto reason = rowmma_family().not_applicable(r.problem, d);
+    ASSERT_TRUE(reason.has_value()) << r.label;
+    EXPECT_NE(reason->find(r.reason), std::string::npos) << r.label << ": " << *reason;
+  }
+  // A problem it is built for: served where the device has the fragments, refused naming the extension or
+  // feature it lacks elsewhere (lavapipe), and the tuner reports that refusal.
+  const GemmProblem fits = rowmma_problem({4, 64, 64, 1}, DType::f16, false);
+  const auto reason = rowmma_family().not_applicable(fits, d);
+  EXPECT_EQ(reason.has_value(), !device_serves_rowmma(DType::f16));
+  if (reason) {
+    EXPECT_NE(reason->find("not supported on"), std::string::npos) << *reason;
+    SearchSpace space = build_search_space(kernel_families(), fits, d);
+    EXPECT_TRUE(std::any_of(space.not_applicable.begin(), space.not_applicable.end(), [](const NotApplicable& n) { return n.variant == "rowmma"; }));
+  }
+}
+
+TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
+  if (!device_serves_rowmma(DType::f16)) GTEST_SKIP() << "no 16x16x16 f16 cooperative matrices here; the H200 run covers this test";
+  // Every config of the space on one problem with every edge: N = 37 (last block overlaps), K = 136 (8 whole
+  // fragments and a partial one: leftovers for every SUBGROUPS x UNROLL > 8), M = 3.
+  const GemmProblem edges = rowmma_problem({3, 37, 136, 1}, DType::f16, false);
+  SearchSpace space = build_search_space({&rowmma_family()}, edges, device().info());
+  ASSERT_TRUE(space.not_applicable.empty());
+  ASSERT_GE(space.candidates.size(), 30u);
+  GemmRunner edge_runner(device(), edges, RunOptions{});
+  for (const Candidate& c : space.candidates) {
+    const Measurement r = edge_runner.evaluate(rowmma_family(), c.config, 0, 0);
+    EXPECT_EQ(r.disposition, Disposition::passed) << c.name << ": " << r.detail;
+  }
+  // Every row count and type, both layouts, a K of many trips with a partial fragment, rotating configs.
+  size_t turn = 0;
+  for (uint64_t m : {1u, 2u, 5u, 8u, 16u}) {
+    for (DType dtype : {DType::f16, DType::bf16}) {
+      for (bool trans_a : {false, true}) {
+        for (uint64_t k : {1024u, 1032u}) {
+          GemmProblem p = rowmma_problem({m, 100, k, 1}, dtype, trans_a);
+          if (!device_serves_rowmma(dtype)) continue;
+          SearchSpace s = build_search_space({&rowmma_family()}, p, device().info());
+          ASSERT_FALSE(s.candidates.empty());
+          const Candidate& c = s.candidates[(turn++ * 7919) % s.candidates.size()];
+          GemmRunner runner(device(), p, RunOptions{});
+          const Measurement r = runner.evaluate(rowmma_family(), c.config, 0, 0);
+          EXPECT_EQ(r.disposition, Disposition::passed) << p.shape.to_string() << " " << p.layout.name() << " " << c.name << ": " << r.detail;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace gemmtune::test
