@@ -12,7 +12,7 @@ import time
 import unittest
 
 BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", "build/gemmtune"))
-# A small space: 33 few-rows configs per problem on lavapipe, two problems.
+# A small space: about 33 few-rows configs per problem on lavapipe (shared memory sized by M), two problems.
 SWEEP = ["--shape", "4x16x16,5x16x16", "--kernels", "fewrows_f32_cols8_*", "--budget", "100000", "--samples", "3"]
 
 
@@ -65,10 +65,16 @@ class Resume(unittest.TestCase):
             self.assertEqual(screened_set(path), expected)
             entries = table(path)["entries"]
             self.assertEqual([e["m"] for e in entries], [4, 5])
+            # Each problem screened exactly its own configs (fewrows sizes its shared memory by M, so M = 4 and 5
+            # may keep different numbers of them on the device).
+            per_problem = {}
+            for problem, _ in expected:
+                m = json.loads(problem)["m"]
+                per_problem[m] = per_problem.get(m, 0) + 1
             for e in entries:
                 self.assertIsNotNone(e["best"])
                 self.assertFalse(e["interrupted"])
-                self.assertEqual(e["candidates"]["evaluated"], len(expected) // 2)
+                self.assertEqual(e["candidates"]["evaluated"], per_problem[e["m"]])
             # A journal line torn by a kill is skipped; one broken in the middle is refused with its line.
             with open(path + ".journal.jsonl", "a") as f:
                 f.write('{"device": "half a rec')
@@ -202,7 +208,8 @@ class Strategies(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, p.stderr)
             listed = [l.strip() for l in p.stdout.splitlines() if l.startswith("  ")]
-            self.assertEqual(listed, ["fewrows_f32_cols16_slices4_unroll4_vec1", "fewrows_f32_cols16_slices8_unroll4_vec1"])
+            # Listed in screening order (8 slices ranked first); the set is what the file allows.
+            self.assertEqual(sorted(listed), ["fewrows_f32_cols16_slices4_unroll4_vec1", "fewrows_f32_cols16_slices8_unroll4_vec1"])
             with open(space, "w") as f:
                 f.write('{"space_version": 1, "variants": {"tiled": {"tm": [3]}}}')
             p = subprocess.run([BIN, "--shape", "8x8x8", "--space", space, "--out", os.path.join(d, "t.json")],
