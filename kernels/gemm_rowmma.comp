@@ -10,8 +10,8 @@
 // products per loaded element of B) are a few matrix instructions per 512 bytes of B.
 //
 // A workgroup owns FRAGS blocks of 16 rows of B (16 * FRAGS columns of C); its SUBGROUPS subgroups split k:
-// subgroup s takes k fragments [(t * SUBGROUPS + s) * UNROLL, +UNROLL) in trip t, so a trip of the workgroup
-// reads SUBGROUPS * UNROLL * 32 contiguous bytes of every row. A trip's loads all go out at once into one of two
+// subgroup s takes k fragments [(t * SUBGROUPS + s) * UNROLL, +UNROLL) in its trip t (the trips rotated per
+// workgroup, see main), so a trip of the workgroup reads SUBGROUPS * UNROLL * 32 contiguous bytes of every row. A trip's loads all go out at once into one of two
 // register buffers, one 16-byte load per lane and fragment of B (FRAGS * UNROLL * 512 bytes a subgroup) and its
 // 16-byte groups of op(A), the next trip's before this one is multiplied; then, fragment by fragment, the
 // subgroup stores them to its own shared memory and multiplies. The loads in flight are what decoding is bound
@@ -84,6 +84,11 @@ bool live[FRAGS];  // block f has rows of its own
 const uint PIECES = 2 * UNROLL;       // 16-byte pieces of a row in a trip
 const uint LOAD_ROWS = 32 / PIECES;  // rows one wide load covers
 
+/// The subgroup's shared-memory stores before this are visible to its loads after it. Shared memory only:
+/// subgroupBarrier() also orders buffer memory, and a driver may implement that with a fence that waits for every
+/// load in flight, here the next trip's loads of B (results/h200/notes.md, issue 18 step 11).
+void staged() { controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease); }
+
 /// Issues the loads of `count` fragments from k0 on into buffer `buf` (values of op(A) with k < k_low are zero).
 void fetch(uint buf, uint z, uint k0, uint count, uint k_low, uint lane) {
   const uint r = lane / 2, h = (lane % 2) * 8;
@@ -135,8 +140,7 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
     const uint g = lane + 32 * i;
     if (g / (2 * M_ROWS) == u) stage_a[sg * A_SLOT + ((g / 2) % M_ROWS) * ROW + g % 2] = reg_a[buf][i];
   }
-  subgroupMemoryBarrierShared();
-  subgroupBarrier();
+  staged();
   FRAG_B a_frag;
   coopMatLoad(a_frag, stage_a, sg * A_SLOT, ROW, gl_CooperativeMatrixLayoutColumnMajor);
   [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
@@ -145,7 +149,7 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
     coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
     acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
   }
-  subgroupBarrier();  // read before the next fragment is stored
+  staged();  // read before the next fragment is stored
 }
 
 void main() {
@@ -158,19 +162,23 @@ void main() {
     acc[f] = FRAG_ACC(0.0);
   }
   for (uint i = lane; i < A_SLOT; i += 32) stage_a[sg * A_SLOT + i] = uvec4(0);
-  subgroupMemoryBarrierShared();
-  subgroupBarrier();
+  staged();
 
   if (p.alpha != 0.0) {
     const uint whole = p.K / 16;  // whole k fragments
     const uint trips = whole / (SUBGROUPS * UNROLL);
+    // Workgroup w starts at trip w % trips and wraps around, so that the workgroups resident at once read
+    // different k of their rows, not all the same k in lockstep (5-6 % faster at M = 1 and 4 on the H200:
+    // results/h200/notes.md, issue 18 step 12).
+    const uint first = trips > 0 ? (gl_WorkGroupID.x + p.base_x) % trips : 0;
+#define TRIP_K(t) (((((t) + first) % trips) * SUBGROUPS + sg) * UNROLL * 16)
     // Trips in pairs, buffer 0 then 1, each trip's successor fetched before it is multiplied.
-    if (trips > 0) fetch(0, z, sg * UNROLL * 16, UNROLL, 0, lane);
+    if (trips > 0) fetch(0, z, TRIP_K(0), UNROLL, 0, lane);
     for (uint t = 0; t < trips; t += 2) {
-      if (t + 1 < trips) fetch(1, z, ((t + 1) * SUBGROUPS + sg) * UNROLL * 16, UNROLL, 0, lane);
+      if (t + 1 < trips) fetch(1, z, TRIP_K(t + 1), UNROLL, 0, lane);
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(0, u, UNROLL, sg, lane);
       if (t + 1 < trips) {
-        if (t + 2 < trips) fetch(0, z, ((t + 2) * SUBGROUPS + sg) * UNROLL * 16, UNROLL, 0, lane);
+        if (t + 2 < trips) fetch(0, z, TRIP_K(t + 2), UNROLL, 0, lane);
         [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(1, u, UNROLL, sg, lane);
       }
     }

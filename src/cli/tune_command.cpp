@@ -174,6 +174,7 @@ JournalRecord journal_record(const std::string& device, const std::string& tool,
   r.elementwise_rel_error = m.error.elementwise_rel;
   r.bound = m.error.bound;
   r.compile_ms = m.compile_ms;
+  r.pipeline_statistics = m.pipeline_statistics;
   return r;
 }
 
@@ -192,6 +193,7 @@ Measurement measurement_of(const JournalRecord& r) {
   m.error.bound = r.bound;
   m.error.passed = m.disposition == Disposition::passed;
   m.compile_ms = r.compile_ms;
+  m.pipeline_statistics = r.pipeline_statistics;
   return m;
 }
 }  // namespace

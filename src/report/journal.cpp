@@ -17,6 +17,11 @@ std::string journal_line(const JournalRecord& r) {
             {"samples_us", r.samples_us}, {"runs_per_sample", r.runs_per_sample}, {"median_us", r.median_us},
             {"min_us", r.min_us},   {"cv", r.cv},       {"gflops", r.gflops},   {"error", r.error},
             {"elementwise_rel_error", r.elementwise_rel_error}, {"bound", r.bound}, {"compile_ms", r.compile_ms}};
+  if (!r.pipeline_statistics.empty()) {
+    json stats = json::object();
+    for (const auto& [name, value] : r.pipeline_statistics) stats[name] = value;
+    j["pipeline_statistics"] = stats;
+  }
   return j.dump();
 }
 
@@ -44,6 +49,10 @@ std::optional<JournalRecord> parse_journal_line(const std::string& line) {
     r.elementwise_rel_error = j.at("elementwise_rel_error").get<double>();
     r.bound = j.at("bound").get<double>();
     r.compile_ms = j.at("compile_ms").get<double>();
+    if (const auto it = j.find("pipeline_statistics"); it != j.end()) {
+      if (!it->is_object()) return std::nullopt;
+      for (const auto& [name, value] : it->items()) r.pipeline_statistics.emplace_back(name, value.get<double>());
+    }
     return r;
   } catch (const json::exception&) {
     return std::nullopt;

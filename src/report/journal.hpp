@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/files.hpp"
@@ -24,6 +25,9 @@ struct JournalRecord {
   double median_us = 0, min_us = 0, cv = 0, gflops = 0;
   double error = 0, elementwise_rel_error = 0, bound = 0;
   double compile_ms = 0;
+  /// The driver's pipeline statistics ("Register Count": 96, ...), by name; written as an object only when
+  /// there are some, and optional when read (journals from before they were recorded).
+  std::vector<std::pair<std::string, double>> pipeline_statistics;
 };
 
 std::string journal_path_for(const std::string& table_path);

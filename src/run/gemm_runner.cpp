@@ -324,6 +324,10 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     return m;
   }
   if (!cached) m.compile_ms = passes->compile_ms;
+  for (const vk::PipelineStatistic& s : passes->main->statistics()) m.pipeline_statistics.emplace_back(s.name, s.value);
+  if (passes->reduce) {
+    for (const vk::PipelineStatistic& s : passes->reduce->statistics()) m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
+  }
   for (auto* pipeline : {passes->main.get(), passes->reduce.get()}) {
     if (pipeline) pipeline->bind(bindings());
   }

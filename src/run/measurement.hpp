@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "verify/metric.hpp"
@@ -32,6 +33,9 @@ struct Measurement {
   double cv = 0.0;                  ///< coefficient of variation of the samples (0 with fewer than 2)
   double gflops = 0.0;              ///< from the median
   double compile_ms = 0.0;          ///< host time to build the pipeline (0 when reused)
+  /// The driver's statistics of the config's pipelines (vk::PipelineStatistic), the split-k reduce pass's
+  /// prefixed "reduce: "; empty where the device does not report them (VK_KHR_pipeline_executable_properties).
+  std::vector<std::pair<std::string, double>> pipeline_statistics;
 
   /// Sets median_us, min_us, cv and gflops from samples_us and the problem's FLOP count.
   void summarize(double flops);

@@ -36,6 +36,8 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
   VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
   VkPhysicalDeviceCooperativeMatrix2FeaturesNV coop2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
   void* chain = nullptr;
   if (info_.api_version >= VK_API_VERSION_1_2) {
     v11.storageBuffer16BitAccess = m.storage_16bit;
@@ -75,6 +77,12 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
       coop2.cooperativeMatrixPerElementOperations = VK_TRUE;
       coop2.cooperativeMatrixTensorAddressing = VK_TRUE;
       *tail = &coop2;
+      tail = &coop2.pNext;
+    }
+    if (info_.pipeline_statistics) {
+      extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+      executable.pipelineExecutableInfo = VK_TRUE;
+      *tail = &executable;
     }
   }
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};

@@ -106,6 +106,24 @@ MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, 
   return m;
 }
 
+bool query_pipeline_statistics(VkPhysicalDevice physical, uint32_t api_version) {
+  if (api_version < VK_API_VERSION_1_1) return false;
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  bool listed = false;
+  for (const VkExtensionProperties& e : extensions) {
+    if (std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0) listed = true;
+  }
+  if (!listed) return false;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &executable};
+  vkGetPhysicalDeviceFeatures2(physical, &features);
+  return executable.pipelineExecutableInfo == VK_TRUE;
+}
+
 Matrix2Capabilities query_matrix2(VkInstance instance, VkPhysicalDevice physical, const MatrixCapabilities& m) {
   Matrix2Capabilities m2;
   uint32_t count = 0;
@@ -275,6 +293,7 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
   d.max_buffer_size = basic.apiVersion >= VK_API_VERSION_1_3 ? m4.maxBufferSize : UINT64_MAX;
   d.matrix = query_matrix(instance, physical, std::min(basic.apiVersion, uint32_t(VK_API_VERSION_1_3)));
   d.matrix2 = query_matrix2(instance, physical, d.matrix);
+  d.pipeline_statistics = query_pipeline_statistics(physical, basic.apiVersion);
   VkPhysicalDeviceMemoryProperties memory;
   vkGetPhysicalDeviceMemoryProperties(physical, &memory);
   for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {

@@ -86,6 +86,9 @@ struct DeviceInfo {
   /// Compute shaders may use subgroup shuffles (VkPhysicalDeviceSubgroupProperties: basic and shuffle
   /// operations in the compute stage): the row-dot kernel's reduction.
   bool subgroup_shuffle = false;
+  /// VK_KHR_pipeline_executable_properties with pipelineExecutableInfo: the driver reports each compiled
+  /// pipeline's statistics (register counts, spills, instruction counts: named by the driver).
+  bool pipeline_statistics = false;
 
   MatrixCapabilities matrix;
   Matrix2Capabilities matrix2;

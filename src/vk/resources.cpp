@@ -1,6 +1,7 @@
 #include "vk/resources.hpp"
 
 #include <chrono>
+#include <cmath>
 
 #include "vk/check.hpp"
 
@@ -47,6 +48,43 @@ Buffer::~Buffer() {
 }
 
 // ------------------------------------------------------------------------------------------- ComputePipeline
+
+namespace {
+/// The driver's statistics of every executable of `pipeline` (built with CAPTURE_STATISTICS). A statistic the
+/// driver cannot report is left out: these figures explain a config's speed, they never decide anything.
+std::vector<PipelineStatistic> read_statistics(VkDevice device, VkPipeline pipeline) {
+  std::vector<PipelineStatistic> out;
+  VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  info.pipeline = pipeline;
+  uint32_t executables = 0;
+  if (vkGetPipelineExecutablePropertiesKHR(device, &info, &executables, nullptr) != VK_SUCCESS) return out;
+  std::vector<VkPipelineExecutablePropertiesKHR> properties(executables, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  if (vkGetPipelineExecutablePropertiesKHR(device, &info, &executables, properties.data()) != VK_SUCCESS) return out;
+  for (uint32_t e = 0; e < executables; ++e) {
+    VkPipelineExecutableInfoKHR which{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    which.pipeline = pipeline;
+    which.executableIndex = e;
+    uint32_t count = 0;
+    if (vkGetPipelineExecutableStatisticsKHR(device, &which, &count, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (vkGetPipelineExecutableStatisticsKHR(device, &which, &count, stats.data()) != VK_SUCCESS) continue;
+    const std::string prefix = executables > 1 ? std::string(properties[e].name) + ": " : "";
+    for (uint32_t i = 0; i < count; ++i) {
+      const VkPipelineExecutableStatisticKHR& s = stats[i];
+      double value = 0.0;
+      switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = s.value.b32 ? 1.0 : 0.0; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = double(s.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = double(s.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = s.value.f64; break;
+        default: continue;
+      }
+      if (std::isfinite(value)) out.push_back({prefix + s.name, value});
+    }
+  }
+  return out;
+}
+}  // namespace
 
 ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t> spirv,
                                  const std::vector<SpecConstant>& constants, const std::vector<VkBuffer>& buffers,
@@ -97,8 +135,10 @@ ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t>
       pipe_info.stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
     }
     pipe_info.layout = layout_;
+    if (device.info().pipeline_statistics) pipe_info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     check(vkCreateComputePipelines(device_, device.pipeline_cache(), 1, &pipe_info, nullptr, &pipeline_),
           "vkCreateComputePipelines");
+    if (device.info().pipeline_statistics) statistics_ = read_statistics(device_, pipeline_);
 
     VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, uint32_t(buffers.size())};
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "vk/device.hpp"
@@ -40,6 +41,14 @@ struct SpecConstant {
   uint32_t value;
 };
 
+/// One statistic the driver reports for a compiled pipeline (VK_KHR_pipeline_executable_properties), as the
+/// driver names it ("Register Count", "Spill Count", ...); where a pipeline has several executables, the name is
+/// prefixed with the executable's ("<executable>: <statistic>").
+struct PipelineStatistic {
+  std::string name;
+  double value = 0.0;
+};
+
 class ComputePipeline {
  public:
   /// Builds the pipeline (through the device's pipeline cache) with `buffers.size()` storage-buffer bindings
@@ -55,6 +64,8 @@ class ComputePipeline {
   void bind(const std::vector<VkBuffer>& buffers);
   /// Binds pipeline and descriptor set, pushes the constants and dispatches.
   void record_dispatch(VkCommandBuffer cmd, const void* push, uint32_t x, uint32_t y, uint32_t z) const;
+  /// The driver's statistics of the compiled pipeline; empty where the device does not report them.
+  const std::vector<PipelineStatistic>& statistics() const { return statistics_; }
 
  private:
   void release() noexcept;
@@ -67,6 +78,7 @@ class ComputePipeline {
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
+  std::vector<PipelineStatistic> statistics_;
 };
 
 /// Records and submits one command buffer at a time on the device's queue, waiting with a bounded timeout.

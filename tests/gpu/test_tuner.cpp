@@ -68,6 +68,29 @@ TEST_F(Tuner, PipelinesBuiltTogetherVerifyAndReportTheirCompileTimeOnFirstUse) {
   }
 }
 
+TEST_F(Tuner, PipelineStatisticsAreRecordedExactlyWhereTheDeviceReportsThem) {
+  // Split-k: the reduce pass's statistics come prefixed. lavapipe (Mesa 22.3) does not list
+  // VK_KHR_pipeline_executable_properties, so there the measurement must carry none; NVIDIA's driver lists it.
+  GemmProblem p{{33, 40, 300, 1}, DType::f32, 1.0f, 0.0f};
+  SearchSpace s = build_search_space({&splitk_family()}, p, device().info());
+  ASSERT_FALSE(s.candidates.empty());
+  GemmRunner runner(device(), p, RunOptions{});
+  const Measurement m = runner.evaluate(splitk_family(), s.candidates.front().config, 0, 1);
+  ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
+  if (!device().info().pipeline_statistics) {
+    EXPECT_TRUE(m.pipeline_statistics.empty());
+    return;
+  }
+  size_t main_pass = 0, reduce_pass = 0;
+  for (const auto& [name, value] : m.pipeline_statistics) {
+    EXPECT_FALSE(name.empty());
+    EXPECT_GE(value, 0.0) << name;
+    (name.rfind("reduce: ", 0) == 0 ? reduce_pass : main_pass) += 1;
+  }
+  EXPECT_GT(main_pass, 0u);
+  EXPECT_GT(reduce_pass, 0u);
+}
+
 TEST_F(Tuner, OneOrSeveralCompileThreadsMeasureTheSameCandidates) {
   GemmProblem p{{4, 24, 40, 1}, DType::f32, 1.0f, 0.0f};
   std::vector<size_t> evaluated;

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "report/journal.hpp"
 #include "report/table.hpp"
 
 using namespace gemmtune;
@@ -172,4 +173,25 @@ TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
   c.variant = "tiled";
   apply_ceiling(c, peak, e);
   EXPECT_NEAR(c.ceiling_fraction, 2.5, 1e-9);
+}
+
+TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
+  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "final", "rowmma_f16_sgk16_frags2_unroll2_wide1", "passed", "", {41.8}, 4};
+  const std::string plain = journal_line(r);
+  EXPECT_EQ(plain.find("pipeline_statistics"), std::string::npos);  // none recorded: no key (older journals read alike)
+  ASSERT_TRUE(parse_journal_line(plain).has_value());
+  EXPECT_TRUE(parse_journal_line(plain)->pipeline_statistics.empty());
+
+  r.pipeline_statistics = {{"Register Count", 96}, {"reduce: Register Count", 16}, {"Local Memory Size", 0}};
+  const std::optional<JournalRecord> back = parse_journal_line(journal_line(r));
+  ASSERT_TRUE(back.has_value());
+  const std::vector<std::pair<std::string, double>> by_name = {{"Local Memory Size", 0}, {"Register Count", 96}, {"reduce: Register Count", 16}};
+  EXPECT_EQ(back->pipeline_statistics, by_name);
+
+  // Anything but an object of numbers is not a record.
+  for (const char* bad : {"5", "[1]", "{\"Register Count\": \"96\"}"}) {
+    std::string line = plain;
+    line.insert(line.size() - 1, std::string(",\"pipeline_statistics\":") + bad);
+    EXPECT_FALSE(parse_journal_line(line).has_value()) << line;
+  }
 }
