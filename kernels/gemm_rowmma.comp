@@ -75,8 +75,12 @@ uvec4 reg_b[2][FRAGS * UNROLL];
 uvec4 reg_a[2][A_PER];
 FRAG_ACC acc[FRAGS];
 
-uint row0[FRAGS];  // block f covers rows [row0[f], row0[f] + 16)
-bool live[FRAGS];  // block f has rows of its own
+// Block f of the workgroup: rows [row0(f), row0(f) + 16), live when it has rows of its own. Functions, not arrays:
+// an array indexed by a variable anywhere (the final sums) goes to local memory, and its reads in the loop with it,
+// where B streaming through L1 evicts it (results/h200/notes.md, issue 18 step 13).
+uint n_first;  // the workgroup's first row
+bool live(uint f) { return n_first + 16 * f < p.N; }
+uint row0(uint f) { return min(n_first + 16 * f, p.N - 16); }
 
 // WIDE: in a whole trip, load j of a block covers rows [j * 16 / UNROLL, +16 / UNROLL) over the trip's whole
 // 32 * UNROLL bytes of each (lane l: row j * 16 / UNROLL + l / (2 UNROLL), piece l % (2 UNROLL)), so one load
@@ -95,11 +99,11 @@ void fetch(uint buf, uint z, uint k0, uint count, uint k_low, uint lane) {
   const uint wide_row = lane / PIECES, wide_k = (lane % PIECES) * 8;
   [[unroll]] for (uint f = 0; f < FRAGS; ++f)
     [[unroll]] for (uint u = 0; u < count; ++u) {
-      if (!live[f]) continue;
+      if (!live(f)) continue;
       if (WIDE && count == UNROLL) {
-        reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + wide_k, row0[f] + u * LOAD_ROWS + wide_row) / 8];
+        reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + wide_k, row0(f) + u * LOAD_ROWS + wide_row) / 8];
       } else {
-        reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + u * 16 + h, row0[f] + r) / 8];
+        reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + u * 16 + h, row0(f) + r) / 8];
       }
     }
   [[unroll]] for (uint i = 0; i < A_PER; ++i) {
@@ -144,7 +148,7 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
   FRAG_B a_frag;
   coopMatLoad(a_frag, stage_a, sg * A_SLOT, ROW, gl_CooperativeMatrixLayoutColumnMajor);
   [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
-    if (!live[f]) continue;
+    if (!live(f)) continue;
     FRAG_A b_frag;
     coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
     acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
@@ -155,12 +159,8 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 void main() {
   const uint lid = gl_LocalInvocationID.x, sg = lid / 32, lane = lid % 32;
   const uint z = gl_WorkGroupID.z + p.base_z;
-  const uint n_first = (gl_WorkGroupID.x + p.base_x) * 16 * FRAGS;
-  [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
-    live[f] = n_first + 16 * f < p.N;
-    row0[f] = min(n_first + 16 * f, p.N - 16);
-    acc[f] = FRAG_ACC(0.0);
-  }
+  n_first = (gl_WorkGroupID.x + p.base_x) * 16 * FRAGS;
+  [[unroll]] for (uint f = 0; f < FRAGS; ++f) acc[f] = FRAG_ACC(0.0);
   for (uint i = lane; i < A_SLOT; i += 32) stage_a[sg * A_SLOT + i] = uvec4(0);
   staged();
 
@@ -197,8 +197,8 @@ void main() {
   barrier();
   for (uint e = lid; e < FRAGS * M_ROWS * 16; e += gl_WorkGroupSize.x) {
     const uint f = e / (M_ROWS * 16), m = (e / 16) % M_ROWS, r = e % 16;
-    const uint n = row0[f] + r;
-    if (!live[f] || n < n_first + 16 * f) continue;  // a row of the block before (last block only)
+    const uint n = row0(f) + r;
+    if (!live(f) || n < n_first + 16 * f) continue;  // a row of the block before (last block only)
     const uint at = r * 16 + m;  // the value's index within a block's sums
     precise float sum = uintBitsToFloat(stage_b[f * B_SLOT + at / 4][at % 4]);
     for (uint s = 1; s < SUBGROUPS; ++s) sum = sum + uintBitsToFloat(stage_b[(s * FRAGS + f) * B_SLOT + at / 4][at % 4]);
