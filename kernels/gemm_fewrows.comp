@@ -11,10 +11,14 @@
 // Each trip of the k loop issues UNROLL loads of B before any of their multiplies, so that many loads are in
 // flight per invocation: a streaming kernel is bound by the bytes in flight, not by arithmetic. With B stored
 // K x N in 16-byte-aligned rows, a group of VEC columns is one vector load (f32: VEC / 4 vec4s; 16-bit: a
-// uvec2 for 4, a uvec4 for 8), so each load instruction moves 16 bytes instead of 2 or 4; in rows that are not
-// aligned (odd N) the group comes from the one or two more aligned 16-byte loads that cover it; at edges and
-// with TRANS_B the VEC columns load one by one. Neither UNROLL nor VEC changes the summation order,
-// so neither changes the result.
+// uvec2 for 4, a uvec4 for 8), so each load instruction moves 16 bytes instead of 2 or 4. Rows that are not
+// aligned (odd N) are read in aligned units too: an invocation's VEC values start at the aligned element at or
+// before its columns, `shift` columns early, and the workgroup's columns overlap the next workgroup's by the
+// UNIT - 1 columns that the shift can cost (WIDTH); the shift is the same for all of an invocation's rows when
+// SLICES x ldb is a multiple of UNIT (src/kernels/fewrows.cpp requires it), so each value still belongs to one
+// column, and the slice sums are gathered by column at the end. At the matrix's last elements and with TRANS_B
+// the VEC columns load one by one. Neither UNROLL nor VEC changes the summation order, so neither changes the
+// result.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size, must equal COLS * SLICES   1: COLS, column groups per workgroup   2: SLICES, k slices
@@ -55,44 +59,21 @@ const uint W = 8;
 GROUP load_group(uint g) { return b_u4[g]; }
 float group_elem(GROUP x, uint e) { return decode16(x[e / 2], e); }
 #endif
-const uint GROUPS = (VEC + W - 1) / W + 1;  // 16-byte loads that cover VEC elements at any shift
+// Aligned units: rows that are not 16-byte aligned (odd N) are read from the aligned element at or before an
+// invocation's columns, UNIT elements at a time (f32: a vec4; 16-bit: VEC elements, one uvec2 or uvec4).
+const bool UNITS = VEC > 1 && !ALIGNED_B && !TRANS_B;
+const uint UNIT = UNITS ? (VEC < W ? VEC : W) : 1;
+// Columns a workgroup owns: its invocations cover COLS * VEC from `shift` (< UNIT) columns before its first.
+const uint WIDTH = COLS * VEC - (UNIT - 1);
 
-// Rows of B that do not start on 16-byte boundaries (odd N): the VEC elements at buffer index idx taken from the
-// GROUPS aligned 16-byte loads that cover them. The shift idx % W is the same for every group of a row when VEC
-// is a multiple of W, so the switch does not diverge there; each case extracts with constant indices.
-#define TAKE_SHIFTED(SH) [[unroll]] for (uint e = 0; e < VEC; ++e) b_vals[at + e] = group_elem(g[(SH + e) / W], (SH + e) % W);
-void load_b_shifted(uint idx, uint at) {
-  GROUP g[GROUPS];
-  [[unroll]] for (uint q = 0; q < GROUPS; ++q) g[q] = load_group(idx / W + q);
-  switch (idx % W) {
-    case 0u: TAKE_SHIFTED(0u) break;
-    case 1u: TAKE_SHIFTED(1u) break;
-    case 2u: TAKE_SHIFTED(2u) break;
-    case 3u: TAKE_SHIFTED(3u) break;
-#if !defined(INPUT_F32)
-    case 4u: TAKE_SHIFTED(4u) break;
-    case 5u: TAKE_SHIFTED(5u) break;
-    case 6u: TAKE_SHIFTED(6u) break;
-    case 7u: TAKE_SHIFTED(7u) break;
-#endif
-  }
-}
-
-// The VEC elements of B at (z, kk, col0 .. col0 + VEC - 1) into b_vals[at .. at + VEC - 1]; `whole`: one aligned
-// run inside the matrix (the caller checked); `shifted`: a run inside the matrix in rows not 16-byte aligned,
-// taken from aligned 16-byte loads where they stay inside this product's B; else element by element with the
-// columns past N as zero.
-void load_b_group(uint z, uint kk, uint col0, bool whole, bool shifted, uint at) {
-  if (shifted) {
-    const uint idx = index_op_b(z, kk, col0);
-    const uint last = index_op_b(z, p.K - 1, p.N - 1);  // the loads may not pass this product's last element
-    if ((idx / W + GROUPS) * W - 1 <= last) {
-      load_b_shifted(idx, at);
-      return;
-    }
-  }
+// The VEC elements of B in row kk from column col0 - shift on into b_vals[at .. at + VEC - 1]; `whole`: one
+// aligned run inside the matrix (the caller checked, shift 0); with UNITS an aligned run wherever it stays inside
+// this product's B (its values past column N - 1 or before column 0 are other rows', never summed into a written
+// column); else element by element with the columns outside 0 .. N - 1 as zero.
+void load_b_group(uint z, uint kk, uint col0, uint shift, bool whole, uint at) {
+  const uint idx = index_op_b(z, kk, col0) - shift;
+  if (UNITS) whole = idx + VEC - 1 <= index_op_b(z, p.K - 1, p.N - 1);
   if (whole) {
-    const uint idx = index_op_b(z, kk, col0);
 #if defined(INPUT_F32)
     [[unroll]] for (uint q = 0; q < VEC / 4; ++q) {
       const vec4 x = b_vec4[idx / 4 + q];
@@ -110,25 +91,33 @@ void load_b_group(uint z, uint kk, uint col0, bool whole, bool shifted, uint at)
     }
 #endif
   } else {
-    [[unroll]] for (uint e = 0; e < VEC; ++e) b_vals[at + e] = col0 + e < p.N ? load_op_b(z, kk, col0 + e) : 0.0;
+    [[unroll]] for (uint e = 0; e < VEC; ++e) {
+      const int col = int(col0) - int(shift) + int(e);
+      b_vals[at + e] = col >= 0 && col < int(p.N) ? load_op_b(z, kk, uint(col)) : 0.0;
+    }
   }
 }
+
+/// The shift of slice s's rows (UNITS): how far before column col0 the aligned unit holding it starts. The same
+/// in all the rows the slice reads (k = s, s + SLICES, ...), given SLICES x ldb a multiple of UNIT.
+uint shift_of(uint z, uint s, uint col0) { return UNITS ? index_op_b(z, s, col0) % UNIT : 0u; }
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint c = TRANS_B ? lid / SLICES : lid % COLS;
   const uint s = TRANS_B ? lid % SLICES : lid / COLS;
-  const uint col0 = ((gl_WorkGroupID.x + p.base_x) * COLS + c) * VEC;
+  const uint group0 = (gl_WorkGroupID.x + p.base_x) * WIDTH;  // the workgroup's first column
+  const uint col0 = group0 + c * VEC;  // this invocation's values start at column col0 - shift
   const uint z = gl_WorkGroupID.z + p.base_z;
   const bool whole = VEC > 1 && ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
-  const bool shifted = VEC > 1 && !ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
+  const uint shift = shift_of(z, s, group0);
 
   float acc[M_ROWS * VEC];
   [[unroll]] for (uint i = 0; i < M_ROWS * VEC; ++i) acc[i] = 0.0;
-  if (p.alpha != 0.0 && col0 < p.N) {
+  if (p.alpha != 0.0 && int(col0) - int(shift) < int(p.N)) {
     uint k = s;
     for (; k + (UNROLL - 1) * SLICES < p.K; k += UNROLL * SLICES) {
-      [[unroll]] for (uint u = 0; u < UNROLL; ++u) load_b_group(z, k + u * SLICES, col0, whole, shifted, u * VEC);
+      [[unroll]] for (uint u = 0; u < UNROLL; ++u) load_b_group(z, k + u * SLICES, col0, shift, whole, u * VEC);
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
         [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
           const float a = load_op_a(z, i, k + u * SLICES);
@@ -137,7 +126,7 @@ void main() {
       }
     }
     for (; k < p.K; k += SLICES) {
-      load_b_group(z, k, col0, whole, shifted, 0u);
+      load_b_group(z, k, col0, shift, whole, 0u);
       [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
         const float a = load_op_a(z, i, k);
         [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_vals[e], acc[i * VEC + e]);
@@ -146,12 +135,20 @@ void main() {
   }
   [[unroll]] for (uint i = 0; i < M_ROWS * VEC; ++i) partial[(s * COLS + c) * M_ROWS * VEC + i] = acc[i];
   barrier();
-  if (s != 0 || col0 >= p.N) return;
+  // Slice 0's invocation c writes columns group0 + c * VEC + e; slice t holds column group0 + q as value
+  // (q + shift_t) % VEC of its invocation (q + shift_t) / VEC.
+  if (s != 0) return;
   for (uint i = 0; i < M_ROWS; ++i) {
-    for (uint e = 0; e < VEC && col0 + e < p.N; ++e) {
-      precise float sum = partial[c * M_ROWS * VEC + i * VEC + e];
-      for (uint t = 1; t < SLICES; ++t) sum = sum + partial[(t * COLS + c) * M_ROWS * VEC + i * VEC + e];
-      c_data[c_index(z, i, col0 + e)] = finish(sum, z, i, col0 + e);
+    for (uint e = 0; e < VEC; ++e) {
+      const uint q = c * VEC + e;
+      if (q >= WIDTH || group0 + q >= p.N) break;
+      precise float sum = 0.0;
+      for (uint t = 0; t < SLICES; ++t) {
+        const uint at = q + shift_of(z, t, group0);
+        const float v = partial[(t * COLS + at / VEC) * M_ROWS * VEC + i * VEC + at % VEC];
+        sum = t == 0 ? v : sum + v;
+      }
+      c_data[c_index(z, i, group0 + q)] = finish(sum, z, i, group0 + q);
     }
   }
 }

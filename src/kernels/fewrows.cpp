@@ -8,6 +8,14 @@
 namespace gemmtune {
 
 namespace {
+/// Elements of the aligned unit in which the float kernel reads rows of B that are not 16-byte aligned (odd N), or
+/// 0 where it does not (VEC 1, aligned rows, B stored N x K, the integer kernel): as UNITS and UNIT in the shader.
+uint64_t unaligned_unit(const Config& c, const GemmProblem& p) {
+  const uint64_t per_16_bytes = 16 / dtype_bytes(p.dtype);
+  if (is_integer(p.dtype) || c.get("vec") == 1 || p.layout.trans_b || resolve(p).b.rows_aligned(per_16_bytes)) return 0;
+  return std::min<uint64_t>(c.get("vec"), per_16_bytes);
+}
+
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
@@ -23,6 +31,16 @@ KernelFamily make_fewrows() {
     return std::nullopt;
   };
   f.constraints = device_limit_constraints();
+  // Unaligned rows in aligned units: an invocation's shift must be the same in every row it reads (k = s, s +
+  // SLICES, ...), so SLICES rows of B must span a whole number of units.
+  f.constraints.push_back({"unit_shift", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+                             const uint64_t unit = unaligned_unit(c, p);
+                             const uint64_t ldb = resolve(p).b.ld;
+                             if (unit > 1 && (uint64_t(c.get("slices")) * ldb) % unit != 0)
+                               return std::to_string(c.get("slices")) + " slices x ldb " + std::to_string(ldb) + " is not a multiple of the " +
+                                      std::to_string(unit) + "-element unit that unaligned rows are read in";
+                             return std::nullopt;
+                           }});
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
   // The slice sums: COLS x SLICES invocations, each 8 x VEC sums, 4 bytes each; the float kernel keeps M x VEC
@@ -33,16 +51,15 @@ KernelFamily make_fewrows() {
     return uint64_t(c.get("cols")) * c.get("slices") * rows * c.get("vec") * sizeof(float);
   };
   f.grid = [](const Config& c, const GemmProblem& p) {
-    const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec");
+    // Unaligned rows: a workgroup owns UNIT - 1 columns fewer than its invocations cover (WIDTH in the shader).
+    const uint64_t unit = unaligned_unit(c, p);
+    const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec") - (unit > 1 ? unit - 1 : 0);
     return std::array<uint64_t, 3>{(p.shape.n + columns - 1) / columns, 1, p.shape.batch};
   };
-  // Screening (the H200 at 1x51865x768 f16 nn, notes issue 18 step 9): 32 column groups (a subgroup reads one
-  // row's consecutive groups), 8 slices, one load a trip; whole 16-byte groups where rows are aligned, single
-  // columns where they are not (odd N).
+  // Screening (the H200 at 1x51865x768 nn, notes issue 18 steps 9 and 15): 32 column groups (a subgroup reads
+  // one row's consecutive groups), 8 slices, one load a trip, 16-byte groups (aligned units where rows are not).
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
-    const uint32_t per_16_bytes = 16 / dtype_bytes(p.dtype);
-    const bool aligned_rows = p.shape.n % per_16_bytes == 0;
-    const uint32_t vec_first = aligned_rows ? std::min<uint32_t>(per_16_bytes, 8) : 1;
+    const uint32_t vec_first = std::min<uint32_t>(16 / dtype_bytes(p.dtype), 8);
     return (c.get("cols") == 32 ? 0.0 : c.get("cols") == 64 ? 0.5 : 1.0) + 0.5 * std::abs(std::log2(c.get("slices") / 8.0)) +
            (c.get("vec") == vec_first ? 0.0 : 0.25) + (c.get("unroll") == 1 ? 0.0 : 0.25);
   };

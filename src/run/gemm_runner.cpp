@@ -43,10 +43,7 @@ std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard, uint6
 }
 
 /// Every stored row starts on a 16-byte boundary: ld, offset and batch stride multiples of 16 bytes of elements.
-bool rows_aligned_16b(const ResolvedOperand& op, DType dtype) {
-  const uint64_t per = 16 / dtype_bytes(dtype);
-  return op.ld % per == 0 && op.offset % per == 0 && op.stride % per == 0;
-}
+bool rows_aligned_16b(const ResolvedOperand& op, DType dtype) { return op.rows_aligned(16 / dtype_bytes(dtype)); }
 
 /// Every row of op(A) is contiguous in k and starts on a 16-byte boundary: A not transposed with aligned rows,
 /// or A transposed with one row of op(A) (M = 1) stored with ld 1 (a K x 1 column read down its length).

@@ -181,16 +181,22 @@ TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
 TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
   // Unrolled trips issue their loads first and vector loads fetch 4 or 8 columns at once, but every column
   // chains its terms in the same order. K = 1003 leaves an unroll tail; N = 84 in rows of 88 takes the
-  // aligned vector path with a partial last group; N = 77 (unaligned) takes the element path.
+  // aligned vector path with a partial last group; N = 77 (unaligned rows) takes aligned units shifted per slice,
+  // with the element path at the matrix's last elements; rows of 79 with B 3 elements in and two products 6409
+  // elements apart shift every slice and product differently.
   struct Case {
     uint64_t n;
     Layout layout;
     std::optional<uint64_t> ldb;
+    uint64_t offset_b = 0, batch = 1;
   };
-  for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}}, Case{77, Layout{true, false}, {}}}) {
+  for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}}, Case{77, Layout{true, false}, {}},
+                         Case{77, Layout{false, false}, 79, 3, 2}}) {
     for (DType dtype : {DType::f32, DType::bf16}) {
-      GemmProblem p = problem_of({5, cs.n, 1003, 1}, dtype, cs.layout);
+      GemmProblem p = problem_of({5, cs.n, 1003, cs.batch}, dtype, cs.layout);
       p.b.ld = cs.ldb;
+      p.b.offset = cs.offset_b;
+      if (cs.batch > 1) p.b.batch_stride = 1003 * 79 + 172;
       GemmRunner runner(device(), p, RunOptions{});
       std::vector<float> first;
       for (uint32_t unroll : {1u, 4u, 8u}) {

@@ -93,6 +93,31 @@ TEST(SearchSpace, FewRowsSizesItsSliceSumsByTheRowsOfTheProblem) {
   EXPECT_EQ(int_one.candidates.size(), int_eight.candidates.size());
 }
 
+TEST(SearchSpace, FewRowsReadsUnalignedRowsInUnitsWhoseShiftEachSliceKeeps) {
+  // N = 51865 (odd): rows of B start at every 2-byte position, read in aligned 8- or 16-byte units. A slice reads
+  // rows k = s, s + SLICES, ...: its shift stays put only when SLICES x ldb is a multiple of the unit.
+  GemmProblem p;
+  p.shape = {1, 51865, 768, 1};
+  p.dtype = DType::f16;
+  const SearchSpace s = build_search_space({&fewrows_family()}, p, fake_device(65536, 1024));
+  auto kept = [&](const std::string& name) {
+    return std::any_of(s.candidates.begin(), s.candidates.end(), [&](const Candidate& c) { return c.name == name; });
+  };
+  auto pruned_code = [&](const std::string& name) {
+    for (const PrunedConfig& pc : s.pruned)
+      if (pc.name == name) return pc.code;
+    return std::string();
+  };
+  EXPECT_EQ(pruned_code("fewrows_f16_cols32_slices4_unroll1_vec8"), "unit_shift");  // 4 x 51865 = 4 mod 8
+  EXPECT_TRUE(kept("fewrows_f16_cols32_slices8_unroll1_vec8"));
+  EXPECT_TRUE(kept("fewrows_f16_cols32_slices4_unroll1_vec4"));   // 4-element units
+  // A workgroup owns COLS x VEC - (UNIT - 1) columns: 256 - 7 = 249 here, 51865 / 249 -> 209 workgroups.
+  Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}}};
+  EXPECT_EQ(fewrows_family().grid(c, p)[0], 209u);
+  p.shape.n = 51864;  // aligned rows: whole 16-byte groups, 256 columns a workgroup
+  EXPECT_EQ(fewrows_family().grid(c, p)[0], 203u);
+}
+
 TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   GemmProblem p;
   p.shape = {16, 64, 100, 1};
