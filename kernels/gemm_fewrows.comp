@@ -1,11 +1,11 @@
 #version 450
 // gemm_fewrows: products with at most 8 rows of op(A) (decoding tokens), B stored K x N; streams B once. op(A)
 // may be transposed: its M x K values are few and stay in the caches (B stored N x K goes to gemm_rowdot.comp).
-// A workgroup owns COLS * VEC columns of C for every row; its COLS * SLICES invocations split k into SLICES
-// interleaved slices (invocation slice s takes k = s, s + SLICES, ...), and each invocation owns VEC
-// consecutive columns. Each invocation chains its terms in increasing k for every row and column; then the
-// slice-0 invocation of a column group adds the slice sums in slice order through shared memory and applies the
-// epilogue. Consecutive invocations read consecutive addresses of B: neighbouring column groups for B stored
+// A workgroup owns COLS * VEC columns of C for every row (less the overlap below); its COLS * SLICES invocations
+// split k into SLICES interleaved slices (invocation slice s takes k = s, s + SLICES, ...), and each invocation
+// owns VEC consecutive columns. Each invocation chains its terms in increasing k for every row and column; then
+// the workgroup's invocations, one output each at a time, add the slice sums in slice order through shared memory
+// and apply the epilogue. Consecutive invocations read consecutive addresses of B: neighbouring column groups for B stored
 // K x N, neighbouring k for B stored N x K (TRANS_B).
 //
 // Each trip of the k loop issues UNROLL loads of B before any of their multiplies, so that many loads are in
@@ -135,20 +135,18 @@ void main() {
   }
   [[unroll]] for (uint i = 0; i < M_ROWS * VEC; ++i) partial[(s * COLS + c) * M_ROWS * VEC + i] = acc[i];
   barrier();
-  // Slice 0's invocation c writes columns group0 + c * VEC + e; slice t holds column group0 + q as value
-  // (q + shift_t) % VEC of its invocation (q + shift_t) / VEC.
-  if (s != 0) return;
-  for (uint i = 0; i < M_ROWS; ++i) {
-    for (uint e = 0; e < VEC; ++e) {
-      const uint q = c * VEC + e;
-      if (q >= WIDTH || group0 + q >= p.N) break;
-      precise float sum = 0.0;
-      for (uint t = 0; t < SLICES; ++t) {
-        const uint at = q + shift_of(z, t, group0);
-        const float v = partial[(t * COLS + at / VEC) * M_ROWS * VEC + i * VEC + at % VEC];
-        sum = t == 0 ? v : sum + v;
-      }
-      c_data[c_index(z, i, group0 + q)] = finish(sum, z, i, group0 + q);
+  // Every invocation adds up outputs, one at a time, neighbours writing neighbouring columns (a short k leaves
+  // the sums a large share of the time: at K = 768 a slice holds 24-96 terms). Slice t holds column group0 + q
+  // as value (q + shift_t) % VEC of its invocation (q + shift_t) / VEC; the slices are added in slice order.
+  for (uint o = lid; o < M_ROWS * WIDTH; o += gl_WorkGroupSize.x) {
+    const uint i = o / WIDTH, q = o % WIDTH;
+    if (group0 + q >= p.N) continue;
+    precise float sum = 0.0;
+    for (uint t = 0; t < SLICES; ++t) {
+      const uint at = q + shift_of(z, t, group0);
+      const float v = partial[(t * COLS + at / VEC) * M_ROWS * VEC + i * VEC + at % VEC];
+      sum = t == 0 ? v : sum + v;
     }
+    c_data[c_index(z, i, group0 + q)] = finish(sum, z, i, group0 + q);
   }
 }

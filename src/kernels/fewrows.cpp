@@ -57,11 +57,14 @@ KernelFamily make_fewrows() {
     return std::array<uint64_t, 3>{(p.shape.n + columns - 1) / columns, 1, p.shape.batch};
   };
   // Screening (the H200 at 1x51865x768 nn, notes issue 18 steps 9 and 15): 32 column groups (a subgroup reads
-  // one row's consecutive groups), 8 slices, one load a trip, 16-byte groups (aligned units where rows are not).
+  // one row's consecutive groups), 16-byte groups, 8 slices and one load a trip on aligned rows; aligned units
+  // with 16 slices and 4 loads a trip where rows are not (odd N: more invocations for the fewer, wider groups).
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
     const uint32_t vec_first = std::min<uint32_t>(16 / dtype_bytes(p.dtype), 8);
-    return (c.get("cols") == 32 ? 0.0 : c.get("cols") == 64 ? 0.5 : 1.0) + 0.5 * std::abs(std::log2(c.get("slices") / 8.0)) +
-           (c.get("vec") == vec_first ? 0.0 : 0.25) + (c.get("unroll") == 1 ? 0.0 : 0.25);
+    const bool units = !resolve(p).b.rows_aligned(16 / dtype_bytes(p.dtype));
+    return (c.get("cols") == 32 ? 0.0 : c.get("cols") == 64 ? 0.5 : 1.0) +
+           0.5 * std::abs(std::log2(c.get("slices") / (units ? 16.0 : 8.0))) + (c.get("vec") == vec_first ? 0.0 : 0.25) +
+           (c.get("unroll") == (units ? 4u : 1u) ? 0.0 : 0.25);
   };
   f.few_rows = true;
   f.spirv = fewrows_spirv;
