@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "kernels/spirv.hpp"
+#include "verify/epilogue_check.hpp"
 #include "verify/reference.hpp"
 #include "vk/check.hpp"
 
@@ -364,6 +365,22 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
                                   : "error " + std::to_string(m.error.error) + " > bound " + std::to_string(m.error.bound);
     return m;
   }
+  if (problem_.epilogue.bias || problem_.epilogue.activation != Activation::none) {
+    // The epilogue element by element against the device's own pre-activation result (verify/epilogue_check.hpp).
+    const std::vector<float> pre = run_without_fused_epilogue(family, config, false);
+    const EpilogueCheck e = check_epilogue(problem_, operands_, pre, last_result_);
+    m.error.epilogue = e.error;
+    if (!e.passed) {
+      const Shape& s = problem_.shape;
+      m.disposition = Disposition::incorrect;
+      m.detail = "epilogue at (" + std::to_string(e.worst_index / (s.m * s.n)) + ", " + std::to_string(e.worst_index / s.n % s.m) +
+                 ", " + std::to_string(e.worst_index % s.n) + "): " + problem_.epilogue.name() + "(" + std::to_string(e.pre) +
+                 ") = " + std::to_string(e.expected) + ", got " + std::to_string(e.got) + ": error " + std::to_string(e.error) +
+                 " > bound " + std::to_string(kEpilogueBound) + " (elementwise, of max(1, |x|))";
+      return m;
+    }
+    // The verification run's C is gone: what is timed next starts from the result, as every repeat does.
+  }
 
   // Runs per batch so a batch lasts min_sample_ns, from a per-run time estimate.
   auto repeats_for = [&](double run_ns, double batch_ns) {
@@ -414,6 +431,10 @@ double GemmRunner::sample(const KernelFamily& family, const Config& config, uint
 }
 
 std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Config& config) {
+  return run_without_fused_epilogue(family, config, true);
+}
+
+std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes) {
   Passes& product = passes_for(family, config, false);
   for (auto* pipeline : {product.main.get(), product.reduce.get()}) {
     if (pipeline) pipeline->bind(bindings());
@@ -424,8 +445,8 @@ std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Con
     return std::make_unique<vk::ComputePipeline>(device_, epilogue_spirv(), constants, bindings(), uint32_t(sizeof(GemmPush)));
   };
   std::unique_ptr<vk::ComputePipeline> bias_pass, activation_pass;
-  if (problem_.epilogue.bias) bias_pass = epilogue_pass(1);
-  if (problem_.epilogue.activation != Activation::none) activation_pass = epilogue_pass(2);
+  if (epilogue_passes && problem_.epilogue.bias) bias_pass = epilogue_pass(1);
+  if (epilogue_passes && problem_.epilogue.activation != Activation::none) activation_pass = epilogue_pass(2);
 
   const Shape& s = problem_.shape;
   const std::array<uint64_t, 3> element_grid{ceil_div(s.n, 16), ceil_div(s.m, 16), s.batch};

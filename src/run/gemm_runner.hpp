@@ -119,6 +119,9 @@ class GemmRunner {
   /// buffer is large enough).
   std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
   Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening);
+  /// The product with the unfused passes (no fused epilogue), then the bias and activation passes where
+  /// `epilogue_passes`; without them, the pre-activation result alpha * op(A) op(B) + beta * C.
+  std::vector<float> run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes);
   void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats);
   void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const;
   void upload(const vk::Buffer& dst, const void* data, size_t bytes, VkDeviceSize dst_offset = 0);

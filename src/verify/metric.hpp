@@ -13,6 +13,7 @@ struct ErrorStats {
   double bound = 0.0;
   uint64_t non_finite = 0;        ///< results that are NaN or Inf
   uint64_t worst_index = 0;       ///< element with the largest absolute error
+  double epilogue = 0.0;          ///< with a bias or an activation: the elementwise epilogue error (epilogue_check.hpp)
   bool passed = false;            ///< error <= bound, everything finite, and max|ref| > 0 or exact
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/problem.hpp"
+#include "verify/epilogue_check.hpp"
 #include "verify/metric.hpp"
 #include "verify/operands.hpp"
 #include "verify/reference.hpp"
@@ -162,4 +163,39 @@ TEST(IntegerReference, IsTheWrappedInt64SumWithZeroPoints) {
   const std::vector<uint8_t> bytes = encode_for_device({-128.0f, 127.0f, -1.0f, std::nanf("")}, DType::i8);
   EXPECT_EQ(bytes, (std::vector<uint8_t>{0x80, 0x7f, 0xff, kUnreadByte}));
   EXPECT_EQ(encode_for_device({255.0f, 0.0f, 1.0f, 2.0f, 3.0f}, DType::u8).size(), 8u);
+}
+
+TEST(EpilogueCheck, CatchesAWrongGeluConstantAndAShiftedBiasThatTheNormwiseMetricPasses) {
+  // 31 x 131 x K = 131 in f32 with bias and gelu-tanh: the pre-activation values z as the device would give them
+  // (the reference, rounded), the output computed by a correct epilogue and by two faulty ones.
+  GemmProblem p{{31, 131, 131, 1}, DType::f32, 1.0f, 0.0f};
+  p.epilogue = {true, 0, Activation::gelu_tanh};
+  const HostOperands ops = make_operands(p, 11, 0);
+  GemmProblem product = p;
+  product.epilogue = {};
+  const std::vector<float> z = as_float(reference_gemm(product, ops));
+  const std::vector<double> ref = reference_gemm(p, ops);
+  const uint64_t n = p.shape.n, bias0 = resolve(p).bias_extent - n;
+  auto epilogue = [&](double sqrt_2_over_pi, int bias_shift) {
+    std::vector<float> out(z.size());
+    for (size_t e = 0; e < z.size(); ++e) {
+      const uint64_t j = std::min<uint64_t>(e % n + bias_shift, n - 1);
+      const double t = double(z[e] + ops.bias[bias0 + j]);
+      out[e] = float(0.5 * t * (1.0 + std::tanh(sqrt_2_over_pi * (t + 0.044715 * t * t * t))));
+    }
+    return out;
+  };
+  const std::vector<float> good = epilogue(std::sqrt(2.0 / M_PI), 0), cut = epilogue(0.7978, 0), shifted = epilogue(std::sqrt(2.0 / M_PI), 1);
+  EXPECT_TRUE(check_epilogue(p, ops, z, good).passed) << check_epilogue(p, ops, z, good).error;
+  // The cut constant errs by about 2.5e-5 near |x| = 1.5; divided by max|ref|, the normwise metric sees less than
+  // its f32 bound, the elementwise check more than 10 times its own.
+  EXPECT_TRUE(compare_with_reference(cut, ref, dtype_error_bound(DType::f32)).passed);
+  const EpilogueCheck c = check_epilogue(p, ops, z, cut);
+  EXPECT_FALSE(c.passed);
+  EXPECT_GT(c.error, 10 * kEpilogueBound);
+  EXPECT_FALSE(check_epilogue(p, ops, z, shifted).passed);
+  // NaN where the activation gives a number is an error of its own.
+  std::vector<float> nan = good;
+  nan[5] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(check_epilogue(p, ops, z, nan).passed);
 }
