@@ -365,21 +365,10 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
                                   : "error " + std::to_string(m.error.error) + " > bound " + std::to_string(m.error.bound);
     return m;
   }
-  if (problem_.epilogue.bias || problem_.epilogue.activation != Activation::none) {
-    // The epilogue element by element against the device's own pre-activation result (verify/epilogue_check.hpp).
-    const std::vector<float> pre = run_without_fused_epilogue(family, config, false);
-    const EpilogueCheck e = check_epilogue(problem_, operands_, pre, last_result_);
-    m.error.epilogue = e.error;
-    if (!e.passed) {
-      const Shape& s = problem_.shape;
-      m.disposition = Disposition::incorrect;
-      m.detail = "epilogue at (" + std::to_string(e.worst_index / (s.m * s.n)) + ", " + std::to_string(e.worst_index / s.n % s.m) +
-                 ", " + std::to_string(e.worst_index % s.n) + "): " + problem_.epilogue.name() + "(" + std::to_string(e.pre) +
-                 ") = " + std::to_string(e.expected) + ", got " + std::to_string(e.got) + ": error " + std::to_string(e.error) +
-                 " > bound " + std::to_string(kEpilogueBound) + " (elementwise, of max(1, |x|))";
-      return m;
-    }
-    // The verification run's C is gone: what is timed next starts from the result, as every repeat does.
+  if (auto mismatch = epilogue_mismatch(family, config, m.error)) {
+    m.disposition = Disposition::incorrect;
+    m.detail = *mismatch;
+    return m;
   }
 
   // Runs per batch so a batch lasts min_sample_ns, from a per-run time estimate.
@@ -428,6 +417,21 @@ double GemmRunner::sample(const KernelFamily& family, const Config& config, uint
     if (pipeline) pipeline->bind(bindings());
   }
   return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, runs); }) / runs / 1000.0;
+}
+
+std::optional<std::string> GemmRunner::epilogue_mismatch(const KernelFamily& family, const Config& config, ErrorStats& error) {
+  if (!problem_.epilogue.bias && problem_.epilogue.activation == Activation::none) return std::nullopt;
+  // The epilogue element by element against the device's own pre-activation result (verify/epilogue_check.hpp).
+  // This run leaves C holding the pre-activation result: what is timed next overwrites it, as every repeat does.
+  const std::vector<float> pre = run_without_fused_epilogue(family, config, false);
+  const EpilogueCheck e = check_epilogue(problem_, operands_, pre, last_result_);
+  error.epilogue = e.error;
+  if (e.passed) return std::nullopt;
+  const Shape& s = problem_.shape;
+  return "epilogue at (" + std::to_string(e.worst_index / (s.m * s.n)) + ", " + std::to_string(e.worst_index / s.n % s.m) + ", " +
+         std::to_string(e.worst_index % s.n) + "): " + problem_.epilogue.name() + "(" + std::to_string(e.pre) + ") = " +
+         std::to_string(e.expected) + ", got " + std::to_string(e.got) + ": error " + std::to_string(e.error) + " > bound " +
+         std::to_string(kEpilogueBound) + " (elementwise, of max(1, |x|))";
 }
 
 std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Config& config) {

@@ -119,6 +119,9 @@ class GemmRunner {
   /// buffer is large enough).
   std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
   Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening);
+  /// With a bias or an activation: why the verified result's epilogue is wrong element by element, or nullopt
+  /// (sets error.epilogue).
+  std::optional<std::string> epilogue_mismatch(const KernelFamily& family, const Config& config, ErrorStats& error);
   /// The product with the unfused passes (no fused epilogue), then the bias and activation passes where
   /// `epilogue_passes`; without them, the pre-activation result alpha * op(A) op(B) + beta * C.
   std::vector<float> run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes);

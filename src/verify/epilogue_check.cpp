@@ -31,8 +31,8 @@ EpilogueCheck check_epilogue(const GemmProblem& problem, const HostOperands& ope
     } else {
       error = std::fabs(got - expected) / std::max(1.0, std::fabs(double(t)));
     }
-    if (error > check.error || (e == 0 && error == 0.0)) {
-      if (error > check.error) check.error = error;
+    if (e == 0 || error > check.error) {
+      check.error = std::max(check.error, error);
       check.worst_index = e;
       check.pre = t;
       check.got = got;
