@@ -20,6 +20,13 @@
 // the VEC columns load one by one. Neither UNROLL nor VEC changes the summation order, so neither changes the
 // result.
 //
+// Split-k in one pass (problem constant 25: SPLIT > 1), for problems whose columns alone give too few workgroups
+// (51865 columns in groups of 8 x 64 fill 102 of an H200's 132 SMs): workgroup x covers the columns of tile
+// x / SPLIT over k range x % SPLIT (p.k_split terms, a multiple of 32, so every slice's shift is that of its first
+// row). Each workgroup writes its range's sums to the scratch planes and counts its arrival on the tile (binding
+// 5, counters at zero before the run); the last workgroup of a tile to arrive adds the planes in range order
+// (the bits depend only on the config), applies the epilogue and sets the count back to zero for the next run.
+//
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size, must equal COLS * SLICES   1: COLS, column groups per workgroup   2: SLICES, k slices
 //   3: UNROLL, k terms per loop trip   4: VEC, consecutive columns per invocation (1, 4 or 8)
@@ -40,6 +47,10 @@ layout(constant_id = 4) const uint VEC = 1;
 layout(std430, binding = 1) readonly buffer BufB2 { uvec2 b_u2[]; };
 layout(std430, binding = 1) readonly buffer BufB4 { uvec4 b_u4[]; };
 #endif
+
+// Split-k's planes and arrival counters, coherent: other workgroups' writes are read after the count says so.
+layout(std430, binding = 4) coherent buffer BufPlanes { float planes[]; };
+layout(std430, binding = 5) coherent buffer BufArrivals { uint arrivals[]; };
 
 // Problem constant 31: M_ROWS, the rows of op(A) (the problem's M; the family serves at most 8), so that the
 // accumulators and the slice sums in shared memory are sized by M, not by the most the kernel serves.
@@ -106,17 +117,19 @@ void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint c = TRANS_B ? lid / SLICES : lid % COLS;
   const uint s = TRANS_B ? lid % SLICES : lid / COLS;
-  const uint group0 = (gl_WorkGroupID.x + p.base_x) * WIDTH;  // the workgroup's first column
+  const uint tile = (gl_WorkGroupID.x + p.base_x) / SPLIT, range = (gl_WorkGroupID.x + p.base_x) % SPLIT;
+  const uint k_begin = range * p.k_split, k_end = min(p.K, k_begin + p.k_split);
+  const uint group0 = tile * WIDTH;  // the workgroup's first column
   const uint col0 = group0 + c * VEC;  // this invocation's values start at column col0 - shift
   const uint z = gl_WorkGroupID.z + p.base_z;
   const bool whole = VEC > 1 && ALIGNED_B && !TRANS_B && col0 + VEC <= p.N;
-  const uint shift = shift_of(z, s, group0);
+  const uint shift = shift_of(z, k_begin + s, group0);
 
   float acc[M_ROWS * VEC];
   [[unroll]] for (uint i = 0; i < M_ROWS * VEC; ++i) acc[i] = 0.0;
   if (p.alpha != 0.0 && int(col0) - int(shift) < int(p.N)) {
-    uint k = s;
-    for (; k + (UNROLL - 1) * SLICES < p.K; k += UNROLL * SLICES) {
+    uint k = k_begin + s;
+    for (; k + (UNROLL - 1) * SLICES < k_end; k += UNROLL * SLICES) {
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) load_b_group(z, k + u * SLICES, col0, shift, whole, u * VEC);
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
         [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
@@ -125,7 +138,7 @@ void main() {
         }
       }
     }
-    for (; k < p.K; k += SLICES) {
+    for (; k < k_end; k += SLICES) {
       load_b_group(z, k, col0, shift, whole, 0u);
       [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
         const float a = load_op_a(z, i, k);
@@ -143,10 +156,33 @@ void main() {
     if (group0 + q >= p.N) continue;
     precise float sum = 0.0;
     for (uint t = 0; t < SLICES; ++t) {
-      const uint at = q + shift_of(z, t, group0);
+      const uint at = q + shift_of(z, k_begin + t, group0);
       const float v = partial[(t * COLS + at / VEC) * M_ROWS * VEC + i * VEC + at % VEC];
       sum = t == 0 ? v : sum + v;
     }
+    if (SPLIT == 1) {
+      c_data[c_index(z, i, group0 + q)] = finish(sum, z, i, group0 + q);
+    } else {
+      planes[scratch_index(z, range, i, group0 + q)] = sum;
+    }
+  }
+  if (SPLIT == 1) return;
+
+  // The planes out, then the count: the workgroup that brings it to SPLIT finishes the tile.
+  memoryBarrierBuffer();
+  barrier();
+  const uint counter = z * ((p.N + WIDTH - 1) / WIDTH) + tile;
+  // The flag goes through partial[0], whose slice sums have all been read (the barrier above).
+  if (lid == 0) partial[0] = atomicAdd(arrivals[counter], 1u) == SPLIT - 1 ? 1.0 : 0.0;
+  barrier();
+  if (partial[0] == 0.0) return;
+  memoryBarrierBuffer();
+  for (uint o = lid; o < M_ROWS * WIDTH; o += gl_WorkGroupSize.x) {
+    const uint i = o / WIDTH, q = o % WIDTH;
+    if (group0 + q >= p.N) continue;
+    precise float sum = planes[scratch_index(z, 0, i, group0 + q)];
+    for (uint r = 1; r < SPLIT; ++r) sum = sum + planes[scratch_index(z, r, i, group0 + q)];
     c_data[c_index(z, i, group0 + q)] = finish(sum, z, i, group0 + q);
   }
+  if (lid == 0) arrivals[counter] = 0;
 }

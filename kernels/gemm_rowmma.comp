@@ -28,6 +28,9 @@
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SUBGROUPS * 32   1: FRAGS, 16-row blocks of B per workgroup
 //   2: UNROLL, k fragments per subgroup and trip   3: WIDE, how a trip's loads of B cover it (below)
+// Problem constant 25: SPLIT, k ranges (split-k, 1 = none): workgroup x covers block x / SPLIT of rows over range
+// x % SPLIT (p.k_split terms, a multiple of 32), so the workgroups resident at once cover SPLIT times fewer rows;
+// with SPLIT > 1 the raw sums go to scratch planes and splitk_reduce.comp finishes them.
 // Problem constants 31: M_ROWS (the problem's M, at most 16); 32: A_ROWS_VECTOR (as in gemm_rowdot.comp).
 
 #extension GL_EXT_control_flow_attributes : enable
@@ -159,19 +162,22 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 void main() {
   const uint lid = gl_LocalInvocationID.x, sg = lid / 32, lane = lid % 32;
   const uint z = gl_WorkGroupID.z + p.base_z;
-  n_first = (gl_WorkGroupID.x + p.base_x) * 16 * FRAGS;
+  // Workgroup x: block of rows x / SPLIT, k range x % SPLIT (split-k: raw sums to the range's scratch plane).
+  const uint block = (gl_WorkGroupID.x + p.base_x) / SPLIT, range = (gl_WorkGroupID.x + p.base_x) % SPLIT;
+  const uint k_begin = range * p.k_split, k_end = min(p.K, k_begin + p.k_split);
+  n_first = block * 16 * FRAGS;
   [[unroll]] for (uint f = 0; f < FRAGS; ++f) acc[f] = FRAG_ACC(0.0);
   for (uint i = lane; i < A_SLOT; i += 32) stage_a[sg * A_SLOT + i] = uvec4(0);
   staged();
 
-  if (p.alpha != 0.0) {
-    const uint whole = p.K / 16;  // whole k fragments
+  if (p.alpha != 0.0) {  // alpha = 0: A and B are never read (NaN in them must not leak)
+    const uint whole = (k_end - k_begin) / 16;  // whole k fragments of the range (ranges are multiples of 32 terms)
     const uint trips = whole / (SUBGROUPS * UNROLL);
     // Workgroup w starts at trip w % trips and wraps around, so that the workgroups resident at once read
     // different k of their rows, not all the same k in lockstep (5-6 % faster at M = 1 and 4 on the H200:
     // results/h200/notes.md, issue 18 step 12).
-    const uint first = trips > 0 ? (gl_WorkGroupID.x + p.base_x) % trips : 0;
-#define TRIP_K(t) (((((t) + first) % trips) * SUBGROUPS + sg) * UNROLL * 16)
+    const uint first = trips > 0 ? block % trips : 0;
+#define TRIP_K(t) (k_begin + ((((t) + first) % trips) * SUBGROUPS + sg) * UNROLL * 16)
     // Trips in pairs, buffer 0 then 1, each trip's successor fetched before it is multiplied.
     if (trips > 0) fetch(0, z, TRIP_K(0), UNROLL, 0, lane);
     for (uint t = 0; t < trips; t += 2) {
@@ -182,10 +188,12 @@ void main() {
         [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(1, u, UNROLL, sg, lane);
       }
     }
-    // Whole fragments left over (fewer than a trip's), one at a time round the subgroups, then the partial one.
-    const uint extra = p.K % 16 != 0 ? 1 : 0;
+    // Whole fragments left over (fewer than a trip's), one at a time round the subgroups, then the partial one
+    // (last range only: it ends at K, its op(A) values of the range's whole fragments zero).
+    const uint extra = k_end == p.K && p.K % 16 != 0 ? 1 : 0;
+    const uint k_whole = k_begin + whole * 16;
     for (uint j = trips * SUBGROUPS * UNROLL + sg; j < whole + extra; j += SUBGROUPS) {
-      fetch(0, z, j < whole ? j * 16 : p.K - 16, 1, j < whole ? 0 : whole * 16, lane);
+      fetch(0, z, j < whole ? k_begin + j * 16 : p.K - 16, 1, j < whole ? 0 : k_whole, lane);
       multiply(0, 0, 1, sg, lane);
     }
   }
@@ -202,6 +210,10 @@ void main() {
     const uint at = r * 16 + m;  // the value's index within a block's sums
     precise float sum = uintBitsToFloat(stage_b[f * B_SLOT + at / 4][at % 4]);
     for (uint s = 1; s < SUBGROUPS; ++s) sum = sum + uintBitsToFloat(stage_b[(s * FRAGS + f) * B_SLOT + at / 4][at % 4]);
-    c_data[c_index(z, m, n)] = finish(sum, z, m, n);
+    if (SPLIT > 1) {
+      scratch_data[scratch_index(z, range, m, n)] = sum;
+    } else {
+      c_data[c_index(z, m, n)] = finish(sum, z, m, n);
+    }
   }
 }

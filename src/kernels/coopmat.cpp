@@ -43,6 +43,7 @@ KernelFamily make_coopmat() {
                              return std::nullopt;
                            }});
   f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;

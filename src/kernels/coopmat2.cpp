@@ -35,6 +35,7 @@ KernelFamily make_coopmat2() {
                                                              c.get("bk"));
                            }});
   f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 0;  // workgroup scope: the driver divides the work among subgroups itself

@@ -16,10 +16,28 @@ uint64_t unaligned_unit(const Config& c, const GemmProblem& p) {
   return std::min<uint64_t>(c.get("vec"), per_16_bytes);
 }
 
+/// Tiles of columns: a workgroup's columns, less UNIT - 1 for unaligned rows (WIDTH in the shader).
+uint64_t column_tiles(const Config& c, const GemmProblem& p) {
+  const uint64_t unit = unaligned_unit(c, p);
+  const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec") - (unit > 1 ? unit - 1 : 0);
+  return (p.shape.n + columns - 1) / columns;
+}
+
+/// Screening cost of a config's k split: none for the fewest splits that give 64 or more workgroups, half a point
+/// per doubling away from it. On the H200 (notes, issue 18 step 18): 1x768x14336 f16 nn (3 to 48 tiles) took 31.5
+/// us at best unsplit and 11.1 us in 32 ranges; 1x51865x768 (103 to 209 tiles) lost 2 us with 2 ranges.
+double split_cost(const Config& c, const GemmProblem& p) {
+  const double tiles = double(column_tiles(c, p) * p.shape.batch);
+  double wanted = 1.0;
+  while (wanted < 32.0 && tiles * wanted < 64.0) wanted *= 2.0;
+  return 0.5 * std::abs(std::log2(double(c.get("splits")) / wanted));
+}
+
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
-  f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}, {"unroll", 3, {1, 4, 8}}, {"vec", 4, {1, 4, 8}}};
+  f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}, {"unroll", 3, {1, 4, 8}}, {"vec", 4, {1, 4, 8}},
+              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16, 32}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
     // The integer kernel (gemm_fewrows_int.comp) holds 16 rows, the float one 8.
     const uint64_t max_rows = is_integer(p.dtype) ? 16 : 8;
@@ -41,6 +59,20 @@ KernelFamily make_fewrows() {
                                       std::to_string(unit) + "-element unit that unaligned rows are read in";
                              return std::nullopt;
                            }});
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
+  f.constraints.push_back({"integer_splits", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (is_integer(p.dtype) && c.get("splits") != 1)
+                               return std::string("the integer few-rows kernel has no split-k (its columns fill the device at the M it serves)");
+                             return std::nullopt;
+                           }});
+  // The last workgroup of a tile is found with a device-scope atomic, which a device that has the Vulkan memory
+  // model (enabled for the matrix units) but not vulkanMemoryModelDeviceScope forbids.
+  f.constraints.push_back({"device_scope", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
+                             if (c.get("splits") != 1 && d.matrix.memory_model && !d.matrix.memory_model_device_scope)
+                               return std::string("split-k finished in one pass needs vulkanMemoryModelDeviceScope");
+                             return std::nullopt;
+                           }});
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
   // The slice sums: COLS x SLICES invocations, each 8 x VEC sums, 4 bytes each; the float kernel keeps M x VEC
@@ -50,12 +82,13 @@ KernelFamily make_fewrows() {
     const uint64_t rows = is_integer(p.dtype) ? 8 : std::min<uint64_t>(p.shape.m, 8);
     return uint64_t(c.get("cols")) * c.get("slices") * rows * c.get("vec") * sizeof(float);
   };
+  // Workgroup x: tile x / SPLITS of columns, k range x % SPLITS; split-k is finished by each tile's last
+  // workgroup (one counter a tile and product).
   f.grid = [](const Config& c, const GemmProblem& p) {
-    // Unaligned rows: a workgroup owns UNIT - 1 columns fewer than its invocations cover (WIDTH in the shader).
-    const uint64_t unit = unaligned_unit(c, p);
-    const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec") - (unit > 1 ? unit - 1 : 0);
-    return std::array<uint64_t, 3>{(p.shape.n + columns - 1) / columns, 1, p.shape.batch};
+    return std::array<uint64_t, 3>{column_tiles(c, p) * c.get("splits"), 1, p.shape.batch};
   };
+  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.arrival_counters = [](const Config& c, const GemmProblem& p) { return column_tiles(c, p) * p.shape.batch; };
   // Screening (the H200 at 1x51865x768 nn, notes issue 18 steps 9 and 15): 32 column groups (a subgroup reads
   // one row's consecutive groups), 16-byte groups, 8 slices and one load a trip on aligned rows; aligned units
   // with 16 slices and 4 loads a trip where rows are not (odd N: more invocations for the fewer, wider groups).
@@ -64,7 +97,7 @@ KernelFamily make_fewrows() {
     const bool units = !resolve(p).b.rows_aligned(16 / dtype_bytes(p.dtype));
     return (c.get("cols") == 32 ? 0.0 : c.get("cols") == 64 ? 0.5 : 1.0) +
            0.5 * std::abs(std::log2(c.get("slices") / (units ? 16.0 : 8.0))) + (c.get("vec") == vec_first ? 0.0 : 0.25) +
-           (c.get("unroll") == (units ? 4u : 1u) ? 0.0 : 0.25);
+           (c.get("unroll") == (units ? 4u : 1u) ? 0.0 : 0.25) + split_cost(c, p);
   };
   f.few_rows = true;
   f.spirv = fewrows_spirv;

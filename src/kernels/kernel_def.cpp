@@ -1,5 +1,6 @@
 #include "kernels/kernel_def.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -78,6 +79,17 @@ Constraint split_range_constraint() {
             if (range < 64 || p.shape.k < (s - 1) * range + 64) {
               return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
                      " ranges of at least 64 terms (multiples of 32)";
+            }
+            return std::nullopt;
+          }};
+}
+
+Constraint split_scratch_constraint() {
+  return {"scratch", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
+            const uint64_t floats = uint64_t(c.get("splits")) * p.shape.batch * p.shape.m * p.shape.n;
+            if (c.get("splits") > 1 && (floats > UINT32_MAX || floats * 4 > d.max_storage_buffer_range)) {
+              return "scratch planes need " + std::to_string(floats * 4) + " B, limit " +
+                     std::to_string(std::min<uint64_t>(d.max_storage_buffer_range, uint64_t(UINT32_MAX) * 4)) + " B";
             }
             return std::nullopt;
           }};

@@ -78,6 +78,11 @@ struct KernelFamily {
   /// Split-k: ranges of k (1 = none) and terms per range. With more than one range the main pass writes raw
   /// sums to scratch planes and the reduce pass (splitk_reduce.comp) adds them and applies the epilogue.
   std::function<uint32_t(const Config&)> splits = [](const Config&) { return 1u; };
+  /// Split-k finished in the main pass, without the reduce pass: each workgroup writes its range's raw sums to
+  /// the scratch planes and counts its arrival on its block of C (binding 5, counters that start at zero); the
+  /// last workgroup of a block to arrive adds the planes in range order, applies the epilogue and resets the
+  /// count. The value is how many counters a config needs for a problem. Unset: the reduce pass finishes.
+  std::function<uint64_t(const Config&, const GemmProblem&)> arrival_counters;
   /// Screening hints. `screening_rank` orders the family's configs for a problem (lower first; unset: the
   /// generic order by workgroup size, work per invocation and tile size). `screening_weight` is how many of
   /// the family's configs go into each round of the round-robin over families (a variant known to be much
@@ -106,6 +111,9 @@ uint64_t split_range_terms(uint64_t k, uint32_t splits);
 /// Split-k ranges (a "splits" parameter; 1 = none): ceil(K/S) rounded to a multiple of 32, at least 64 terms
 /// each, the last one included.
 Constraint split_range_constraint();
+
+/// Split-k's scratch planes (a "splits" parameter): SPLITS x batch x M x N floats within one storage buffer's range.
+Constraint split_scratch_constraint();
 
 /// Screening cost of a matrix-unit tile for a problem (lower first): tiles of 128x128 where they alone give a
 /// large GPU about a wave (64 workgroups), 64x64 where they do not, 4 per doubling away; split-k none where

@@ -13,10 +13,21 @@ constexpr uint64_t kMaxRows = 16;  // op(A) is one fragment wide
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
 
+/// Screening cost of a config's k split for `blocks` blocks of rows: none unsplit where the blocks alone give about
+/// a workgroup an SM of a large GPU (128), else for the fewest splits that give 256 workgroups (the H200 at
+/// 8x768x14336 f16: 23.8 us unsplit, 15.7 us in 8 ranges; at N = 4096 every split lost 3-4 us: notes issue 18
+/// steps 17 and 18); half a point per doubling away from it.
+double split_cost(const Config& c, double blocks) {
+  double wanted = 1.0;
+  while (blocks < 128.0 && wanted < 8.0 && blocks * wanted < 256.0) wanted *= 2.0;
+  return 0.5 * std::abs(std::log2(double(c.get("splits")) / wanted));
+}
+
 KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
-  f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}}, {"frags", 1, {1, 2, 4}}, {"unroll", 2, {2, 4, 8}}, {"wide", 3, {0, 1}}};
+  f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}}, {"frags", 1, {1, 2, 4}}, {"unroll", 2, {2, 4, 8}}, {"wide", 3, {0, 1}},
+              {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype != DType::f16 && p.dtype != DType::bf16) return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
     if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
@@ -39,22 +50,26 @@ KernelFamily make_rowmma() {
                                       std::to_string(kMaxTripFragments) + " (16 bytes each per lane, two trips held in registers)";
                              return std::nullopt;
                            }});
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgk") * 32; };
   // As declared in the shader, per subgroup: one staged fragment of op(A) (16 rows of 24 values) and, per block
   // of rows, one of B or its 16 x 16 f32 sums (1 KiB).
   f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024); };
+  // Workgroup x: block of rows x / SPLITS, k range x % SPLITS (the workgroups resident at once share their rows).
   f.grid = [](const Config& c, const GemmProblem& p) {
     const uint64_t rows = 16 * uint64_t(c.get("frags"));
-    return std::array<uint64_t, 3>{(p.shape.n + rows - 1) / rows, 1, p.shape.batch};
+    return std::array<uint64_t, 3>{(p.shape.n + rows - 1) / rows * c.get("splits"), 1, p.shape.batch};
   };
+  f.splits = [](const Config& c) { return c.get("splits"); };
   // Screening: the H200's winners at M = 4, 8 and 16 (notes, issue 18 step 8) first: about one workgroup per
   // SM of a large GPU (N / (16 FRAGS) near 128), 16 subgroups, 2 or 4 fragments a trip, wide loads.
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
     return std::abs(std::log2(groups / 128.0)) + (c.get("sgk") == 16 ? 0.0 : 0.5) + (c.get("unroll") == 8 ? 0.25 : 0.0) +
-           (c.get("wide") == 1 ? 0.0 : 0.125);
+           (c.get("wide") == 1 ? 0.0 : 0.125) + split_cost(c, groups);
   };
   f.screening_weight = 2;
   f.few_rows = true;

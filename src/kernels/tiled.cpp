@@ -63,15 +63,7 @@ KernelFamily make_splitk() {
     return std::nullopt;
   };
   f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back({"scratch", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d)
-                                          -> std::optional<std::string> {
-                             const uint64_t floats = uint64_t(c.get("splits")) * p.shape.batch * p.shape.m * p.shape.n;
-                             if (floats > UINT32_MAX || floats * 4 > d.max_storage_buffer_range) {
-                               return "scratch planes need " + std::to_string(floats * 4) + " B, limit " +
-                                      std::to_string(std::min<uint64_t>(d.max_storage_buffer_range, uint64_t(UINT32_MAX) * 4)) + " B";
-                             }
-                             return std::nullopt;
-                           }});
+  f.constraints.push_back(split_scratch_constraint());
   f.splits = [](const Config& c) { return c.get("splits"); };
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};

@@ -86,6 +86,7 @@ struct GemmRunner::Passes {
   std::array<uint64_t, 3> grid{};
   uint32_t splits = 1;
   uint64_t k_split = 0;
+  uint64_t arrival_counters = 0;  ///< split-k finished in the main pass: its counters (binding 5)
   double compile_ms = 0.0;
 };
 
@@ -175,7 +176,23 @@ void GemmRunner::upload(const vk::Buffer& dst, const void* data, size_t bytes, V
 }
 
 std::vector<VkBuffer> GemmRunner::bindings() const {
-  return {a_.handle(), b_.handle(), c_.handle(), bias_.handle(), scratch_ ? scratch_->handle() : dummy_.handle()};
+  return {a_.handle(),    b_.handle(), c_.handle(), bias_.handle(), scratch_ ? scratch_->handle() : dummy_.handle(),
+          arrivals_ ? arrivals_->handle() : dummy_.handle()};
+}
+
+void GemmRunner::prepare_split_buffers(const KernelFamily& family, const Config& config) {
+  const uint32_t splits = family.splits(config);
+  if (splits == 1) return;
+  ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
+  if (family.arrival_counters) reset_arrivals(family.arrival_counters(config, problem_));
+}
+
+void GemmRunner::reset_arrivals(uint64_t count) {
+  if (!arrivals_ || arrivals_->size() < count * 4) {
+    arrivals_.reset();
+    arrivals_.emplace(device_, std::max<uint64_t>(16, count * 4), kStorage, false);
+  }
+  submitter_.run([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, arrivals_->handle(), 0, VK_WHOLE_SIZE, 0); });
 }
 
 void GemmRunner::ensure_scratch(uint64_t floats) {
@@ -198,8 +215,7 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
     precompiled_.erase(built);
     return *passes_.emplace(key, std::move(passes)).first->second;
   }
-  const uint32_t splits = family.splits(config);
-  if (splits > 1) ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
+  prepare_split_buffers(family, config);
   return *passes_.emplace(key, build_passes(family, config, fused)).first->second;
 }
 
@@ -208,8 +224,7 @@ void GemmRunner::precompile(const std::vector<std::pair<const KernelFamily*, Con
   for (const auto& [family, config] : configs) {
     const std::string key = family->config_name(config, problem_.dtype);
     if (passes_.count(key) || precompiled_.count(key) || precompile_errors_.count(key)) continue;
-    const uint32_t splits = family->splits(config);
-    if (splits > 1) ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
+    prepare_split_buffers(*family, config);
     todo.emplace_back(family, &config);
   }
   std::vector<std::unique_ptr<Passes>> built(todo.size());
@@ -243,18 +258,22 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   passes->splits = family.splits(config);
   passes->grid = family.grid(config, problem_);
   passes->k_split = passes->splits > 1 ? split_range_terms(problem_.shape.k, passes->splits) : problem_.shape.k;
+  if (passes->splits > 1 && family.arrival_counters) passes->arrival_counters = family.arrival_counters(config, problem_);
 
   std::vector<vk::SpecConstant> constants{{family.workgroup_size_constant_id, family.workgroup_size(config)}};
   for (const ParamSpec& p : family.params) {
     if (p.constant_id != kNoSpecConstant) constants.push_back({p.constant_id, config.get(p.name)});
   }
   // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass.
-  for (const vk::SpecConstant& c : problem_constants(problem_, operands_.layout, fused && passes->splits == 1, passes->splits)) constants.push_back(c);
+  // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass, or to the main pass's last
+  // workgroup of each block where the family finishes split-k there.
+  const bool finishes_in_main = passes->splits == 1 || bool(family.arrival_counters);
+  for (const vk::SpecConstant& c : problem_constants(problem_, operands_.layout, fused && finishes_in_main, passes->splits)) constants.push_back(c);
   const auto start = std::chrono::steady_clock::now();
   const uint32_t pinned = vk::subgroup_size_to_pin(device_.info(), family.required_subgroup_size);
   passes->main = std::make_unique<vk::ComputePipeline>(device_, family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels), constants, bindings(),
                                                        uint32_t(sizeof(GemmPush)), pinned);
-  if (passes->splits > 1) {
+  if (!finishes_in_main) {
     passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(problem_.dtype), problem_constants(problem_, operands_.layout, fused, passes->splits),
                                                            bindings(), uint32_t(sizeof(GemmPush)));
   }
@@ -325,6 +344,13 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
   for (const vk::PipelineStatistic& s : passes->main->statistics()) m.pipeline_statistics.emplace_back(s.name, s.value);
   if (passes->reduce) {
     for (const vk::PipelineStatistic& s : passes->reduce->statistics()) m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
+  }
+
+  // Every completed run leaves the arrival counters at zero; a config that did not (a wrong kernel) must not
+  // leave its counts to the next. The same config's next evaluation verifies on the counters its own runs left.
+  if (passes->arrival_counters > 0 && arrivals_owner_ != family.config_name(config, problem_.dtype)) {
+    reset_arrivals(passes->arrival_counters);
+    arrivals_owner_ = family.config_name(config, problem_.dtype);
   }
   for (auto* pipeline : {passes->main.get(), passes->reduce.get()}) {
     if (pipeline) pipeline->bind(bindings());
@@ -440,6 +466,10 @@ std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Con
 
 std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes) {
   Passes& product = passes_for(family, config, false);
+  if (product.arrival_counters > 0 && arrivals_owner_ != family.config_name(config, problem_.dtype)) {
+    reset_arrivals(product.arrival_counters);
+    arrivals_owner_ = family.config_name(config, problem_.dtype);
+  }
   for (auto* pipeline : {product.main.get(), product.reduce.get()}) {
     if (pipeline) pipeline->bind(bindings());
   }

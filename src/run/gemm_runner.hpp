@@ -130,6 +130,10 @@ class GemmRunner {
   void upload(const vk::Buffer& dst, const void* data, size_t bytes, VkDeviceSize dst_offset = 0);
   std::vector<VkBuffer> bindings() const;
   void ensure_scratch(uint64_t floats);
+  /// The scratch planes (and arrival counters) a split-k config needs; before its pipelines are built.
+  void prepare_split_buffers(const KernelFamily& family, const Config& config);
+  /// Makes the arrival counters (binding 5) at least `count` long, and all zero.
+  void reset_arrivals(uint64_t count);
 
   const vk::Device& device_;
   GemmProblem problem_;
@@ -140,6 +144,8 @@ class GemmRunner {
   vk::Submitter submitter_;
   vk::Buffer a_, b_, c_, bias_, staging_;
   std::optional<vk::Buffer> scratch_;
+  std::optional<vk::Buffer> arrivals_;  ///< split-k finished in the main pass (KernelFamily::arrival_counters)
+  std::string arrivals_owner_;          ///< the config whose runs last used the counters
   vk::Buffer dummy_;
   GemmPush push_{};
   uint64_t copies_ = 1;                ///< input copies (cold runs rotate through them)

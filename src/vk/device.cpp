@@ -44,6 +44,7 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
     v12.shaderFloat16 = m.shader_float16;
     v12.shaderInt8 = m.shader_int8;
     v12.vulkanMemoryModel = m.memory_model;
+    v12.vulkanMemoryModelDeviceScope = m.memory_model && m.memory_model_device_scope;
     v11.pNext = &v12;
     chain = &v11;
     void** tail = &v12.pNext;

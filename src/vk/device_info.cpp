@@ -72,6 +72,7 @@ MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, 
   m.shader_float16 = v12.shaderFloat16;
   m.shader_int8 = v12.shaderInt8;
   m.memory_model = v12.vulkanMemoryModel;
+  m.memory_model_device_scope = v12.vulkanMemoryModelDeviceScope;
   m.subgroup_size_control = v13.subgroupSizeControl;
   m.full_subgroups = v13.computeFullSubgroups;
   m.integer_dot_product = api_version >= VK_API_VERSION_1_3 && v13.shaderIntegerDotProduct;

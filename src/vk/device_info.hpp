@@ -48,6 +48,8 @@ struct MatrixCapabilities {
   bool shader_float16 = false;      ///< shaderFloat16 (16-bit values in shared memory)
   bool shader_int8 = false;         ///< shaderInt8 (8-bit integer matrices)
   bool memory_model = false;        ///< vulkanMemoryModel
+  /// vulkanMemoryModelDeviceScope: with the memory model enabled, device-scope atomics and barriers need it
+  bool memory_model_device_scope = false;
   bool subgroup_size_control = false, full_subgroups = false;  ///< subgroupSizeControl, computeFullSubgroups
   uint32_t min_subgroup_size = 0, max_subgroup_size = 0;
   bool bf16_extension = false, bf16_type = false, bf16_coopmat = false;  ///< VK_KHR_shader_bfloat16 and features

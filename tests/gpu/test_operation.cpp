@@ -201,7 +201,7 @@ TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
       std::vector<float> first;
       for (uint32_t unroll : {1u, 4u, 8u}) {
         for (uint32_t vec : {1u, 4u, 8u}) {
-          Config c{{{"cols", 8}, {"slices", 8}, {"unroll", unroll}, {"vec", vec}}};
+          Config c{{{"cols", 8}, {"slices", 8}, {"unroll", unroll}, {"vec", vec}, {"splits", 1}}};
           const Measurement m = runner.evaluate(fewrows_family(), c, 0, 0);
           ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
           if (first.empty()) first = runner.last_result();
@@ -253,7 +253,7 @@ TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   Config tiled{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}};
   Measurement m = runner.evaluate(tiled_family(), tiled, 0, 0);
   EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
-  Config few{{{"cols", 8}, {"slices", 4}, {"unroll", 4}, {"vec", 4}}};
+  Config few{{{"cols", 8}, {"slices", 4}, {"unroll", 4}, {"vec", 4}, {"splits", 1}}};
   m = runner.evaluate(fewrows_family(), few, 0, 0);
   EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
 }

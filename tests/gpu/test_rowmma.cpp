@@ -1,8 +1,9 @@
 // The row-dot family on the matrix units (B stored N x K, M <= 16, f16 and bf16): what it refuses, with the
 // reason, on every device; on a device with 16 x 16 x 16 cooperative matrices (the H200 run, see
 // results/h200/notes.md) every config at the edges it handles: a last block of rows that overlaps the one
-// before (N = 37), whole-fragment leftovers and a last partial fragment of k (K = 136, 1032), op(A) staged from
-// vector loads and element by element (tt), batches with shared B, beta, bias and activations.
+// before (N = 37), whole-fragment leftovers and a last partial fragment of k (K = 584, 1032), k split over 2 and 4
+// ranges (the last one ending in the partial fragment), op(A) staged from vector loads and element by element
+// (tt), batches with shared B, beta, bias and activations.
 #include <algorithm>
 
 #include "gpu/lavapipe_env.hpp"
@@ -66,12 +67,16 @@ TEST_F(RowMma, RefusesWhatItCannotServeWithTheReason) {
 
 TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
   if (!device_serves_rowmma(DType::f16)) GTEST_SKIP() << "no 16x16x16 f16 cooperative matrices here; the H200 run covers this test";
-  // Every config of the space on one problem with every edge: N = 37 (last block overlaps), K = 136 (8 whole
-  // fragments and a partial one: leftovers for every SUBGROUPS x UNROLL > 8), M = 3.
-  const GemmProblem edges = rowmma_problem({3, 37, 136, 1}, DType::f16, false);
+  // Every config of the space on one problem with every edge: N = 37 (last block overlaps), K = 584 (36 whole
+  // fragments and a partial one: leftovers for every SUBGROUPS x UNROLL that does not divide 36; with 2 or 4
+  // ranges of k, 288 or 160 terms, the last range 296 or 104 terms, partial fragment included), M = 3.
+  const GemmProblem edges = rowmma_problem({3, 37, 584, 1}, DType::f16, false);
   SearchSpace space = build_search_space({&rowmma_family()}, edges, device().info());
   ASSERT_TRUE(space.not_applicable.empty());
-  ASSERT_GE(space.candidates.size(), 30u);
+  ASSERT_GE(space.candidates.size(), 90u);
+  for (uint32_t splits : {1u, 2u, 4u})
+    EXPECT_TRUE(std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) { return c.config.get("splits") == splits; }))
+        << "no config of " << splits << " k ranges";
   GemmRunner edge_runner(device(), edges, RunOptions{});
   for (const Candidate& c : space.candidates) {
     const Measurement r = edge_runner.evaluate(rowmma_family(), c.config, 0, 0);

@@ -78,7 +78,7 @@ TEST(SearchSpace, FewRowsSizesItsSliceSumsByTheRowsOfTheProblem) {
   p.shape.m = 8;
   const SearchSpace eight = build_search_space({&fewrows_family()}, p, device);
   EXPECT_GT(one.candidates.size(), eight.candidates.size());
-  const std::string name = "fewrows_f16_cols32_slices32_unroll1_vec8";
+  const std::string name = "fewrows_f16_cols32_slices32_unroll1_vec8_splits1";
   auto named = [&](const Candidate& c) { return c.name == name; };
   EXPECT_TRUE(std::any_of(one.candidates.begin(), one.candidates.end(), named));
   EXPECT_FALSE(std::any_of(eight.candidates.begin(), eight.candidates.end(), named));
@@ -108,14 +108,42 @@ TEST(SearchSpace, FewRowsReadsUnalignedRowsInUnitsWhoseShiftEachSliceKeeps) {
       if (pc.name == name) return pc.code;
     return std::string();
   };
-  EXPECT_EQ(pruned_code("fewrows_f16_cols32_slices4_unroll1_vec8"), "unit_shift");  // 4 x 51865 = 4 mod 8
-  EXPECT_TRUE(kept("fewrows_f16_cols32_slices8_unroll1_vec8"));
-  EXPECT_TRUE(kept("fewrows_f16_cols32_slices4_unroll1_vec4"));   // 4-element units
+  EXPECT_EQ(pruned_code("fewrows_f16_cols32_slices4_unroll1_vec8_splits1"), "unit_shift");  // 4 x 51865 = 4 mod 8
+  EXPECT_TRUE(kept("fewrows_f16_cols32_slices8_unroll1_vec8_splits1"));
+  EXPECT_TRUE(kept("fewrows_f16_cols32_slices4_unroll1_vec4_splits1"));   // 4-element units
   // A workgroup owns COLS x VEC - (UNIT - 1) columns: 256 - 7 = 249 here, 51865 / 249 -> 209 workgroups.
-  Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}}};
+  Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}, {"splits", 1}}};
   EXPECT_EQ(fewrows_family().grid(c, p)[0], 209u);
   p.shape.n = 51864;  // aligned rows: whole 16-byte groups, 256 columns a workgroup
   EXPECT_EQ(fewrows_family().grid(c, p)[0], 203u);
+}
+
+TEST(SearchSpace, FewRowsSplitsKWithOneArrivalCounterATile) {
+  // Workgroup x covers tile x / SPLITS over k range x % SPLITS; each tile of each product has one counter.
+  GemmProblem p;
+  p.shape = {1, 51865, 768, 3};
+  p.dtype = DType::f16;
+  Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}, {"splits", 4}}};
+  EXPECT_EQ(fewrows_family().grid(c, p)[0], 209u * 4);
+  EXPECT_EQ(fewrows_family().splits(c), 4u);
+  EXPECT_EQ(fewrows_family().arrival_counters(c, p), 209u * 3);
+  vk::DeviceInfo d = fake_device(65536, 1024);
+  auto pruned_code = [&](const GemmProblem& problem, const vk::DeviceInfo& device, const std::string& name) {
+    const SearchSpace s = build_search_space({&fewrows_family()}, problem, device);
+    for (const PrunedConfig& pc : s.pruned)
+      if (pc.name == name) return pc.code;
+    return std::string();
+  };
+  EXPECT_EQ(pruned_code(p, d, "fewrows_f16_cols32_slices8_unroll1_vec8_splits4"), "");
+  // The memory model without device scope forbids the device-scope count.
+  d.matrix.memory_model = true;
+  EXPECT_EQ(pruned_code(p, d, "fewrows_f16_cols32_slices8_unroll1_vec8_splits4"), "device_scope");
+  d.matrix.memory_model_device_scope = true;
+  EXPECT_EQ(pruned_code(p, d, "fewrows_f16_cols32_slices8_unroll1_vec8_splits4"), "");
+  // The integer kernel has no split-k.
+  p.dtype = DType::i8;
+  p.shape.m = 4;
+  EXPECT_EQ(pruned_code(p, d, "fewrows_i8_cols32_slices8_unroll1_vec8_splits2"), "integer_splits");
 }
 
 TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
@@ -410,7 +438,7 @@ TEST(SpaceFile, RestrictsTheListedParametersAndKeepsTheRest) {
   EXPECT_EQ(families[0].params[0].values, (std::vector<uint32_t>{16, 8}));  // duplicates dropped, order kept
   EXPECT_EQ(families[0].params[1].values, fewrows_family().params[1].values);
   EXPECT_EQ(families[0].params[3].values, (std::vector<uint32_t>{4}));
-  EXPECT_EQ(families[0].all_configs().size(), 2u * 4 * 3 * 1);
+  EXPECT_EQ(families[0].all_configs().size(), 2u * 4 * 3 * 1 * 6);  // cols x slices x unroll x vec x splits
   EXPECT_EQ(families[1].all_configs().size(), tiled_family().all_configs().size());
 }
 
@@ -500,7 +528,7 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   // Its first config: about 2048 workgroups (N / ROWS), 128 invocations, two chunks in flight.
   EXPECT_EQ(s.candidates[0].name, "rowdot_f16_wg128_rows2_unroll2");
   // rowmma's first: about 128 workgroups (N / (16 FRAGS)), 16 subgroups, 2 fragments a trip, wide loads.
-  EXPECT_EQ(s.candidates[4].name, "rowmma_f16_sgk16_frags2_unroll2_wide1");
+  EXPECT_EQ(s.candidates[4].name, "rowmma_f16_sgk16_frags2_unroll2_wide1_splits1");
   // Tiles taller than 4 x M = 4 come after every other config: once one is screened, no short one follows.
   bool tall_seen = false;
   for (const Candidate& c : s.candidates) {
