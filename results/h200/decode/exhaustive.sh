@@ -19,16 +19,6 @@ $bin peak --out "$out/table.json" > "$out/tune.log" 2>&1
 timeout $((budget * 4 + 30)) $bin --shape "$shapes" --layout "$layout" --variants "$variant" --strategy exhaustive --dtype f16 \
   --samples 5 --screen-warmup 0.05 --budget "$budget" --out "$out/table.json" >> "$out/tune.log" 2>&1
 python3 scripts/ratio.py "$out/table.json" "$out/cublas.jsonl" --json "$out/bench.json" --markdown "$out/bench.md"
-python3 - "$out/table.json.journal.jsonl" > "$out/configs.txt" <<'PY'
-import json, sys
-last = {}
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r["config"] and r["median_us"] > 0:
-        p = json.loads(r["problem"])
-        last[(f'{p["m"]}x{p["n"]}x{p["k"]} {p["layout"]}', r["config"])] = (r["median_us"], r["phase"], r["disposition"])
-for (shape, name), (us, phase, disp) in sorted(last.items(), key=lambda kv: (kv[0][0], kv[1][0])):
-    print(f"{shape:18s} {name:44s} {us:9.2f} us  {phase:8s} {disp}")
-PY
+python3 results/h200/decode/list-configs.py "$out/table.json.journal.jsonl" > "$out/configs.txt"
 cat "$out/bench.md"
 for s in ${shapes//,/ }; do grep "^$s " "$out/configs.txt" | head -8; done
