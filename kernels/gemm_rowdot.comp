@@ -20,6 +20,12 @@
 // invocation in shared memory, tried first, needed WG x ROWS x M floats and log2(WG) barriers: at K = 768 it
 // cost more than the loads.)
 //
+// Split-k in one pass (problem constant 25: SPLIT > 1), for N too small to fill the device (768 rows): workgroup x
+// covers block x / SPLIT of rows over k range x % SPLIT (p.k_split terms, a multiple of 32, so ranges start on
+// chunk boundaries of aligned rows); each workgroup writes its range's sums to the scratch planes and counts its
+// arrival on the block (binding 5, zero between runs), and the last to arrive adds the planes in range order,
+// applies the epilogue and sets the count back to zero (as gemm_fewrows.comp).
+//
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size   1: ROWS, rows of B (columns of C) per workgroup   2: UNROLL, chunks per row per trip
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16), so accumulators are exactly M;
@@ -60,6 +66,10 @@ float chunk_elem(CHUNK x, uint e) { return decode16(x[e / 2], e); }
 // The subgroups' sums: at most one subgroup per 8 invocations (the family requires subgroups of 8 or more).
 shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
+// Split-k's planes and arrival counters, coherent: other workgroups' writes are read after the count says so.
+layout(std430, binding = 4) coherent buffer BufPlanes { float planes[]; };
+layout(std430, binding = 5) coherent buffer BufArrivals { uint arrivals[]; };
+
 float acc[ROWS * M_ROWS];
 
 /// Adds row r of B's elements k in [k_begin, k_end) (element by element) for every row of op(A); invocation
@@ -74,17 +84,20 @@ void add_elements(uint z, uint r, uint n, uint k_begin, uint k_end, uint lid) {
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint wg = gl_WorkGroupSize.x;
-  const uint n0 = (gl_WorkGroupID.x + p.base_x) * ROWS;
+  const uint block = (gl_WorkGroupID.x + p.base_x) / SPLIT, range = (gl_WorkGroupID.x + p.base_x) % SPLIT;
+  const uint kb = range * p.k_split, ke = min(p.K, kb + p.k_split);  // this workgroup's k
+  const uint n0 = block * ROWS;
   const uint z = gl_WorkGroupID.z + p.base_z;
   [[unroll]] for (uint t = 0; t < ROWS * M_ROWS; ++t) acc[t] = 0.0;
 
   if (p.alpha != 0.0) {
     if (A_ROWS_VECTOR && ALIGNED_B) {
-      // Every row of op(A) and B is contiguous and starts on a 16-byte boundary: chunk c of every row is at k = c * V.
-      const uint chunks = p.K / V;
+      // Every row of op(A) and B is contiguous and starts on a 16-byte boundary: chunk c of every row is at k = c * V
+      // (kb is a multiple of V).
+      const uint chunks = ke / V;
       uint row_b[ROWS];
       [[unroll]] for (uint r = 0; r < ROWS; ++r) row_b[r] = index_op_b(z, 0, min(n0 + r, p.N - 1));  // rows past N repeat the last
-      uint c = lid;
+      uint c = kb / V + lid;
       for (; c + (UNROLL - 1) * wg < chunks; c += UNROLL * wg) {
         CHUNK bv[UNROLL * ROWS];
         [[unroll]] for (uint u = 0; u < UNROLL; ++u)
@@ -107,7 +120,7 @@ void main() {
             [[unroll]] for (uint e = 0; e < V; ++e) acc[r * M_ROWS + i] = fma(chunk_elem(av, e), chunk_elem(bv[r], e), acc[r * M_ROWS + i]);
         }
       }
-      [[unroll]] for (uint r = 0; r < ROWS; ++r) add_elements(z, r, min(n0 + r, p.N - 1), chunks * V, p.K, lid);
+      [[unroll]] for (uint r = 0; r < ROWS; ++r) add_elements(z, r, min(n0 + r, p.N - 1), chunks * V, ke, lid);
     } else {
       // Each row of B on its own: 16-byte chunks on its aligned body, op(A) element by element.
       [[unroll]] for (uint r = 0; r < ROWS; ++r) {
@@ -115,8 +128,10 @@ void main() {
         const uint start = index_op_b(z, 0, n);
         const uint shift = start % V;              // elements of the row before its first 16-byte boundary
         const uint head = shift == 0 ? 0 : V - shift;  // k of the first aligned chunk
-        const uint chunks = p.K > head ? (p.K - head) / V : 0;
-        uint c = lid;
+        // The whole chunks inside [kb, ke): chunk j starts at k = head + j * V.
+        const uint first = kb <= head ? 0 : (kb - head + V - 1) / V;
+        const uint chunks = ke > head ? (ke - head) / V : 0;  // one past the last
+        uint c = first + lid;
         for (; c + (UNROLL - 1) * wg < chunks; c += UNROLL * wg) {
           CHUNK bv[UNROLL];
           [[unroll]] for (uint u = 0; u < UNROLL; ++u) bv[u] = load_chunk_b(start + head + (c + u * wg) * V);
@@ -131,8 +146,11 @@ void main() {
           [[unroll]] for (uint i = 0; i < M_ROWS; ++i)
             [[unroll]] for (uint e = 0; e < V; ++e) acc[r * M_ROWS + i] = fma(load_op_a(z, i, head + c * V + e), chunk_elem(bv, e), acc[r * M_ROWS + i]);
         }
-        add_elements(z, r, n, 0, min(head, p.K), lid);
-        add_elements(z, r, n, min(head, p.K) + chunks * V, p.K, lid);
+        // The range's elements outside whole chunks: before the first (the row's head) and after the last.
+        const uint body_begin = chunks > first ? head + first * V : clamp(head, kb, ke);
+        const uint body_end = chunks > first ? head + chunks * V : body_begin;
+        add_elements(z, r, n, kb, body_begin, lid);
+        add_elements(z, r, n, body_end, ke, lid);
       }
     }
   }
@@ -153,6 +171,29 @@ void main() {
     if (n0 + r >= p.N) continue;
     precise float sum = sums[t];
     for (uint g = 1; g < gl_NumSubgroups; ++g) sum = sum + sums[g * ROWS * M_ROWS + t];
+    if (SPLIT == 1) {
+      c_data[c_index(z, i, n0 + r)] = finish(sum, z, i, n0 + r);
+    } else {
+      planes[scratch_index(z, range, i, n0 + r)] = sum;
+    }
+  }
+  if (SPLIT == 1) return;
+
+  // The planes out, then the count: the workgroup that brings it to SPLIT finishes the block. The flag goes
+  // through sums[0], whose values have all been read (the barrier below).
+  memoryBarrierBuffer();
+  barrier();
+  const uint counter = z * ((p.N + ROWS - 1) / ROWS) + block;
+  if (lid == 0) sums[0] = atomicAdd(arrivals[counter], 1u) == SPLIT - 1 ? 1.0 : 0.0;
+  barrier();
+  if (sums[0] == 0.0) return;
+  memoryBarrierBuffer();
+  for (uint t = lid; t < ROWS * M_ROWS; t += wg) {
+    const uint r = t / M_ROWS, i = t % M_ROWS;
+    if (n0 + r >= p.N) continue;
+    precise float sum = planes[scratch_index(z, 0, i, n0 + r)];
+    for (uint q = 1; q < SPLIT; ++q) sum = sum + planes[scratch_index(z, q, i, n0 + r)];
     c_data[c_index(z, i, n0 + r)] = finish(sum, z, i, n0 + r);
   }
+  if (lid == 0) arrivals[counter] = 0;
 }

@@ -66,13 +66,8 @@ KernelFamily make_fewrows() {
                                return std::string("the integer few-rows kernel has no split-k (its columns fill the device at the M it serves)");
                              return std::nullopt;
                            }});
-  // The last workgroup of a tile is found with a device-scope atomic, which a device that has the Vulkan memory
-  // model (enabled for the matrix units) but not vulkanMemoryModelDeviceScope forbids.
-  f.constraints.push_back({"device_scope", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
-                             if (c.get("splits") != 1 && d.matrix.memory_model && !d.matrix.memory_model_device_scope)
-                               return std::string("split-k finished in one pass needs vulkanMemoryModelDeviceScope");
-                             return std::nullopt;
-                           }});
+  // The last workgroup of a tile is found with a device-scope atomic.
+  f.constraints.push_back(split_device_scope_constraint());
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
   // The slice sums: COLS x SLICES invocations, each 8 x VEC sums, 4 bytes each; the float kernel keeps M x VEC

@@ -95,6 +95,14 @@ Constraint split_scratch_constraint() {
           }};
 }
 
+Constraint split_device_scope_constraint() {
+  return {"device_scope", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
+            if (c.get("splits") != 1 && d.matrix.memory_model && !d.matrix.memory_model_device_scope)
+              return std::string("split-k finished in one pass needs vulkanMemoryModelDeviceScope");
+            return std::nullopt;
+          }};
+}
+
 std::vector<Constraint> device_limit_constraints() {
   std::vector<Constraint> out;
   out.push_back({"invocations", [](const KernelFamily& family, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {

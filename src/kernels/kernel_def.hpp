@@ -115,6 +115,10 @@ Constraint split_range_constraint();
 /// Split-k's scratch planes (a "splits" parameter): SPLITS x batch x M x N floats within one storage buffer's range.
 Constraint split_scratch_constraint();
 
+/// Split-k finished in one pass (KernelFamily::arrival_counters) counts arrivals with a device-scope atomic, which a
+/// device that has the Vulkan memory model (enabled for the matrix units) but not vulkanMemoryModelDeviceScope forbids.
+Constraint split_device_scope_constraint();
+
 /// Screening cost of a matrix-unit tile for a problem (lower first): tiles of 128x128 where they alone give a
 /// large GPU about a wave (64 workgroups), 64x64 where they do not, 4 per doubling away; split-k none where
 /// the tiles fill the device, otherwise the fewest splits that do.

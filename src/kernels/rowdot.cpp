@@ -18,7 +18,8 @@ constexpr uint32_t kMinSubgroup = 8;  // the kernel keeps one partial sum per 8 
 KernelFamily make_rowdot() {
   KernelFamily f;
   f.name = "rowdot";
-  f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}}, {"rows", 1, {1, 2, 4, 8}}, {"unroll", 2, {1, 2, 4}}};
+  f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}}, {"rows", 1, {1, 2, 4, 8}}, {"unroll", 2, {1, 2, 4}},
+              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (is_integer(p.dtype)) return std::string("8-bit integer inputs: fewrows serves them");
     if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
@@ -43,6 +44,10 @@ KernelFamily make_rowdot() {
                                       std::to_string(p.shape.m) + " chunk products per trip > " + std::to_string(kMaxTripProducts);
                              return std::nullopt;
                            }});
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
+  // The last workgroup of a block is found with a device-scope atomic (as in fewrows).
+  f.constraints.push_back(split_device_scope_constraint());
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
   // Every subgroup's ROWS x M sums (subgroups of 8 or more); M is the problem's, so this is the bound for
@@ -50,14 +55,21 @@ KernelFamily make_rowdot() {
   f.shared_bytes = [](const Config& c, DType) {
     return uint64_t(c.get("wg")) / kMinSubgroup * std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float);
   };
+  // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
   f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{(p.shape.n + c.get("rows") - 1) / c.get("rows"), 1, p.shape.batch};
+    return std::array<uint64_t, 3>{(p.shape.n + c.get("rows") - 1) / c.get("rows") * c.get("splits"), 1, p.shape.batch};
   };
-  // Screening: about 4 workgroups per SM slot of a large GPU first (N / ROWS near 2048), 128 invocations,
-  // two chunks in flight per row.
+  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.arrival_counters = [](const Config& c, const GemmProblem& p) { return (p.shape.n + c.get("rows") - 1) / c.get("rows") * p.shape.batch; };
+  // Screening: about 4 workgroups per SM slot of a large GPU first (N / ROWS x SPLITS near 2048), 128 invocations,
+  // two chunks in flight per row. Each doubling of the splits costs a quarter point in f32 and a point in 16 bits:
+  // on the H200 at 8x768x14336 nt 4 ranges won in f32 (23.2 us, unsplit 34.3 at best screened) and lost in f16
+  // (16.4 against 13.2 unsplit; notes, issue 18 step 19).
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
-    const double groups = double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch);
-    return std::abs(std::log2(groups / 2048.0)) + (c.get("wg") == 128 ? 0.0 : 0.5) + (c.get("unroll") == 2 ? 0.0 : 0.25);
+    const double groups = double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
+    const double per_doubling = p.dtype == DType::f32 ? 0.25 : 1.0;
+    return std::abs(std::log2(groups / 2048.0)) + per_doubling * std::log2(double(c.get("splits"))) + (c.get("wg") == 128 ? 0.0 : 0.5) +
+           (c.get("unroll") == 2 ? 0.0 : 0.25);
   };
   f.few_rows = true;
   f.spirv = rowdot_spirv;

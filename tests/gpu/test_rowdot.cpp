@@ -37,9 +37,9 @@ TEST_F(RowDot, VerifiesEveryRowCountOnAlignedAndShiftedRows) {
     uint64_t m;
     Config config;
   };
-  const Rows row_counts[] = {{1, Config{{{"wg", 64}, {"rows", 4}, {"unroll", 2}}}},
-                             {3, Config{{{"wg", 128}, {"rows", 2}, {"unroll", 1}}}},
-                             {16, Config{{{"wg", 64}, {"rows", 1}, {"unroll", 1}}}}};
+  const Rows row_counts[] = {{1, Config{{{"wg", 64}, {"rows", 4}, {"unroll", 2}, {"splits", 1}}}},
+                             {3, Config{{{"wg", 128}, {"rows", 2}, {"unroll", 1}, {"splits", 1}}}},
+                             {16, Config{{{"wg", 64}, {"rows", 1}, {"unroll", 1}, {"splits", 1}}}}};
   const DType dtypes[] = {DType::f32, DType::f16, DType::bf16};
   size_t turn = 0;
   for (const Rows& rc : row_counts) {
@@ -71,7 +71,7 @@ TEST_F(RowDot, RowsAndUnrollDoNotChangeTheBits) {
     std::vector<float> first;
     for (const auto& [rows, unroll] : {std::pair{1u, 1u}, std::pair{2u, 2u}, std::pair{4u, 1u}, std::pair{1u, 4u}}) {
       {
-        Config c{{{"wg", 64}, {"rows", rows}, {"unroll", unroll}}};
+        Config c{{{"wg", 64}, {"rows", rows}, {"unroll", unroll}, {"splits", 1}}};
         const Measurement m = runner.evaluate(rowdot_family(), c, 0, 0);
         ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
         if (first.empty()) first = runner.last_result();
