@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
 #include <stdexcept>
+
+#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -28,22 +29,35 @@ std::span<const uint32_t> KernelFamily::module_for(DType dtype, const vk::Device
   return spirv(dtype);
 }
 
-std::string KernelFamily::kernel_hash(DType dtype) const {
-  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the modules' bytes
-  auto add = [&](std::span<const uint32_t> module) {
+std::string modules_hash(const std::vector<std::span<const uint32_t>>& modules) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the modules' bytes, in order
+  for (std::span<const uint32_t> module : modules) {
     for (uint32_t word : module) {
       for (int b = 0; b < 4; ++b) {
         h ^= (word >> (8 * b)) & 0xffu;
         h *= 0x100000001b3ull;
       }
     }
-  };
-  add(spirv(dtype));
-  if (alternative_spirv) add(alternative_spirv(dtype));
+  }
   char text[32];
   std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
   return text;
 }
+
+std::vector<std::span<const uint32_t>> KernelFamily::modules(DType dtype) const {
+  std::vector<std::span<const uint32_t>> out{spirv(dtype)};
+  if (alternative_spirv) out.push_back(alternative_spirv(dtype));
+  // Split-k through the reduce pass: any "splits" value above 1 without the family's own one-pass finish.
+  bool reduces = false;
+  for (const ParamSpec& p : params)
+    if (p.name == "splits")
+      for (uint32_t v : p.values) reduces |= v > 1 && !arrival_counters;
+  if (reduces) out.push_back(splitk_reduce_spirv(dtype));
+  out.push_back(epilogue_spirv());
+  return out;
+}
+
+std::string KernelFamily::kernel_hash(DType dtype) const { return modules_hash(modules(dtype)); }
 
 std::string KernelFamily::config_name(const Config& config, DType dtype) const {
   std::string s = name + "_" + std::string(dtype_name(dtype));

@@ -100,10 +100,16 @@ struct KernelFamily {
   std::string config_name(const Config& config, DType dtype) const;
   /// The cartesian product of the parameter values, in declaration order.
   std::vector<Config> all_configs() const;
-  /// "fnv1a64:<16 hex digits>" of the family's SPIR-V for `dtype` (its alternative module included): recorded
-  /// with every result, so a table entry whose kernel has changed since can be told apart (stale).
+  /// Every SPIR-V module a config of the family may dispatch for `dtype`: the main pass, its alternative, the
+  /// split-k reduce pass where the family splits k through it, and the unfused epilogue pass (verification).
+  std::vector<std::span<const uint32_t>> modules(DType dtype) const;
+  /// "fnv1a64:<16 hex digits>" over `modules(dtype)` in order: recorded with every result, so a table entry any
+  /// of whose kernels has changed since can be told apart (stale).
   std::string kernel_hash(DType dtype) const;
 };
+
+/// FNV-1a 64 over the modules' bytes in order, as "fnv1a64:<16 hex digits>" (KernelFamily::kernel_hash).
+std::string modules_hash(const std::vector<std::span<const uint32_t>>& modules);
 
 /// Terms per split-k range: ceil(K / S) rounded up to a multiple of 32.
 uint64_t split_range_terms(uint64_t k, uint32_t splits);

@@ -167,12 +167,12 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
   try {
     if (!j.is_object()) throw Error(ExitCode::usage, source + ": expected a JSON object at the top level");
     int version = int(get_uint(j, "schema_version", INT32_MAX));
-    if (version != kSchemaVersion) {
+    if (version != kSchemaVersion && version != kMigratedSchemaVersion) {
       throw Error(ExitCode::usage, source + ": schema_version " + std::to_string(version) + " is not supported (expected " +
-                                       std::to_string(kSchemaVersion) + ")");
+                                       std::to_string(kSchemaVersion) + ", or " + std::to_string(kMigratedSchemaVersion) +
+                                       " to migrate)");
     }
-    TuningTable t;
-    t.schema_version = version;
+    TuningTable t;  // read as the current version: a migrated table is written back as one
     where = "tool";
     const json& tool = j.at("tool");
     t.tool = {tool.at("name").get<std::string>(), tool.at("version").get<std::string>(), tool.at("git").get<std::string>()};
@@ -254,6 +254,11 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
           if (!(vb.median_us > 0.0) || !(vb.gflops >= 0.0)) throw std::invalid_argument("variant_best: median_us must be positive");
           entry.variant_best.push_back(std::move(vb));
         }
+      }
+      if (version == kMigratedSchemaVersion) {
+        // Version 4's kernel_hash covered the main pass only: unknown for the modules version 5 covers.
+        for (std::optional<ConfigResult>* kept : {&entry.best, &entry.runner_up})
+          if (*kept) (*kept)->kernel_hash.clear();
       }
       t.entries.push_back(std::move(entry));
     }

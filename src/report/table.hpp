@@ -10,7 +10,10 @@
 
 namespace gemmtune {
 
-inline constexpr int kSchemaVersion = 4;
+/// 5: kernel_hash covers every module a config may dispatch (main, alternative, split-k reduce, epilogue pass).
+inline constexpr int kSchemaVersion = 5;
+/// Read and migrated: version 4, whose kernel_hash covered the main pass only (read as "", unrecorded).
+inline constexpr int kMigratedSchemaVersion = 4;
 
 struct ToolInfo {
   std::string name = "gemmtune";

@@ -86,7 +86,7 @@ class Tune(unittest.TestCase):
             self.assertEqual(rc, 0, err)
             self.assertIn("best: tiled_f32_", out)
             table = load_json(path)
-            self.assertEqual(table["schema_version"], 4)
+            self.assertEqual(table["schema_version"], 5)
             self.assertEqual(table["tool"]["name"], "gemmtune")
             for key in ["name", "vendor_id", "device_id", "driver_version", "api_version", "type", "pipeline_cache_uuid"]:
                 self.assertIn(key, table["device"])
@@ -485,7 +485,7 @@ class Bench(unittest.TestCase):
         rc, _, err = run("bench", "--config", "tiled_f32_bm33_bn32_bk8_tm1_tn1", "--shape", "8x8x8")
         self.assertEqual(rc, 2, err)
         self.assertIn("no config of tiled has this name", err)
-        rc, _, err = run("bench", "--config", "fewrows_f32_cols8_slices4_unroll4_vec1", "--shape", "80x8x8")
+        rc, _, err = run("bench", "--config", "fewrows_f32_cols8_slices4_unroll4_vec1_splits1", "--shape", "80x8x8")
         self.assertEqual(rc, 3, err)
         self.assertIn("M = 80", err)
 

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
 #include "kernels/space_file.hpp"
 #include "tuner/space.hpp"
 
@@ -36,6 +37,23 @@ TEST(TiledFamily, DeclaresTheDocumentedSpace) {
   EXPECT_EQ(grid[0], 3u);
   EXPECT_EQ(grid[1], 2u);
   EXPECT_EQ(grid[2], 5u);
+}
+
+TEST(KernelHash, CoversEveryModuleAConfigMayDispatch) {
+  // The main pass, the split-k reduce pass where a family splits k through it (splitk, coopmat, rowmma), and
+  // the unfused epilogue pass; not the reduce pass where the family finishes split-k itself (fewrows, rowdot).
+  const DType f16 = DType::f16;
+  EXPECT_EQ(tiled_family().kernel_hash(f16), modules_hash({tiled_family().spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(splitk_family().kernel_hash(f16), modules_hash({splitk_family().spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(rowmma_family().kernel_hash(f16), modules_hash({rowmma_spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(fewrows_family().kernel_hash(f16), modules_hash({fewrows_family().spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(rowdot_family().kernel_hash(f16), modules_hash({rowdot_family().spirv(f16), epilogue_spirv()}));
+  // Integer tiled: its packed-dot-product alternative too.
+  EXPECT_EQ(tiled_family().kernel_hash(DType::i8),
+            modules_hash({tiled_family().spirv(DType::i8), tiled_family().alternative_spirv(DType::i8), epilogue_spirv()}));
+  // Any module's bytes change the hash, and the order counts.
+  EXPECT_NE(modules_hash({tiled_family().spirv(f16), epilogue_spirv()}), modules_hash({epilogue_spirv(), tiled_family().spirv(f16)}));
+  EXPECT_NE(splitk_family().kernel_hash(f16), modules_hash({splitk_family().spirv(f16), epilogue_spirv()}));
 }
 
 TEST(SearchSpace, PrunesAgainstDeviceLimitsAndKeepsReasons) {

@@ -113,7 +113,7 @@ TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
     EXPECT_NE(at, std::string::npos) << from;
     return s.replace(at, from.size(), to);
   };
-  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 4", "\"schema_version\": 3"), &msg), ExitCode::usage);
+  EXPECT_EQ(code_of_parse(replaced("\"schema_version\": 5", "\"schema_version\": 3"), &msg), ExitCode::usage);
   EXPECT_NE(msg.find("schema_version 3"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse(replaced("\"cold\": false", "\"cold\": 0"), &msg), ExitCode::usage);
   EXPECT_EQ(code_of_parse(replaced("\"m\": 1024", "\"m\": \"1024\""), &msg), ExitCode::usage);
@@ -122,6 +122,25 @@ TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
   EXPECT_EQ(code_of_parse(replaced("\"vendor_id\"", "\"vendor\""), &msg), ExitCode::usage);
   EXPECT_NE(msg.find("device"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse("[]", &msg), ExitCode::usage);
+}
+
+TEST(TuningTable, VersionFourIsReadAsFiveWithItsKernelHashesUnrecorded) {
+  // Version 4's kernel_hash covered the main pass only; version 5's covers every module a config may dispatch.
+  TuningTable t = sample_table();
+  t.entries[0].best->kernel_hash = "fnv1a64:0123456789abcdef";
+  t.entries[0].runner_up->kernel_hash = "fnv1a64:fedcba9876543210";
+  std::string text = table_to_json(t);
+  const size_t at = text.find("\"schema_version\": 5");
+  ASSERT_NE(at, std::string::npos);
+  const TuningTable current = table_from_json(text, "v5.json");
+  EXPECT_EQ(current.entries[0].best->kernel_hash, "fnv1a64:0123456789abcdef");
+  text.replace(at, 19, "\"schema_version\": 4");
+  const TuningTable migrated = table_from_json(text, "v4.json");
+  EXPECT_EQ(migrated.schema_version, 5);
+  EXPECT_EQ(migrated.entries[0].best->kernel_hash, "");
+  EXPECT_EQ(migrated.entries[0].runner_up->kernel_hash, "");
+  EXPECT_EQ(migrated.entries[0].best->median_us, 12.5);
+  EXPECT_NE(table_to_json(migrated).find("\"schema_version\": 5"), std::string::npos);
 }
 
 TEST(Files, UnreadableAndDirectoryPathsAreIoErrors) {
