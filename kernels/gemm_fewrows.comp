@@ -57,7 +57,19 @@ layout(std430, binding = 5) coherent buffer BufArrivals { uint arrivals[]; };
 layout(constant_id = 31) const uint M_ROWS = 1;
 shared float partial[SLICES * COLS * M_ROWS * VEC];
 
-float b_vals[UNROLL * VEC];  // the B values of one loop trip
+// The B values of one loop trip: value j of the trip is b_at(j). 16-bit values stay as loaded, two a word (value j
+// in word j / 2, low half first), decoded at their multiply: a 16-byte load holds 4 registers, not 8, so a trip of
+// 8 loads fits where 4 did (the bytes in flight an SM are what 16-bit streaming is bound by: results/h200/notes.md,
+// issue 18 step 20).
+#if defined(INPUT_F32)
+float b_vals[UNROLL * VEC];
+float b_at(uint j) { return b_vals[j]; }
+#else
+uint b_words[(UNROLL * VEC + 1) / 2];
+float b_at(uint j) { return decode16(b_words[j / 2], j); }
+/// Stores the 16 bits of value j (the other half of its word kept when j is odd; an even j comes first).
+void put_bits(uint j, uint bits) { b_words[j / 2] = (j & 1u) == 0u ? bits : (b_words[j / 2] & 0xffffu) | (bits << 16); }
+#endif
 
 #if defined(INPUT_F32)
 const uint W = 4;  // elements per 16-byte word group
@@ -77,7 +89,7 @@ const uint UNIT = UNITS ? (VEC < W ? VEC : W) : 1;
 // Columns a workgroup owns: its invocations cover COLS * VEC from `shift` (< UNIT) columns before its first.
 const uint WIDTH = COLS * VEC - (UNIT - 1);
 
-// The VEC elements of B in row kk from column col0 - shift on into b_vals[at .. at + VEC - 1]; `whole`: one
+// The VEC elements of B in row kk from column col0 - shift on into trip values at .. at + VEC - 1; `whole`: one
 // aligned run inside the matrix (the caller checked, shift 0); with UNITS an aligned run wherever it stays inside
 // this product's B (its values past column N - 1 or before column 0 are other rows', never summed into a written
 // column); else element by element with the columns outside 0 .. N - 1 as zero.
@@ -91,20 +103,27 @@ void load_b_group(uint z, uint kk, uint col0, uint shift, bool whole, uint at) {
       [[unroll]] for (uint e = 0; e < 4; ++e) b_vals[at + 4 * q + e] = x[e];
     }
 #else
+    // at is a multiple of VEC (4 or 8 here), so the words start at at / 2.
     if (VEC == 4) {
       const uvec2 w = b_u2[idx / 4];
-      [[unroll]] for (uint e = 0; e < 4; ++e) b_vals[at + e] = decode16(w[e / 2], e);
+      [[unroll]] for (uint q = 0; q < 2; ++q) b_words[at / 2 + q] = w[q];
     } else {
       [[unroll]] for (uint q = 0; q < VEC / 8; ++q) {
         const uvec4 w = b_u4[idx / 8 + q];
-        [[unroll]] for (uint e = 0; e < 8; ++e) b_vals[at + 8 * q + e] = decode16(w[e / 2], e);
+        [[unroll]] for (uint e = 0; e < 4; ++e) b_words[at / 2 + 4 * q + e] = w[e];
       }
     }
 #endif
   } else {
     [[unroll]] for (uint e = 0; e < VEC; ++e) {
       const int col = int(col0) - int(shift) + int(e);
-      b_vals[at + e] = col >= 0 && col < int(p.N) ? load_op_b(z, kk, uint(col)) : 0.0;
+      const bool inside = col >= 0 && col < int(p.N);
+#if defined(INPUT_F32)
+      b_vals[at + e] = inside ? load_op_b(z, kk, uint(col)) : 0.0;
+#else
+      const uint i = inside ? index_op_b(z, kk, uint(col)) : 0u;
+      put_bits(at + e, inside ? (b_data[i >> 1] >> ((i & 1u) * 16u)) & 0xffffu : 0u);  // 0: +0.0 in f16 and bf16
+#endif
     }
   }
 }
@@ -134,7 +153,7 @@ void main() {
       [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
         [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
           const float a = load_op_a(z, i, k + u * SLICES);
-          [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_vals[u * VEC + e], acc[i * VEC + e]);
+          [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_at(u * VEC + e), acc[i * VEC + e]);
         }
       }
     }
@@ -142,7 +161,7 @@ void main() {
       load_b_group(z, k, col0, shift, whole, 0u);
       [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
         const float a = load_op_a(z, i, k);
-        [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_vals[e], acc[i * VEC + e]);
+        [[unroll]] for (uint e = 0; e < VEC; ++e) acc[i * VEC + e] = fma(a, b_at(e), acc[i * VEC + e]);
       }
     }
   }
