@@ -302,7 +302,7 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
   if (!family) throw usage_error("--config", config_name, "unknown variant '" + config_name.substr(0, first) + "'");
   std::optional<Config> config;
   for (const Config& c : family->all_configs()) {
-    if (family->config_name(c, dtype) == config_name) config = c;
+    if (family->config_name(c, dtype) == config_name || family->full_config_name(c, dtype) == config_name) config = c;
   }
   if (!config) throw usage_error("--config", config_name, "no config of " + family->name + " has this name");
   TuneCommandOptions single = o;

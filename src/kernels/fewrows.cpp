@@ -37,7 +37,7 @@ KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
   f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}, {"unroll", 3, {1, 4, 8}}, {"vec", 4, {1, 4, 8}},
-              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16, 32}}};
+              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16, 32}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
     // The integer kernel (gemm_fewrows_int.comp) holds 16 rows, the float one 8.
     const uint64_t max_rows = is_integer(p.dtype) ? 16 : 8;

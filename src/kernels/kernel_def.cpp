@@ -69,6 +69,12 @@ std::string KernelFamily::config_name(const Config& config, DType dtype) const {
   return s;
 }
 
+std::string KernelFamily::full_config_name(const Config& config, DType dtype) const {
+  std::string s = name + "_" + std::string(dtype_name(dtype));
+  for (const auto& [key, value] : config.values) s.append("_").append(key).append(std::to_string(value));
+  return s;
+}
+
 std::vector<Config> KernelFamily::all_configs() const {
   std::vector<Config> out{Config{}};
   for (const ParamSpec& p : params) {

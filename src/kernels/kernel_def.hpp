@@ -96,8 +96,11 @@ struct KernelFamily {
   /// opens the round before the others.
   std::function<uint32_t(const GemmProblem&)> decoding_weight;
 
-  /// Deterministic config name: "<family>_<dtype>_<param><value>..." ("tiled_f32_bm64_bn64_bk16_tm4_tn4").
+  /// Deterministic config name: "<family>_<dtype>_<param><value>..." ("tiled_f32_bm64_bn64_bk16_tm4_tn4"),
+  /// parameters at their `unnamed_value` left out.
   std::string config_name(const Config& config, DType dtype) const;
+  /// The name with every parameter, those at their `unnamed_value` too (accepted wherever a name is looked up).
+  std::string full_config_name(const Config& config, DType dtype) const;
   /// The cartesian product of the parameter values, in declaration order.
   std::vector<Config> all_configs() const;
   /// Every SPIR-V module a config of the family may dispatch for `dtype`: the main pass, its alternative, the

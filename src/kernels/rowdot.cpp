@@ -19,7 +19,7 @@ KernelFamily make_rowdot() {
   KernelFamily f;
   f.name = "rowdot";
   f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}}, {"rows", 1, {1, 2, 4, 8}}, {"unroll", 2, {1, 2, 4}},
-              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}}};
+              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (is_integer(p.dtype)) return std::string("8-bit integer inputs: fewrows serves them");
     if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";

@@ -27,7 +27,7 @@ KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
   f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}}, {"frags", 1, {1, 2, 4}}, {"unroll", 2, {2, 4, 8}}, {"wide", 3, {0, 1}},
-              {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
+              {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype != DType::f16 && p.dtype != DType::bf16) return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
     if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";

@@ -106,7 +106,7 @@ class Compare(unittest.TestCase):
 
 class ShardMerge(unittest.TestCase):
     def test_three_shards_merged_equal_one_whole_run(self):
-        args = ["--shape", "4x16x16,5x16x16,6x16x16", "--dtype", "f32,f16", "--kernels", "fewrows_*_cols8_slices4_unroll1_vec1_splits1",
+        args = ["--shape", "4x16x16,5x16x16,6x16x16", "--dtype", "f32,f16", "--kernels", "fewrows_*_cols8_slices4_unroll1_vec1",
                 "--samples", "3", "--budget", "5"]
         with tempfile.TemporaryDirectory() as d:
             procs = [subprocess.Popen([BIN, *args, "--shard", f"{i}/3", "--out", os.path.join(d, f"s{i}.json")],
@@ -180,7 +180,7 @@ class Export(unittest.TestCase):
     def test_lookup_tells_a_stale_kernel(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "t.json")
-            subprocess.run([BIN, "--shape", "4x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1_splits1", "--budget", "1",
+            subprocess.run([BIN, "--shape", "4x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1", "--budget", "1",
                             "--samples", "3", "--out", path], check=True, capture_output=True)
             lookup = [BIN, "lookup", path, "--shape", "4x16x16", "--any-device"]
             self.assertEqual(json.loads(subprocess.run(lookup + ["--json"], capture_output=True, text=True).stdout)["kernel"], "current")
@@ -192,7 +192,7 @@ class Export(unittest.TestCase):
             p = subprocess.run(lookup, capture_output=True, text=True)
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertIn("(stale)", p.stdout)
-            p = subprocess.run([BIN, "--shape", "5x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1_splits1", "--budget", "1",
+            p = subprocess.run([BIN, "--shape", "5x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1", "--budget", "1",
                                 "--samples", "3", "--out", path], capture_output=True, text=True)
             self.assertIn("1 entries were tuned with kernels that have changed since", p.stderr)
 

@@ -156,7 +156,7 @@ class Concurrency(unittest.TestCase):
     def test_eight_processes_writing_one_table_lose_no_update(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "t.json")
-            procs = [subprocess.Popen([BIN, "--shape", f"{m}x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1_splits1",
+            procs = [subprocess.Popen([BIN, "--shape", f"{m}x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_vec1",
                                        "--samples", "3", "--budget", "1", "--out", path],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for m in range(1, 8)]
             procs.append(subprocess.Popen([BIN, "peak", "--samples", "1", "--out", path], stdout=subprocess.DEVNULL,
@@ -209,7 +209,7 @@ class Strategies(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             listed = [l.strip() for l in p.stdout.splitlines() if l.startswith("  ")]
             # Listed in screening order (8 slices ranked first); the set is what the file allows.
-            self.assertEqual(sorted(listed), ["fewrows_f32_cols16_slices4_unroll4_vec1_splits1", "fewrows_f32_cols16_slices8_unroll4_vec1_splits1"])
+            self.assertEqual(sorted(listed), ["fewrows_f32_cols16_slices4_unroll4_vec1", "fewrows_f32_cols16_slices8_unroll4_vec1"])
             with open(space, "w") as f:
                 f.write('{"space_version": 1, "variants": {"tiled": {"tm": [3]}}}')
             p = subprocess.run([BIN, "--shape", "8x8x8", "--space", space, "--out", os.path.join(d, "t.json")],

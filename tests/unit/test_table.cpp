@@ -195,7 +195,7 @@ TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
 }
 
 TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
-  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "final", "rowmma_f16_sgk16_frags2_unroll2_wide1_splits1", "passed", "", {41.8}, 4};
+  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "final", "rowmma_f16_sgk16_frags2_unroll2_wide1", "passed", "", {41.8}, 4};
   const std::string plain = journal_line(r);
   EXPECT_EQ(plain.find("pipeline_statistics"), std::string::npos);  // none recorded: no key (older journals read alike)
   ASSERT_TRUE(parse_journal_line(plain).has_value());
