@@ -9,15 +9,7 @@ mkdir -p "$out"
 timeout 120 $bin --shape 1x51865x768 --layout nn,tn --variants fewrows --strategy exhaustive --dtype f16 \
   --space results/h200/decode/step20/space.json --samples 5 --screen-warmup 0.05 --budget 60 --out "$out/table.json" > "$out/tune.log" 2>&1
 python3 results/h200/decode/list-configs.py "$out/table.json.journal.jsonl" > "$out/configs.txt"
-python3 - "$out/table.json.journal.jsonl" <<'PY' > "$out/registers.txt"
-import json, sys
-regs = {}
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r.get("pipeline_statistics") and r["config"]:
-        regs[r["config"]] = r["pipeline_statistics"].get("Register Count")
-for name, count in sorted(regs.items()): print(f"{name:50s} {count}")
-PY
+python3 results/h200/decode/list-configs.py --registers "$out/table.json.journal.jsonl" > "$out/registers.txt"
 head -12 "$out/configs.txt"; cat "$out/registers.txt"
 scripts/gpu-bench.sh --suite "" --int8-shapes "" --decode-suite "" --layout-shapes 1x51865x768 --budget 20 --out-dir "$out/layouts" > "$out/layouts.log" 2>&1
 tail -28 "$out/layouts.log"
