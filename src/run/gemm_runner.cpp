@@ -184,15 +184,30 @@ void GemmRunner::prepare_split_buffers(const KernelFamily& family, const Config&
   const uint32_t splits = family.splits(config);
   if (splits == 1) return;
   ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
-  if (family.arrival_counters) reset_arrivals(family.arrival_counters(config, problem_));
+  if (family.arrival_counters) ensure_arrivals(family.arrival_counters(config, problem_));
 }
 
-void GemmRunner::reset_arrivals(uint64_t count) {
-  if (!arrivals_ || arrivals_->size() < count * 4) {
-    arrivals_.reset();
-    arrivals_.emplace(device_, std::max<uint64_t>(16, count * 4), kStorage, false);
+void GemmRunner::ensure_arrivals(uint64_t count) {
+  if (arrivals_ && arrivals_->size() >= count * 4) return;
+  arrivals_.reset();
+  arrivals_.emplace(device_, std::max<uint64_t>(16, count * 4), kStorage, false);
+  arrivals_owner_.clear();  // new memory holds no known counts: the next config to run zeroes it
+}
+
+void GemmRunner::bind_passes(const KernelFamily& family, const Config& config, const Passes& passes) {
+  // Every completed run leaves the arrival counters at zero; a config that did not (a wrong kernel) must not
+  // leave its counts to the next. The same config's next run verifies on the counters its own runs left.
+  if (passes.arrival_counters > 0) {
+    ensure_arrivals(passes.arrival_counters);
+    const std::string name = family.config_name(config, problem_.dtype);
+    if (arrivals_owner_ != name) {
+      submitter_.run([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, arrivals_->handle(), 0, VK_WHOLE_SIZE, 0); });
+      arrivals_owner_ = name;
+    }
   }
-  submitter_.run([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, arrivals_->handle(), 0, VK_WHOLE_SIZE, 0); });
+  for (auto* pipeline : {passes.main.get(), passes.reduce.get()}) {
+    if (pipeline) pipeline->bind(bindings());
+  }
 }
 
 void GemmRunner::ensure_scratch(uint64_t floats) {
@@ -264,7 +279,6 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   for (const ParamSpec& p : family.params) {
     if (p.constant_id != kNoSpecConstant) constants.push_back({p.constant_id, config.get(p.name)});
   }
-  // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass.
   // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass, or to the main pass's last
   // workgroup of each block where the family finishes split-k there.
   const bool finishes_in_main = passes->splits == 1 || bool(family.arrival_counters);
@@ -345,23 +359,20 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
   if (passes->reduce) {
     for (const vk::PipelineStatistic& s : passes->reduce->statistics()) m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
   }
+  bind_passes(family, config, *passes);
+  if (!verified(family, config, *passes, m)) return m;
+  time_runs(*passes, warmup, samples, screening, m);
+  m.summarize(problem_.flops());
+  return m;
+}
 
-  // Every completed run leaves the arrival counters at zero; a config that did not (a wrong kernel) must not
-  // leave its counts to the next. The same config's next evaluation verifies on the counters its own runs left.
-  if (passes->arrival_counters > 0 && arrivals_owner_ != family.config_name(config, problem_.dtype)) {
-    reset_arrivals(passes->arrival_counters);
-    arrivals_owner_ = family.config_name(config, problem_.dtype);
-  }
-  for (auto* pipeline : {passes->main.get(), passes->reduce.get()}) {
-    if (pipeline) pipeline->bind(bindings());
-  }
-
+bool GemmRunner::verified(const KernelFamily& family, const Config& config, const Passes& passes, Measurement& m) {
   // Verification run on a fresh C image. Cold runs verify the last input copy: a wrong copy
   // pitch or upload would show there first.
   next_copy_ = copies_ - 1;
   std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
   submitter_.run_timed(
-      [&](VkCommandBuffer cmd) { record_run(cmd, *passes, 1); },
+      [&](VkCommandBuffer cmd) { record_run(cmd, passes, 1); },
       [&](VkCommandBuffer cmd) {
         VkBufferCopy region{0, 0, c_.size()};
         vkCmdCopyBuffer(cmd, staging_.handle(), c_.handle(), 1, &region);
@@ -383,26 +394,29 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     m.disposition = Disposition::incorrect;
     m.detail = std::to_string(gathered.touched) + " elements outside the written region of C changed (first at buffer index " +
                std::to_string(gathered.first_touched) + ")";
-    return m;
+    return false;
   }
   if (!m.error.passed) {
     m.disposition = Disposition::incorrect;
     m.detail = m.error.non_finite ? std::to_string(m.error.non_finite) + " non-finite results"
                                   : "error " + std::to_string(m.error.error) + " > bound " + std::to_string(m.error.bound);
-    return m;
+    return false;
   }
   if (auto mismatch = epilogue_mismatch(family, config, m.error)) {
     m.disposition = Disposition::incorrect;
     m.detail = *mismatch;
-    return m;
+    return false;
   }
+  return true;
+}
 
+void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool screening, Measurement& m) {
   // Runs per batch so a batch lasts min_sample_ns, from a per-run time estimate.
   auto repeats_for = [&](double run_ns, double batch_ns) {
     return uint32_t(std::clamp(std::ceil(batch_ns / std::max(run_ns, 1.0)), 1.0, 4096.0));
   };
   auto timed_batch = [&](uint32_t repeats) {
-    return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, *passes, repeats); }) / repeats;
+    return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, repeats); }) / repeats;
   };
   // The verification run is never a timing, nor warm-up, nor the estimate of a run: a driver may finish
   // compiling at the first dispatch (lavapipe's JIT does) and the GPU may still be at idle clocks, and a slow
@@ -432,16 +446,12 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   }
-  m.summarize(problem_.flops());
-  return m;
 }
 
 double GemmRunner::sample(const KernelFamily& family, const Config& config, uint32_t runs) {
   const IdleMark idle_mark{device_idle_since_};
   Passes& passes = passes_for(family, config, true);
-  for (auto* pipeline : {passes.main.get(), passes.reduce.get()}) {
-    if (pipeline) pipeline->bind(bindings());
-  }
+  bind_passes(family, config, passes);
   return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, runs); }) / runs / 1000.0;
 }
 
@@ -466,13 +476,7 @@ std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Con
 
 std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes) {
   Passes& product = passes_for(family, config, false);
-  if (product.arrival_counters > 0 && arrivals_owner_ != family.config_name(config, problem_.dtype)) {
-    reset_arrivals(product.arrival_counters);
-    arrivals_owner_ = family.config_name(config, problem_.dtype);
-  }
-  for (auto* pipeline : {product.main.get(), product.reduce.get()}) {
-    if (pipeline) pipeline->bind(bindings());
-  }
+  bind_passes(family, config, product);
   auto epilogue_pass = [&](uint32_t op) {
     std::vector<vk::SpecConstant> constants = problem_constants(problem_, operands_.layout, true, 1);
     constants.push_back({30, op});

@@ -119,6 +119,11 @@ class GemmRunner {
   /// buffer is large enough).
   std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
   Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening);
+  /// One run on a fresh C image checked against the reference (and the epilogue element by element); on a
+  /// wrong result sets m's disposition and detail and returns false.
+  bool verified(const KernelFamily& family, const Config& config, const Passes& passes, Measurement& m);
+  /// Warm-up and timed batches into m.samples_us (one short batch when screening).
+  void time_runs(const Passes& passes, int warmup, int samples, bool screening, Measurement& m);
   /// With a bias or an activation: why the verified result's epilogue is wrong element by element, or nullopt
   /// (sets error.epilogue).
   std::optional<std::string> epilogue_mismatch(const KernelFamily& family, const Config& config, ErrorStats& error);
@@ -132,8 +137,11 @@ class GemmRunner {
   void ensure_scratch(uint64_t floats);
   /// The scratch planes (and arrival counters) a split-k config needs; before its pipelines are built.
   void prepare_split_buffers(const KernelFamily& family, const Config& config);
-  /// Makes the arrival counters (binding 5) at least `count` long, and all zero.
-  void reset_arrivals(uint64_t count);
+  /// Makes the arrival counters (binding 5) at least `count` long; a new buffer has no owner.
+  void ensure_arrivals(uint64_t count);
+  /// Binds a config's buffers to its pipelines, zeroing the arrival counters first when another config (or
+  /// none) used them last.
+  void bind_passes(const KernelFamily& family, const Config& config, const Passes& passes);
 
   const vk::Device& device_;
   GemmProblem problem_;
