@@ -48,9 +48,7 @@ layout(std430, binding = 1) readonly buffer BufB2 { uvec2 b_u2[]; };
 layout(std430, binding = 1) readonly buffer BufB4 { uvec4 b_u4[]; };
 #endif
 
-// Split-k's planes and arrival counters, coherent: other workgroups' writes are read after the count says so.
-layout(std430, binding = 4) coherent buffer BufPlanes { float planes[]; };
-layout(std430, binding = 5) coherent buffer BufArrivals { uint arrivals[]; };
+#include "common/split_one_pass.glsl"
 
 // Problem constant 31: M_ROWS, the rows of op(A) (the problem's M; the family serves at most 8), so that the
 // accumulators and the slice sums in shared memory are sized by M, not by the most the kernel serves.
@@ -187,21 +185,12 @@ void main() {
   }
   if (SPLIT == 1) return;
 
-  // The planes out, then the count: the workgroup that brings it to SPLIT finishes the tile.
-  memoryBarrierBuffer();
-  barrier();
+  // The workgroup that brings the tile's count to SPLIT finishes it.
   const uint counter = z * ((p.N + WIDTH - 1) / WIDTH) + tile;
-  // The flag goes through partial[0], whose slice sums have all been read (the barrier above).
-  if (lid == 0) partial[0] = atomicAdd(arrivals[counter], 1u) == SPLIT - 1 ? 1.0 : 0.0;
-  barrier();
-  if (partial[0] == 0.0) return;
-  memoryBarrierBuffer();
+  if (!split_last_to_arrive(counter)) return;
   for (uint o = lid; o < M_ROWS * WIDTH; o += gl_WorkGroupSize.x) {
     const uint i = o / WIDTH, q = o % WIDTH;
-    if (group0 + q >= p.N) continue;
-    precise float sum = planes[scratch_index(z, 0, i, group0 + q)];
-    for (uint r = 1; r < SPLIT; ++r) sum = sum + planes[scratch_index(z, r, i, group0 + q)];
-    c_data[c_index(z, i, group0 + q)] = finish(sum, z, i, group0 + q);
+    if (group0 + q < p.N) c_data[c_index(z, i, group0 + q)] = finish(split_planes_sum(z, i, group0 + q), z, i, group0 + q);
   }
-  if (lid == 0) arrivals[counter] = 0;
+  split_reset_arrivals(counter);
 }

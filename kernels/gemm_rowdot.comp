@@ -66,9 +66,7 @@ float chunk_elem(CHUNK x, uint e) { return decode16(x[e / 2], e); }
 // The subgroups' sums: at most one subgroup per 8 invocations (the family requires subgroups of 8 or more).
 shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
-// Split-k's planes and arrival counters, coherent: other workgroups' writes are read after the count says so.
-layout(std430, binding = 4) coherent buffer BufPlanes { float planes[]; };
-layout(std430, binding = 5) coherent buffer BufArrivals { uint arrivals[]; };
+#include "common/split_one_pass.glsl"
 
 float acc[ROWS * M_ROWS];
 
@@ -179,21 +177,12 @@ void main() {
   }
   if (SPLIT == 1) return;
 
-  // The planes out, then the count: the workgroup that brings it to SPLIT finishes the block. The flag goes
-  // through sums[0], whose values have all been read (the barrier below).
-  memoryBarrierBuffer();
-  barrier();
+  // The workgroup that brings the block's count to SPLIT finishes it.
   const uint counter = z * ((p.N + ROWS - 1) / ROWS) + block;
-  if (lid == 0) sums[0] = atomicAdd(arrivals[counter], 1u) == SPLIT - 1 ? 1.0 : 0.0;
-  barrier();
-  if (sums[0] == 0.0) return;
-  memoryBarrierBuffer();
+  if (!split_last_to_arrive(counter)) return;
   for (uint t = lid; t < ROWS * M_ROWS; t += wg) {
     const uint r = t / M_ROWS, i = t % M_ROWS;
-    if (n0 + r >= p.N) continue;
-    precise float sum = planes[scratch_index(z, 0, i, n0 + r)];
-    for (uint q = 1; q < SPLIT; ++q) sum = sum + planes[scratch_index(z, q, i, n0 + r)];
-    c_data[c_index(z, i, n0 + r)] = finish(sum, z, i, n0 + r);
+    if (n0 + r < p.N) c_data[c_index(z, i, n0 + r)] = finish(split_planes_sum(z, i, n0 + r), z, i, n0 + r);
   }
-  if (lid == 0) arrivals[counter] = 0;
+  split_reset_arrivals(counter);
 }

@@ -23,16 +23,6 @@ uint64_t column_tiles(const Config& c, const GemmProblem& p) {
   return (p.shape.n + columns - 1) / columns;
 }
 
-/// Screening cost of a config's k split: none for the fewest splits that give 64 or more workgroups, half a point
-/// per doubling away from it. On the H200 (notes, issue 18 step 18): 1x768x14336 f16 nn (3 to 48 tiles) took 31.5
-/// us at best unsplit and 11.1 us in 32 ranges; 1x51865x768 (103 to 209 tiles) lost 2 us with 2 ranges.
-double split_cost(const Config& c, const GemmProblem& p) {
-  const double tiles = double(column_tiles(c, p) * p.shape.batch);
-  double wanted = 1.0;
-  while (wanted < 32.0 && tiles * wanted < 64.0) wanted *= 2.0;
-  return 0.5 * std::abs(std::log2(double(c.get("splits")) / wanted));
-}
-
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
@@ -71,11 +61,14 @@ KernelFamily make_fewrows() {
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("cols") * c.get("slices"); };
   // The slice sums: COLS x SLICES invocations, each 8 x VEC sums, 4 bytes each; the float kernel keeps M x VEC
-  // (M is its specialization constant 31, at most 8), the integer one 8 rows a pass whatever M is.
-  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float); };
+  // (M is its specialization constant 31, at most 8), the integer one 8 rows a pass whatever M is. The float
+  // kernel also holds split-k's arrival flag (common/split_one_pass.glsl).
+  f.shared_bytes = [](const Config& c, DType dtype) {
+    return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float) + (is_integer(dtype) ? 0 : kSplitFlagBytes);
+  };
   f.problem_shared_bytes = [](const Config& c, const GemmProblem& p) {
     const uint64_t rows = is_integer(p.dtype) ? 8 : std::min<uint64_t>(p.shape.m, 8);
-    return uint64_t(c.get("cols")) * c.get("slices") * rows * c.get("vec") * sizeof(float);
+    return uint64_t(c.get("cols")) * c.get("slices") * rows * c.get("vec") * sizeof(float) + (is_integer(p.dtype) ? 0 : kSplitFlagBytes);
   };
   // Workgroup x: tile x / SPLITS of columns, k range x % SPLITS; split-k is finished by each tile's last
   // workgroup (one counter a tile and product).
@@ -87,12 +80,15 @@ KernelFamily make_fewrows() {
   // Screening (the H200 at 1x51865x768 nn, notes issue 18 steps 9 and 15): 32 column groups (a subgroup reads
   // one row's consecutive groups), 16-byte groups, 8 slices and one load a trip on aligned rows; aligned units
   // with 16 slices and 4 loads a trip where rows are not (odd N: more invocations for the fewer, wider groups).
+  // k split: the fewest splits that give 64 or more workgroups (step 18: 1x768x14336 f16 nn, 3 to 48 tiles, took
+  // 31.5 us at best unsplit and 11.1 us in 32 ranges; 1x51865x768, 103 to 209 tiles, lost 2 us with 2 ranges).
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
     const uint32_t vec_first = std::min<uint32_t>(16 / dtype_bytes(p.dtype), 8);
     const bool units = !resolve(p).b.rows_aligned(16 / dtype_bytes(p.dtype));
     return (c.get("cols") == 32 ? 0.0 : c.get("cols") == 64 ? 0.5 : 1.0) +
            0.5 * std::abs(std::log2(c.get("slices") / (units ? 16.0 : 8.0))) + (c.get("vec") == vec_first ? 0.0 : 0.25) +
-           (c.get("unroll") == (units ? 4u : 1u) ? 0.0 : 0.25) + split_cost(c, p);
+           (c.get("unroll") == (units ? 4u : 1u) ? 0.0 : 0.25) +
+           split_fill_cost(c.get("splits"), double(column_tiles(c, p) * p.shape.batch), 64, 64, 32);
   };
   f.few_rows = true;
   f.spirv = fewrows_spirv;

@@ -142,6 +142,14 @@ std::vector<Constraint> device_limit_constraints() {
   return out;
 }
 
+double split_fill_cost(uint64_t splits, double blocks, double fill_below, double target, double max_splits) {
+  double wanted = 1.0;
+  if (blocks < fill_below) {
+    while (wanted < max_splits && blocks * wanted < target) wanted *= 2.0;
+  }
+  return 0.5 * std::abs(std::log2(double(splits) / wanted));
+}
+
 double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& p) {
   auto tiles = [&](uint64_t tile_m, uint64_t tile_n, uint64_t s) {
     return (p.shape.m + tile_m - 1) / tile_m * ((p.shape.n + tile_n - 1) / tile_n) * p.shape.batch * s;

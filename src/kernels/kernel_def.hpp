@@ -128,6 +128,14 @@ Constraint split_scratch_constraint();
 /// device that has the Vulkan memory model (enabled for the matrix units) but not vulkanMemoryModelDeviceScope forbids.
 Constraint split_device_scope_constraint();
 
+/// Screening cost of a split count for the decoding families, half a point per doubling away from the count
+/// wanted: none where the unsplit grid's `blocks` reach `fill_below`, otherwise the fewest splits (at most
+/// `max_splits`) that bring the grid to `target` workgroups.
+double split_fill_cost(uint64_t splits, double blocks, double fill_below, double target, double max_splits);
+
+/// Split-k's arrival flag in shared memory (common/split_one_pass.glsl), counted by the families that include it.
+inline constexpr uint64_t kSplitFlagBytes = 4;
+
 /// Screening cost of a matrix-unit tile for a problem (lower first): tiles of 128x128 where they alone give a
 /// large GPU about a wave (64 workgroups), 64x64 where they do not, 4 per doubling away; split-k none where
 /// the tiles fill the device, otherwise the fewest splits that do.

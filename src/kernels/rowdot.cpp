@@ -51,9 +51,10 @@ KernelFamily make_rowdot() {
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
   // Every subgroup's ROWS x M sums (subgroups of 8 or more); M is the problem's, so this is the bound for
-  // M = 16 within the registers constraint (ROWS x M <= 64).
+  // M = 16 within the registers constraint (ROWS x M <= 64); and split-k's arrival flag.
   f.shared_bytes = [](const Config& c, DType) {
-    return uint64_t(c.get("wg")) / kMinSubgroup * std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float);
+    return uint64_t(c.get("wg")) / kMinSubgroup * std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float) +
+           kSplitFlagBytes;
   };
   // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
   f.grid = [](const Config& c, const GemmProblem& p) {

@@ -13,16 +13,6 @@ constexpr uint64_t kMaxRows = 16;  // op(A) is one fragment wide
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
 
-/// Screening cost of a config's k split for `blocks` blocks of rows: none unsplit where the blocks alone give about
-/// a workgroup an SM of a large GPU (128), else for the fewest splits that give 256 workgroups (the H200 at
-/// 8x768x14336 f16: 23.8 us unsplit, 15.7 us in 8 ranges; at N = 4096 every split lost 3-4 us: notes issue 18
-/// steps 17 and 18); half a point per doubling away from it.
-double split_cost(const Config& c, double blocks) {
-  double wanted = 1.0;
-  while (blocks < 128.0 && wanted < 8.0 && blocks * wanted < 256.0) wanted *= 2.0;
-  return 0.5 * std::abs(std::log2(double(c.get("splits")) / wanted));
-}
-
 KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
@@ -65,11 +55,13 @@ KernelFamily make_rowmma() {
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
   // Screening: the H200's winners at M = 4, 8 and 16 (notes, issue 18 step 8) first: about one workgroup per
-  // SM of a large GPU (N / (16 FRAGS) near 128), 16 subgroups, 2 or 4 fragments a trip, wide loads.
+  // SM of a large GPU (N / (16 FRAGS) near 128), 16 subgroups, 2 or 4 fragments a trip, wide loads. k split: none
+  // where the blocks alone give about 128 workgroups, else the fewest splits that give 256 (8x768x14336 f16: 23.8
+  // us unsplit, 15.7 us in 8 ranges; at N = 4096 every split lost 3-4 us: steps 17 and 18).
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
     return std::abs(std::log2(groups / 128.0)) + (c.get("sgk") == 16 ? 0.0 : 0.5) + (c.get("unroll") == 8 ? 0.25 : 0.0) +
-           (c.get("wide") == 1 ? 0.0 : 0.125) + split_cost(c, groups);
+           (c.get("wide") == 1 ? 0.0 : 0.125) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
   f.screening_weight = 2;
   f.few_rows = true;
