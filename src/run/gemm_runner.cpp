@@ -158,9 +158,11 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     spdlog::debug("cold runs: {} copies of A and B ({} MB)", copies_, (a_.size() + b_.size()) >> 20);
   }
   // Every copy holds the same image, so any run verifies against the one reference.
-  for (uint64_t i = 0; i < copies_; ++i) {
-    upload(a_, operands_.a_device.data(), operands_.a_device.size(), i * a_copy_ * dtype_bytes(problem.dtype));
-    upload(b_, operands_.b_device.data(), operands_.b_device.size(), i * b_copy_ * dtype_bytes(problem.dtype));
+  upload(a_, operands_.a_device.data(), operands_.a_device.size());
+  upload(b_, operands_.b_device.data(), operands_.b_device.size());
+  if (copies_ > 1) {
+    replicate_copies(a_, operands_.a_device.size(), a_copy_ * dtype_bytes(problem.dtype));
+    replicate_copies(b_, operands_.b_device.size(), b_copy_ * dtype_bytes(problem.dtype));
   }
   if (!operands_.bias.empty()) upload(bias_, operands_.bias.data(), operands_.bias.size() * 4);
 }
@@ -172,6 +174,20 @@ void GemmRunner::upload(const vk::Buffer& dst, const void* data, size_t bytes, V
   submitter_.run([&](VkCommandBuffer cmd) {
     VkBufferCopy region{0, dst_offset, bytes};
     vkCmdCopyBuffer(cmd, staging_.handle(), dst.handle(), 1, &region);
+  });
+}
+
+void GemmRunner::replicate_copies(const vk::Buffer& buffer, VkDeviceSize image_bytes, VkDeviceSize pitch_bytes) {
+  // Copy 0 is in place; each step copies the copies made so far to the next ones (1, 2, 4, ... at once), on the
+  // device in one submission: a small problem has up to millions of copies, one upload each took minutes.
+  submitter_.run([&](VkCommandBuffer cmd) {
+    for (uint64_t done = 1; done < copies_;) {
+      const uint64_t n = std::min(done, copies_ - done);
+      const VkBufferCopy region{0, done * pitch_bytes, (n - 1) * pitch_bytes + image_bytes};
+      vkCmdCopyBuffer(cmd, buffer.handle(), buffer.handle(), 1, &region);
+      vk::record_full_barrier(cmd);
+      done += n;
+    }
   });
 }
 
@@ -344,6 +360,21 @@ double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType t
 Measurement GemmRunner::run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening) {
   const IdleMark idle_mark{device_idle_since_};  // however this ends, the device idles from then on
   Measurement m;
+  const Passes* passes = checked_passes(family, config, m);
+  if (!passes) return m;
+  time_runs(*passes, warmup, samples, screening, m);
+  m.summarize(problem_.flops());
+  return m;
+}
+
+Measurement GemmRunner::verify(const KernelFamily& family, const Config& config) {
+  const IdleMark idle_mark{device_idle_since_};
+  Measurement m;
+  checked_passes(family, config, m);
+  return m;
+}
+
+const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family, const Config& config, Measurement& m) {
   Passes* passes = nullptr;
   const bool cached = passes_.count(family.config_name(config, problem_.dtype)) > 0;
   try {
@@ -352,7 +383,7 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     if (e.result() == VK_ERROR_DEVICE_LOST) throw;
     m.disposition = Disposition::compile_failed;
     m.detail = e.what();
-    return m;
+    return nullptr;
   }
   if (!cached) m.compile_ms = passes->compile_ms;
   for (const vk::PipelineStatistic& s : passes->main->statistics()) m.pipeline_statistics.emplace_back(s.name, s.value);
@@ -360,10 +391,7 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
     for (const vk::PipelineStatistic& s : passes->reduce->statistics()) m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
   }
   bind_passes(family, config, *passes);
-  if (!verified(family, config, *passes, m)) return m;
-  time_runs(*passes, warmup, samples, screening, m);
-  m.summarize(problem_.flops());
-  return m;
+  return verified(family, config, *passes, m) ? passes : nullptr;
 }
 
 bool GemmRunner::verified(const KernelFamily& family, const Config& config, const Passes& passes, Measurement& m) {

@@ -92,6 +92,9 @@ class GemmRunner {
   /// device type (see RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
   /// Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
+  /// Builds the config and verifies one run, without timing it (disposition, error, compile time, statistics):
+  /// for callers that ask only whether a config is right.
+  Measurement verify(const KernelFamily& family, const Config& config);
   /// evaluate() without samples: verifies and warms up, and sets runs_per_sample for sample().
   Measurement prepare(const KernelFamily& family, const Config& config, int warmup);
   /// One timed batch of `runs` runs of a config (verified before through evaluate or prepare): per-run us.
@@ -119,6 +122,8 @@ class GemmRunner {
   /// buffer is large enough).
   std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
   Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening);
+  /// The config's pipelines built, bound and verified (nullptr, with m's disposition set, where not).
+  const Passes* checked_passes(const KernelFamily& family, const Config& config, Measurement& m);
   /// One run on a fresh C image checked against the reference (and the epilogue element by element); on a
   /// wrong result sets m's disposition and detail and returns false.
   bool verified(const KernelFamily& family, const Config& config, const Passes& passes, Measurement& m);
@@ -133,6 +138,8 @@ class GemmRunner {
   void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats);
   void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const;
   void upload(const vk::Buffer& dst, const void* data, size_t bytes, VkDeviceSize dst_offset = 0);
+  /// Fills copies 1 .. copies_ - 1 of an input (`pitch_bytes` apart) from copy 0, on the device.
+  void replicate_copies(const vk::Buffer& buffer, VkDeviceSize image_bytes, VkDeviceSize pitch_bytes);
   std::vector<VkBuffer> bindings() const;
   void ensure_scratch(uint64_t floats);
   /// The scratch planes (and arrival counters) a split-k config needs; before its pipelines are built.

@@ -29,12 +29,11 @@ std::vector<Candidate> sampled_candidates(const GemmProblem& p, size_t stride, u
 
 void expect_all_verified(GemmRunner& runner, const std::vector<Candidate>& candidates) {
   for (const Candidate& c : candidates) {
-    Measurement m = runner.evaluate(*c.family, c.config, 0, 0);
+    Measurement m = runner.verify(*c.family, c.config);
     EXPECT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
     EXPECT_LE(m.error.error, m.error.bound) << c.name;
     EXPECT_EQ(m.error.non_finite, 0u) << c.name;
-    ASSERT_EQ(m.samples_us.size(), 1u);
-    EXPECT_GT(m.samples_us[0], 0.0) << c.name;
+    EXPECT_TRUE(m.samples_us.empty()) << c.name << ": verify() times nothing";
     runner.drop_pipeline(c.name);
   }
 }
@@ -89,9 +88,15 @@ TEST_F(GemmOperation, RepeatedRunsGiveBitIdenticalResults) {
   GemmProblem p{{67, 45, 300, 1}, DType::f32, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});
   Candidate c = sampled_candidates(p, 1).front();
-  ASSERT_EQ(runner.evaluate(*c.family, c.config, 0, 0).disposition, Disposition::passed);
+  // Screening (no samples asked) times one batch; a full evaluation its samples.
+  const Measurement screened = runner.evaluate(*c.family, c.config, 0, 0);
+  ASSERT_EQ(screened.disposition, Disposition::passed);
+  ASSERT_EQ(screened.samples_us.size(), 1u);
+  EXPECT_GT(screened.samples_us[0], 0.0);
   std::vector<float> first = runner.last_result();
-  ASSERT_EQ(runner.evaluate(*c.family, c.config, 1, 3).disposition, Disposition::passed);
+  const Measurement full = runner.evaluate(*c.family, c.config, 1, 3);
+  ASSERT_EQ(full.disposition, Disposition::passed);
+  EXPECT_EQ(full.samples_us.size(), 3u);
   EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)));
 }
 
@@ -110,7 +115,7 @@ TEST_F(GemmOperation, ColdRunsRotateThroughCopiesThatAllHoldTheInputs) {
   EXPECT_EQ(input_copies(p, hot_options), 1u);
   GemmRunner hot(device(), p, hot_options), cold(device(), p, cold_options);
   for (const Candidate& c : sampled_candidates(p, 97)) {
-    ASSERT_EQ(hot.evaluate(*c.family, c.config, 0, 0).disposition, Disposition::passed) << c.name;
+    ASSERT_EQ(hot.verify(*c.family, c.config).disposition, Disposition::passed) << c.name;
     const Measurement m = cold.evaluate(*c.family, c.config, 0, 1);
     ASSERT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
     EXPECT_EQ(0, std::memcmp(hot.last_result().data(), cold.last_result().data(), hot.last_result().size() * sizeof(float))) << c.name;
@@ -133,7 +138,7 @@ TEST_F(GemmOperation, APerturbedDeviceResultFailsVerification) {
   GemmProblem p{{64, 64, 64, 1}, DType::bf16, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});
   Candidate c = sampled_candidates(p, 1).front();
-  ASSERT_EQ(runner.evaluate(*c.family, c.config, 0, 0).disposition, Disposition::passed);
+  ASSERT_EQ(runner.verify(*c.family, c.config).disposition, Disposition::passed);
   std::vector<float> result = runner.last_result();
   result[5] += 1.0f;  // max|ref| is about sqrt(64)/3: far past the bf16 bound
   EXPECT_FALSE(compare_with_reference(result, runner.reference(), dtype_error_bound(p.dtype)).passed);

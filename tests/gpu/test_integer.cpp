@@ -45,7 +45,7 @@ std::vector<int32_t> run_exact(const GemmProblem& p, size_t which, OperandFill f
   options.alternative_kernels = packed_dot;
   GemmRunner runner(device(), p, options);
   const Config config = some_config(family, p, which, vec);
-  Measurement m = runner.evaluate(family, config, 0, 0);
+  Measurement m = runner.verify(family, config);
   EXPECT_EQ(m.disposition, Disposition::passed) << family.config_name(config, p.dtype) << (packed_dot ? "" : " (plain)") << ": " << m.detail;
   EXPECT_EQ(m.error.bound, 0.0);
   std::vector<int32_t> out(runner.last_result().size());

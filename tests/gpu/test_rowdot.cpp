@@ -53,7 +53,7 @@ TEST_F(RowDot, VerifiesEveryRowCountOnAlignedAndShiftedRows) {
       const std::string name = rowdot_family().config_name(rc.config, dtype);
       ASSERT_TRUE(std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) { return c.name == name; })) << name;
       GemmRunner runner(device(), p, RunOptions{});
-      const Measurement r = runner.evaluate(rowdot_family(), rc.config, 0, 0);
+      const Measurement r = runner.verify(rowdot_family(), rc.config);
       EXPECT_EQ(r.disposition, Disposition::passed)
           << p.shape.to_string() << " " << dtype_name(dtype) << " " << p.layout.name() << " offset " << cs.offset << " " << name << ": " << r.detail;
     }
@@ -72,7 +72,7 @@ TEST_F(RowDot, RowsAndUnrollDoNotChangeTheBits) {
     for (const auto& [rows, unroll] : {std::pair{1u, 1u}, std::pair{2u, 2u}, std::pair{4u, 1u}, std::pair{1u, 4u}}) {
       {
         Config c{{{"wg", 64}, {"rows", rows}, {"unroll", unroll}, {"splits", 1}}};
-        const Measurement m = runner.evaluate(rowdot_family(), c, 0, 0);
+        const Measurement m = runner.verify(rowdot_family(), c);
         ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
         if (first.empty()) first = runner.last_result();
         EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)))

@@ -79,7 +79,7 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
         << "no config of " << splits << " k ranges";
   GemmRunner edge_runner(device(), edges, RunOptions{});
   for (const Candidate& c : space.candidates) {
-    const Measurement r = edge_runner.evaluate(rowmma_family(), c.config, 0, 0);
+    const Measurement r = edge_runner.verify(rowmma_family(), c.config);
     EXPECT_EQ(r.disposition, Disposition::passed) << c.name << ": " << r.detail;
   }
   // Every row count and type, both layouts, a K of many trips with a partial fragment, rotating configs.
@@ -94,7 +94,7 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
           ASSERT_FALSE(s.candidates.empty());
           const Candidate& c = s.candidates[(turn++ * 7919) % s.candidates.size()];
           GemmRunner runner(device(), p, RunOptions{});
-          const Measurement r = runner.evaluate(rowmma_family(), c.config, 0, 0);
+          const Measurement r = runner.verify(rowmma_family(), c.config);
           EXPECT_EQ(r.disposition, Disposition::passed) << p.shape.to_string() << " " << p.layout.name() << " " << c.name << ": " << r.detail;
         }
       }

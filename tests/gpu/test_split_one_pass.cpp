@@ -88,7 +88,7 @@ TEST_F(SplitOnePass, EverySplitCountVerifiesAndRepeatsItsBits) {
       const Measurement m = runner.evaluate(*cs.family, c, 1, 2);
       ASSERT_EQ(m.disposition, Disposition::passed) << cs.label << " " << name << ": " << m.detail;
       const std::vector<float> first = runner.last_result();
-      const Measurement again = runner.evaluate(*cs.family, c, 0, 0);
+      const Measurement again = runner.verify(*cs.family, c);
       ASSERT_EQ(again.disposition, Disposition::passed) << cs.label << " " << name << ": " << again.detail;
       EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)))
           << cs.label << " " << name << ": the ranges were not added in a fixed order";
@@ -110,7 +110,7 @@ TEST_F(SplitOnePass, DeterministicModeKeepsItsBitsAcrossRunners) {
     std::vector<float> first;
     for (int round = 0; round < 2; ++round) {
       GemmRunner runner(device(), p, RunOptions{});
-      ASSERT_EQ(runner.evaluate(*cs.family, cs.config(4), 0, 0).disposition, Disposition::passed) << cs.label;
+      ASSERT_EQ(runner.verify(*cs.family, cs.config(4)).disposition, Disposition::passed) << cs.label;
       if (first.empty()) {
         first = runner.last_result();
       } else {
