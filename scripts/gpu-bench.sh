@@ -4,6 +4,7 @@
 # .gpu-kit/ and build/gemmtune present (see ../shared/gpu-kit/README.md):
 #   source .gpu-kit/activate.sh && scripts/gpu-bench.sh [--budget SECONDS] [--out-dir DIR] [--int8-shapes LIST]
 #                                                       [--decode-suite FILE] [--layout-shapes LIST] [--suite FILE]
+#                                                       [--peak-copy-bytes BYTES]
 # Runs the anchor, measures the device's ceilings (gemmtune peak), tunes every shape with hot L2, then the shapes marked
 # `cold` in the suite again with --cold (inputs rotated through more than 256 MiB), and runs the anchor both ways.
 # Then tunes the 8-bit integer shapes (i8 and u8, layouts nn and nt, hot; default 4096x4096x4096,1024x768x3072, issue 10; "" for none),
@@ -11,7 +12,8 @@
 # Then the decode suite (issue 18; default configs/shapes/decode.txt, "" for none: M = 1..16, weights stored N x K,
 # layout nt) beside cuBLAS nt and ggml-vulkan (.gpu-kit/ggml_anchor.sh: its matrix-unit cases for 16-bit weights,
 # its --matrix none cases for f32), its `cold` lines again with --cold; and LIST (--layout-shapes, default
-# 1x51865x768, "" for none) in all four layouts, hot and cold.
+# 1x51865x768, "" for none) in all four layouts, hot and cold. --peak-copy-bytes sets the copy buffers' size of
+# `gemmtune peak` (default its own, 256 MiB).
 # Writes DIR/bench.md, DIR/bench.json, DIR/nvidia-h200.json (the tuning table), DIR/cublas.jsonl, DIR/ggml.jsonl
 # and DIR/tune.log (DIR defaults to results/h200).
 set -euo pipefail
@@ -22,6 +24,7 @@ out=$root/results/h200
 int8_shapes=4096x4096x4096,1024x768x3072
 decode_suite=$root/configs/shapes/decode.txt
 layout_shapes=1x51865x768
+peak_copy_bytes=268435456
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget=$2; shift 2 ;;
@@ -30,7 +33,8 @@ while [ $# -gt 0 ]; do
     --decode-suite) decode_suite=$2; shift 2 ;;
     --layout-shapes) layout_shapes=$2; shift 2 ;;
     --suite) suite=$2; shift 2 ;;
-    *) echo "gpu-bench.sh: unknown argument '$1' (expected --budget SECONDS, --out-dir DIR, --int8-shapes LIST, --decode-suite FILE, --layout-shapes LIST or --suite FILE)" >&2; exit 2 ;;
+    --peak-copy-bytes) peak_copy_bytes=$2; shift 2 ;;
+    *) echo "gpu-bench.sh: unknown argument '$1' (expected --budget SECONDS, --out-dir DIR, --int8-shapes LIST, --decode-suite FILE, --layout-shapes LIST, --suite FILE or --peak-copy-bytes BYTES)" >&2; exit 2 ;;
   esac
 done
 bin=${GEMMTUNE_BIN:-$root/build/gemmtune}
@@ -68,7 +72,7 @@ if [ -n "$layout_shapes" ]; then
   python3 "$anchor" --shapes "$layout_shapes" --dtypes f32,f16,bf16 --layouts nn,nt,tn,tt >> "$out/cublas.jsonl"
   python3 "$anchor" --shapes "$layout_shapes" --dtypes f32,f16,bf16 --layouts nn,nt,tn,tt --cold >> "$out/cublas.jsonl"
 fi
-"$bin" peak --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
+"$bin" peak --copy-bytes "$peak_copy_bytes" --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
 [ -z "$shapes" ] || "$bin" --shape "$shapes" --dtype f32,f16,bf16 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 if [ -n "$cold_shapes" ]; then
   "$bin" --shape "$cold_shapes" --dtype f32,f16,bf16 --cold --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"

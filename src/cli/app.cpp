@@ -249,6 +249,10 @@ int run_cli(int argc, char** argv) {
   peak->add_option("--out", peak_options.out, "Table whose device section receives the ceilings (default results/<device>.json)");
   peak->add_option("--device", peak_options.device, "Device index, UUID or name substring");
   peak->add_option("--samples", peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
+  peak->add_option("--copy-bytes", peak_options.copy_bytes,
+                   "Bytes each copy buffer holds, capped by the device's limits (default 268435456; a weight matrix's size gives "
+                   "the rate one dispatch of that size reaches)")
+      ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
 
   LookupCommandOptions lookup_options;
   CLI::App* lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");

@@ -53,6 +53,7 @@ struct PeakCommandOptions {
   std::string out;     ///< table to store the ceilings in; empty: results/<device>.json
   std::string device;
   int samples = 7;
+  uint64_t copy_bytes = 256ull << 20;  ///< each copy buffer's size (capped by the device's limits)
 };
 
 struct CompareCommandOptions {

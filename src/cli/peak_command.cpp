@@ -25,6 +25,7 @@ int run_peak(const PeakCommandOptions& o) {
 
   PeakOptions options;
   options.samples = o.samples;
+  options.max_copy_bytes = o.copy_bytes;
   const PeakResult r = measure_peak(device, options);
   update_table(out, [&](TuningTable& t) {  // locked: tuning runs may be writing entries into the same table
     adopt_device(t, info, out);

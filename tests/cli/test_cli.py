@@ -496,9 +496,10 @@ class Peak(unittest.TestCase):
     def test_measures_stores_in_the_device_section_and_survives_tuning(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "t.json")
-            rc, out, err = run("peak", "--json", "--samples", "1", "--out", path)
+            rc, out, err = run("peak", "--json", "--samples", "1", "--copy-bytes", "1048576", "--out", path)
             self.assertEqual(rc, 0, err)
             measured = json.loads(out)
+            self.assertEqual(measured["copy_buffer_bytes"], 1048576)
             self.assertGreater(measured["f32_tflops"], 0)
             self.assertGreater(measured["copy_gbps"], 0)
             self.assertIsNone(measured["coopmat_f16_tflops"])  # lavapipe has no cooperative matrices
@@ -513,6 +514,11 @@ class Peak(unittest.TestCase):
             best = table["entries"][0]["best"]
             self.assertIn(best["bound_by"], ["compute", "memory"])
             self.assertGreater(best["ceiling_fraction"], 0)
+
+    def test_a_copy_size_below_one_vector_is_refused(self):
+        rc, _, err = run("peak", "--copy-bytes", "8")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--copy-bytes", err)
 
     def test_a_table_of_another_device_is_refused(self):
         with tempfile.TemporaryDirectory() as d:
