@@ -1,11 +1,16 @@
 // Deterministic mode proved against a host model of the documented summation order (issue 19), not only by two
-// runs agreeing. The few-rows family (kernels/gemm_fewrows.comp): every column chains its terms with fma in
-// increasing k within a slice (k = s, s + SLICES, ... inside its k range), the slices are added in slice order and
-// the k ranges in range order, then alpha. (fma() may be fused or not: GLSL leaves it to the driver.) The model computes that in f32 on the host; the device's bits must equal
-// it exactly. The same model with the ranges (three or more) or the slices in reverse must differ, so a reordering
-// cannot pass.
+// runs agreeing. The model computes each family's order in f32 on the host; the device's bits must equal it exactly
+// (fma() fused or not: GLSL leaves that to the driver, and lavapipe rounds the product first), and the same model
+// with the k ranges (three or more) or the partial sums in another order must differ, so a reordering cannot pass.
+// - few-rows (kernels/gemm_fewrows.comp): every column chains its terms with fma in increasing k within a slice
+//   (k = s, s + SLICES, ... inside its k range); the slices are added in slice order, the ranges in range order.
+// - row-dot (kernels/gemm_rowdot.comp): invocation t chains the 16-byte chunks t, t + WG, ... of a row's aligned
+//   body (V elements each, in k order), then the row's head and tail elements (t, t + WG, ...); each subgroup's
+//   invocations are added by an xor butterfly, the subgroups in subgroup order, the ranges in range order.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/kernel_def.hpp"
@@ -19,15 +24,24 @@ namespace {
 struct Order {
   bool fused = true;  ///< fma() as one rounding; GLSL lets a driver round the product first (lavapipe does)
   bool ranges_reversed = false;
-  bool slices_reversed = false;
+  bool parts_reversed = false;  ///< few-rows' slices, row-dot's subgroups
 };
 
-/// C (dense, batch x M x N) as the few-rows kernel sums it with `slices` slices and `splits` k ranges.
-std::vector<float> fewrows_model(const GemmProblem& p, const HostOperands& o, uint32_t slices, uint32_t splits, Order order = {}) {
+float fma_as(bool fused, float a, float b, float c) { return fused ? std::fma(a, b, c) : a * b + c; }
+
+/// op(A)(z, i, k) and op(B)(k, j) of the host operands.
+struct OpView {
+  const GemmProblem& p;
+  const HostOperands& o;
+  float a(uint64_t z, uint64_t i, uint64_t k) const { return o.a[p.layout.trans_a ? o.layout.a.index(z, k, i) : o.layout.a.index(z, i, k)]; }
+  float b(uint64_t z, uint64_t k, uint64_t j) const { return o.b[p.layout.trans_b ? o.layout.b.index(z, j, k) : o.layout.b.index(z, k, j)]; }
+};
+
+/// Adds the ranges' sums in range order (or reversed) and applies alpha: C (dense, batch x M x N).
+template <typename RangeSum>
+std::vector<float> over_ranges(const GemmProblem& p, uint32_t splits, Order order, RangeSum range_sum) {
   const Shape& s = p.shape;
   const uint64_t range = splits > 1 ? split_range_terms(s.k, splits) : s.k;
-  auto op_a = [&](uint64_t z, uint64_t i, uint64_t k) { return o.a[p.layout.trans_a ? o.layout.a.index(z, k, i) : o.layout.a.index(z, i, k)]; };
-  auto op_b = [&](uint64_t z, uint64_t k, uint64_t j) { return o.b[p.layout.trans_b ? o.layout.b.index(z, j, k) : o.layout.b.index(z, k, j)]; };
   std::vector<float> c(s.batch * s.m * s.n);
   for (uint64_t z = 0; z < s.batch; ++z)
     for (uint64_t i = 0; i < s.m; ++i)
@@ -35,22 +49,63 @@ std::vector<float> fewrows_model(const GemmProblem& p, const HostOperands& o, ui
         float total = 0.0f;
         for (uint32_t q = 0; q < splits; ++q) {
           const uint32_t r = order.ranges_reversed ? splits - 1 - q : q;
-          const uint64_t k_begin = r * range, k_end = std::min<uint64_t>(s.k, k_begin + range);
-          float range_sum = 0.0f;
-          for (uint32_t u = 0; u < slices; ++u) {
-            const uint32_t t = order.slices_reversed ? slices - 1 - u : u;
-            float acc = 0.0f;
-            for (uint64_t k = k_begin + t; k < k_end; k += slices) {
-              const float a = op_a(z, i, k), b = op_b(z, k, j);
-              acc = order.fused ? std::fma(a, b, acc) : a * b + acc;
-            }
-            range_sum = u == 0 ? acc : range_sum + acc;
-          }
-          total = q == 0 ? range_sum : total + range_sum;
+          const float part = range_sum(z, i, j, r * range, std::min<uint64_t>(s.k, r * range + range));
+          total = q == 0 ? part : total + part;
         }
         c[(z * s.m + i) * s.n + j] = p.alpha * total;
       }
   return c;
+}
+
+/// C as the few-rows kernel sums it with `slices` slices and `splits` k ranges.
+std::vector<float> fewrows_model(const GemmProblem& p, const HostOperands& o, uint32_t slices, uint32_t splits, Order order = {}) {
+  const OpView op{p, o};
+  return over_ranges(p, splits, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t k_begin, uint64_t k_end) {
+    float sum = 0.0f;
+    for (uint32_t u = 0; u < slices; ++u) {
+      const uint32_t t = order.parts_reversed ? slices - 1 - u : u;
+      float acc = 0.0f;
+      for (uint64_t k = k_begin + t; k < k_end; k += slices) acc = fma_as(order.fused, op.a(z, i, k), op.b(z, k, j), acc);
+      sum = u == 0 ? acc : sum + acc;
+    }
+    return sum;
+  });
+}
+
+/// C as the row-dot kernel sums it with workgroups of `wg` invocations, subgroups of `subgroup` and `splits` ranges.
+std::vector<float> rowdot_model(const GemmProblem& p, const HostOperands& o, uint32_t wg, uint32_t subgroup, uint32_t splits, Order order = {}) {
+  const OpView op{p, o};
+  const uint64_t v = 16 / dtype_bytes(p.dtype);  // elements a chunk
+  return over_ranges(p, splits, order, [&](uint64_t z, uint64_t i, uint64_t n, uint64_t kb, uint64_t ke) {
+    // The row's aligned body: chunk c starts at k = head + c * V; whole chunks inside [kb, ke) only.
+    const uint64_t shift = o.layout.b.index(z, n, 0) % v;
+    const uint64_t head = shift == 0 ? 0 : v - shift;
+    const uint64_t first = kb <= head ? 0 : (kb - head + v - 1) / v;
+    const uint64_t chunks = ke > head ? (ke - head) / v : 0;
+    const uint64_t body_begin = chunks > first ? head + first * v : std::clamp(head, kb, ke);
+    const uint64_t body_end = chunks > first ? head + chunks * v : body_begin;
+    std::vector<float> lanes(wg);
+    for (uint32_t t = 0; t < wg; ++t) {
+      float acc = 0.0f;
+      for (uint64_t c = first + t; c < chunks; c += wg)
+        for (uint64_t e = 0; e < v; ++e) acc = fma_as(order.fused, op.a(z, i, head + c * v + e), op.b(z, head + c * v + e, n), acc);
+      for (auto [from, to] : {std::pair{kb, body_begin}, std::pair{body_end, ke}})
+        for (uint64_t k = from + t; k < to; k += wg) acc = fma_as(order.fused, op.a(z, i, k), op.b(z, k, n), acc);
+      lanes[t] = acc;
+    }
+    // Xor butterfly within each subgroup: every lane ends with the same bits (a + b = b + a).
+    for (uint32_t d = 1; d < subgroup; d <<= 1) {
+      std::vector<float> next(wg);
+      for (uint32_t t = 0; t < wg; ++t) next[t] = lanes[t] + lanes[t ^ d];
+      lanes = next;
+    }
+    float sum = 0.0f;
+    for (uint32_t g = 0; g < wg / subgroup; ++g) {
+      const uint32_t h = order.parts_reversed ? wg / subgroup - 1 - g : g;
+      sum = g == 0 ? lanes[h * subgroup] : sum + lanes[h * subgroup];
+    }
+    return sum;
+  });
 }
 
 size_t differing(const std::vector<float>& x, const std::vector<float>& y) {
@@ -71,6 +126,22 @@ GemmProblem problem_of(Shape shape, DType dtype, Layout layout) {
 
 class OrderModel : public GpuTest {};
 
+namespace {
+/// The device's result equals the model (fused or unfused fma, whichever the driver does) and differs from the
+/// model with its partial sums, and its ranges where they can differ, in reverse.
+void expect_documented_order(const std::string& name, const std::vector<float>& got, uint32_t splits,
+                             const std::function<std::vector<float>(Order)>& model) {
+  const bool fused = differing(model(Order{}), got) == 0;
+  const std::vector<float> expected = model(Order{fused});
+  ASSERT_EQ(expected.size(), got.size());
+  EXPECT_EQ(differing(expected, got), 0u) << name << ": bits differ from the documented order (fused or not)";
+  EXPECT_GT(differing(model(Order{fused, false, true}), got), 0u) << name << ": the check cannot see the partial sums' order";
+  if (splits > 2) {  // two ranges added either way give the same bits (addition commutes)
+    EXPECT_GT(differing(model(Order{fused, true, false}), got), 0u) << name << ": the check cannot see the ranges' order";
+  }
+}
+}  // namespace
+
 TEST_F(OrderModel, FewRowsBitsEqualTheHostModelOfSlicesAndRanges) {
   struct Case {
     GemmProblem problem;
@@ -89,18 +160,34 @@ TEST_F(OrderModel, FewRowsBitsEqualTheHostModelOfSlicesAndRanges) {
       const std::string name = fewrows_family().config_name(config, cs.problem.dtype);
       const Measurement m = runner.verify(fewrows_family(), config);
       ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
-      // The driver's fma: fused, or the product rounded first (both give the same bits for 16-bit inputs, whose
-      // products are exact in f32); the order must then match exactly.
-      const std::vector<float>& got = runner.last_result();
-      const bool fused = differing(fewrows_model(cs.problem, operands, cs.slices, splits), got) == 0;
-      const std::vector<float> model = fewrows_model(cs.problem, operands, cs.slices, splits, Order{fused});
-      ASSERT_EQ(model.size(), got.size());
-      EXPECT_EQ(differing(model, got), 0u) << name << ": bits differ from the documented order (fused or not)";
-      // The check can fail: the same sums in another order give other bits somewhere.
-      EXPECT_GT(differing(fewrows_model(cs.problem, operands, cs.slices, splits, Order{fused, false, true}), got), 0u) << name;
-      if (splits > 2) {  // two ranges added either way give the same bits (addition commutes)
-        EXPECT_GT(differing(fewrows_model(cs.problem, operands, cs.slices, splits, Order{fused, true, false}), got), 0u) << name;
-      }
+      expect_documented_order(name, runner.last_result(), splits,
+                              [&](Order order) { return fewrows_model(cs.problem, operands, cs.slices, splits, order); });
+    }
+  }
+}
+
+TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
+  struct Case {
+    GemmProblem problem;
+    uint32_t wg, rows, unroll;
+  };
+  // Aligned rows with op(A) read in chunks (K = 1000, A stored M x K), rows shifted differently with a head and a
+  // tail each (K = 1003), A transposed (element path), batches, every type.
+  const Case cases[] = {{problem_of({3, 21, 1000, 1}, DType::f32, Layout{false, true}), 64, 2, 2},
+                        {problem_of({2, 19, 1003, 2}, DType::bf16, Layout{true, true}), 32, 4, 1},
+                        {problem_of({4, 9, 1003, 1}, DType::f16, Layout{false, true}), 128, 1, 2}};
+  const RunOptions options;
+  const uint32_t subgroup = device().info().subgroup_size;
+  for (const Case& cs : cases) {
+    const HostOperands operands = make_operands(cs.problem, options.seed, options.guard);
+    GemmRunner runner(device(), cs.problem, options);
+    for (uint32_t splits : {1u, 2u, 4u}) {
+      const Config config{{{"wg", cs.wg}, {"rows", cs.rows}, {"unroll", cs.unroll}, {"splits", splits}}};
+      const std::string name = rowdot_family().config_name(config, cs.problem.dtype);
+      const Measurement m = runner.verify(rowdot_family(), config);
+      ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
+      expect_documented_order(name, runner.last_result(), splits,
+                              [&](Order order) { return rowdot_model(cs.problem, operands, cs.wg, subgroup, splits, order); });
     }
   }
 }
