@@ -7,6 +7,10 @@
 // - row-dot (kernels/gemm_rowdot.comp): invocation t chains the 16-byte chunks t, t + WG, ... of a row's aligned
 //   body (V elements each, in k order), then the row's head and tail elements (t, t + WG, ...); each subgroup's
 //   invocations are added by an xor butterfly, the subgroups in subgroup order, the ranges in range order.
+// - tiled and split-k in deterministic mode (kernels/gemm_tiled.comp): chains of 16 products from zero, 32-term
+//   blocks (two chains), 128-term groups (four blocks), the groups added in increasing k; split-k's planes in range
+//   order (kernels/splitk_reduce.comp).
+// - naive (kernels/gemm_naive.comp): one chain in increasing k.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -108,6 +112,51 @@ std::vector<float> rowdot_model(const GemmProblem& p, const HostOperands& o, uin
   });
 }
 
+/// C as the tiled kernel sums it in deterministic mode (any BK that is a multiple of 16), over `splits` ranges.
+std::vector<float> tiled_model(const GemmProblem& p, const HostOperands& o, uint32_t splits, Order order = {}) {
+  const OpView op{p, o};
+  return over_ranges(p, splits, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t kb, uint64_t ke) {
+    std::vector<float> groups;
+    float block = 0.0f, group = 0.0f;
+    uint64_t chains = 0;
+    for (uint64_t k0 = kb; k0 < ke; k0 += 16) {
+      float chain = 0.0f;
+      for (uint64_t k = k0; k < std::min(k0 + 16, ke); ++k) chain = fma_as(order.fused, op.a(z, i, k), op.b(z, k, j), chain);
+      const bool second_half = (chains & 1) == 1;
+      block = second_half ? block + chain : chain;
+      ++chains;
+      if (second_half) {
+        const uint64_t blocks = chains / 2;
+        group = (blocks - 1) % 4 == 0 ? block : group + block;
+        if (blocks % 4 == 0) groups.push_back(group);
+      }
+    }
+    const uint64_t blocks = chains / 2;  // the zero-filled tail of the last step completes every chain
+    if ((chains & 1) == 1) {
+      groups.push_back(blocks % 4 == 0 ? block : group + block);
+    } else if (blocks % 4 != 0) {
+      groups.push_back(group);
+    }
+    if (order.parts_reversed) std::reverse(groups.begin(), groups.end());
+    float total = 0.0f;
+    for (float g : groups) total = total + g;
+    return total;
+  });
+}
+
+/// C as the naive kernel sums it: one chain in increasing k (decreasing with parts_reversed).
+std::vector<float> naive_model(const GemmProblem& p, const HostOperands& o, Order order = {}) {
+  const OpView op{p, o};
+  return over_ranges(p, 1, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t kb, uint64_t ke) {
+    float sum = 0.0f;
+    for (uint64_t q = kb; q < ke; ++q) {
+      const uint64_t k = order.parts_reversed ? ke - 1 - q : q;
+      sum = fma_as(order.fused, op.a(z, i, k), op.b(z, k, j), sum);
+    }
+    return sum;
+  });
+}
+
 size_t differing(const std::vector<float>& x, const std::vector<float>& y) {
   size_t n = 0;
   for (size_t i = 0; i < x.size(); ++i) n += std::memcmp(&x[i], &y[i], sizeof(float)) != 0;
@@ -189,6 +238,44 @@ TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
       expect_documented_order(name, runner.last_result(), splits,
                               [&](Order order) { return rowdot_model(cs.problem, operands, cs.wg, subgroup, splits, order); });
     }
+  }
+}
+
+TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
+  struct Case {
+    GemmProblem problem;
+    const KernelFamily* family;
+    Config config;
+    uint32_t splits;
+  };
+  auto tile = [](uint32_t bm, uint32_t bn, uint32_t bk, uint32_t tm, uint32_t tn) {
+    return Config{{{"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn}}};
+  };
+  auto split = [&](uint32_t bk, uint32_t splits) {
+    Config c = tile(32, 32, bk, 4, 2);
+    c.values.emplace_back("splits", splits);
+    return c;
+  };
+  // K = 1000 and 300 leave partial chains, blocks and groups at the end of every range; every range holds three or
+  // more groups, so their order shows.
+  const Case cases[] = {
+      {problem_of({40, 24, 1000, 1}, DType::f32, Layout{false, false}), &tiled_family(), tile(32, 32, 16, 4, 2), 1},
+      {problem_of({33, 70, 300, 2}, DType::bf16, Layout{true, false}), &tiled_family(), tile(64, 32, 32, 4, 4), 1},
+      {problem_of({17, 45, 1000, 1}, DType::f32, Layout{false, true}), &splitk_family(), split(16, 3), 3},
+      {problem_of({17, 45, 1600, 1}, DType::f16, Layout{true, true}), &splitk_family(), split(32, 4), 4},
+      {problem_of({9, 20, 301, 1}, DType::f32, Layout{false, false}), &naive_family(), Config{{{"wg", 64}}}, 1},
+      {problem_of({9, 20, 301, 1}, DType::bf16, Layout{true, true}), &naive_family(), Config{{{"wg", 128}}}, 1}};
+  const RunOptions options;
+  for (const Case& cs : cases) {
+    const HostOperands operands = make_operands(cs.problem, options.seed, options.guard);
+    GemmRunner runner(device(), cs.problem, options);
+    const std::string name = cs.family->config_name(cs.config, cs.problem.dtype);
+    const Measurement m = runner.verify(*cs.family, cs.config);
+    ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
+    const bool naive = cs.family == &naive_family();
+    expect_documented_order(name, runner.last_result(), cs.splits, [&](Order order) {
+      return naive ? naive_model(cs.problem, operands, order) : tiled_model(cs.problem, operands, cs.splits, order);
+    });
   }
 }
 
