@@ -1,5 +1,6 @@
 // Deterministic mode proved against a host model of the documented summation order (issue 19), not only by two
-// runs agreeing. The model computes each family's order in f32 on the host; the device's bits must equal it exactly
+// runs agreeing, in every layout a family serves, with and without an exact epilogue (bias, relu). The model
+// computes each family's order in f32 on the host; the device's bits must equal it exactly
 // (fma() fused or not: GLSL leaves that to the driver, and lavapipe rounds the product first), and the same model
 // with the k ranges (three or more) or the partial sums in another order must differ, so a reordering cannot pass.
 // - few-rows (kernels/gemm_fewrows.comp): every column chains its terms with fma in increasing k within a slice
@@ -41,11 +42,13 @@ struct OpView {
   float b(uint64_t z, uint64_t k, uint64_t j) const { return o.b[p.layout.trans_b ? o.layout.b.index(z, j, k) : o.layout.b.index(z, k, j)]; }
 };
 
-/// Adds the ranges' sums in range order (or reversed) and applies alpha: C (dense, batch x M x N).
+/// Adds the ranges' sums in range order (or reversed), applies alpha and the exact epilogues (bias, relu): C
+/// (dense, batch x M x N).
 template <typename RangeSum>
-std::vector<float> over_ranges(const GemmProblem& p, uint32_t splits, Order order, RangeSum range_sum) {
+std::vector<float> over_ranges(const GemmProblem& p, const HostOperands& o, uint32_t splits, Order order, RangeSum range_sum) {
   const Shape& s = p.shape;
   const uint64_t range = splits > 1 ? split_range_terms(s.k, splits) : s.k;
+  const uint64_t bias0 = p.epilogue.bias ? o.layout.bias_extent - s.n : 0;  // bias[0]'s index in its buffer
   std::vector<float> c(s.batch * s.m * s.n);
   for (uint64_t z = 0; z < s.batch; ++z)
     for (uint64_t i = 0; i < s.m; ++i)
@@ -56,7 +59,10 @@ std::vector<float> over_ranges(const GemmProblem& p, uint32_t splits, Order orde
           const float part = range_sum(z, i, j, r * range, std::min<uint64_t>(s.k, r * range + range));
           total = q == 0 ? part : total + part;
         }
-        c[(z * s.m + i) * s.n + j] = p.alpha * total;
+        float v = p.alpha * total;
+        if (p.epilogue.bias) v = v + o.bias[bias0 + j];
+        if (p.epilogue.activation == Activation::relu) v = v < 0.0f ? 0.0f : v;
+        c[(z * s.m + i) * s.n + j] = v;
       }
   return c;
 }
@@ -64,7 +70,7 @@ std::vector<float> over_ranges(const GemmProblem& p, uint32_t splits, Order orde
 /// C as the few-rows kernel sums it with `slices` slices and `splits` k ranges.
 std::vector<float> fewrows_model(const GemmProblem& p, const HostOperands& o, uint32_t slices, uint32_t splits, Order order = {}) {
   const OpView op{p, o};
-  return over_ranges(p, splits, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t k_begin, uint64_t k_end) {
+  return over_ranges(p, o, splits, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t k_begin, uint64_t k_end) {
     float sum = 0.0f;
     for (uint32_t u = 0; u < slices; ++u) {
       const uint32_t t = order.parts_reversed ? slices - 1 - u : u;
@@ -80,7 +86,7 @@ std::vector<float> fewrows_model(const GemmProblem& p, const HostOperands& o, ui
 std::vector<float> rowdot_model(const GemmProblem& p, const HostOperands& o, uint32_t wg, uint32_t subgroup, uint32_t splits, Order order = {}) {
   const OpView op{p, o};
   const uint64_t v = 16 / dtype_bytes(p.dtype);  // elements a chunk
-  return over_ranges(p, splits, order, [&](uint64_t z, uint64_t i, uint64_t n, uint64_t kb, uint64_t ke) {
+  return over_ranges(p, o, splits, order, [&](uint64_t z, uint64_t i, uint64_t n, uint64_t kb, uint64_t ke) {
     // The row's aligned body: chunk c starts at k = head + c * V; whole chunks inside [kb, ke) only.
     const uint64_t shift = o.layout.b.index(z, n, 0) % v;
     const uint64_t head = shift == 0 ? 0 : v - shift;
@@ -115,7 +121,7 @@ std::vector<float> rowdot_model(const GemmProblem& p, const HostOperands& o, uin
 /// C as the tiled kernel sums it in deterministic mode (any BK that is a multiple of 16), over `splits` ranges.
 std::vector<float> tiled_model(const GemmProblem& p, const HostOperands& o, uint32_t splits, Order order = {}) {
   const OpView op{p, o};
-  return over_ranges(p, splits, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t kb, uint64_t ke) {
+  return over_ranges(p, o, splits, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t kb, uint64_t ke) {
     std::vector<float> groups;
     float block = 0.0f, group = 0.0f;
     uint64_t chains = 0;
@@ -147,7 +153,7 @@ std::vector<float> tiled_model(const GemmProblem& p, const HostOperands& o, uint
 /// C as the naive kernel sums it: one chain in increasing k (decreasing with parts_reversed).
 std::vector<float> naive_model(const GemmProblem& p, const HostOperands& o, Order order = {}) {
   const OpView op{p, o};
-  return over_ranges(p, 1, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t kb, uint64_t ke) {
+  return over_ranges(p, o, 1, order, [&](uint64_t z, uint64_t i, uint64_t j, uint64_t kb, uint64_t ke) {
     float sum = 0.0f;
     for (uint64_t q = kb; q < ke; ++q) {
       const uint64_t k = order.parts_reversed ? ke - 1 - q : q;
@@ -189,6 +195,17 @@ void expect_documented_order(const std::string& name, const std::vector<float>& 
     EXPECT_GT(differing(model(Order{fused, true, false}), got), 0u) << name << ": the check cannot see the ranges' order";
   }
 }
+
+/// The case's problem in `layout`, with a bias (3 elements into its buffer) and relu where `epilogue`.
+GemmProblem variant_of(GemmProblem p, Layout layout, bool epilogue) {
+  p.layout = layout;
+  if (epilogue) p.epilogue = {true, 3, Activation::relu};
+  return p;
+}
+
+const Layout kStoredKxN[] = {Layout{false, false}, Layout{true, false}};
+const Layout kStoredNxK[] = {Layout{false, true}, Layout{true, true}};
+const Layout kEveryLayout[] = {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}};
 }  // namespace
 
 TEST_F(OrderModel, FewRowsBitsEqualTheHostModelOfSlicesAndRanges) {
@@ -196,23 +213,27 @@ TEST_F(OrderModel, FewRowsBitsEqualTheHostModelOfSlicesAndRanges) {
     GemmProblem problem;
     uint32_t cols, slices, unroll, vec;
   };
-  // Unaligned rows read in shifted units (N = 77), aligned vectors (N = 96), A transposed, batches, every type.
+  // Unaligned rows read in shifted units (N = 77), aligned vectors (N = 96), batches, every type; both layouts of
+  // op(A), with and without bias + relu.
   const Case cases[] = {{problem_of({3, 77, 1000, 1}, DType::f32, Layout{false, false}), 8, 8, 4, 4},
                         {problem_of({5, 96, 1000, 2}, DType::bf16, Layout{true, false}), 16, 4, 1, 8},
                         {problem_of({2, 40, 520, 1}, DType::f16, Layout{false, false}), 8, 16, 8, 8}};
   const RunOptions options;
-  for (const Case& cs : cases) {
-    const HostOperands operands = make_operands(cs.problem, options.seed, options.guard);
-    GemmRunner runner(device(), cs.problem, options);
-    for (uint32_t splits : {1u, 2u, 4u}) {
-      const Config config{{{"cols", cs.cols}, {"slices", cs.slices}, {"unroll", cs.unroll}, {"vec", cs.vec}, {"splits", splits}}};
-      const std::string name = fewrows_family().config_name(config, cs.problem.dtype);
-      const Measurement m = runner.verify(fewrows_family(), config);
-      ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
-      expect_documented_order(name, runner.last_result(), splits,
-                              [&](Order order) { return fewrows_model(cs.problem, operands, cs.slices, splits, order); });
-    }
-  }
+  for (const Case& cs : cases)
+    for (Layout layout : kStoredKxN)
+      for (bool epilogue : {false, true}) {
+        const GemmProblem p = variant_of(cs.problem, layout, epilogue);
+        const HostOperands operands = make_operands(p, options.seed, options.guard);
+        GemmRunner runner(device(), p, options);
+        for (uint32_t splits : {1u, 4u}) {  // two ranges add either way alike: SplitOnePass covers them
+          const Config config{{{"cols", cs.cols}, {"slices", cs.slices}, {"unroll", cs.unroll}, {"vec", cs.vec}, {"splits", splits}}};
+          const std::string name = fewrows_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+          const Measurement m = runner.verify(fewrows_family(), config);
+          ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
+          expect_documented_order(name, runner.last_result(), splits,
+                                  [&](Order order) { return fewrows_model(p, operands, cs.slices, splits, order); });
+        }
+      }
 }
 
 TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
@@ -221,24 +242,27 @@ TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
     uint32_t wg, rows, unroll;
   };
   // Aligned rows with op(A) read in chunks (K = 1000, A stored M x K), rows shifted differently with a head and a
-  // tail each (K = 1003), A transposed (element path), batches, every type.
+  // tail each (K = 1003), batches, every type; A transposed too (the element path), with and without bias + relu.
   const Case cases[] = {{problem_of({3, 21, 1000, 1}, DType::f32, Layout{false, true}), 64, 2, 2},
                         {problem_of({2, 19, 1003, 2}, DType::bf16, Layout{true, true}), 32, 4, 1},
                         {problem_of({4, 9, 1003, 1}, DType::f16, Layout{false, true}), 128, 1, 2}};
   const RunOptions options;
   const uint32_t subgroup = device().info().subgroup_size;
-  for (const Case& cs : cases) {
-    const HostOperands operands = make_operands(cs.problem, options.seed, options.guard);
-    GemmRunner runner(device(), cs.problem, options);
-    for (uint32_t splits : {1u, 2u, 4u}) {
-      const Config config{{{"wg", cs.wg}, {"rows", cs.rows}, {"unroll", cs.unroll}, {"splits", splits}}};
-      const std::string name = rowdot_family().config_name(config, cs.problem.dtype);
-      const Measurement m = runner.verify(rowdot_family(), config);
-      ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
-      expect_documented_order(name, runner.last_result(), splits,
-                              [&](Order order) { return rowdot_model(cs.problem, operands, cs.wg, subgroup, splits, order); });
-    }
-  }
+  for (const Case& cs : cases)
+    for (Layout layout : kStoredNxK)
+      for (bool epilogue : {false, true}) {
+        const GemmProblem p = variant_of(cs.problem, layout, epilogue);
+        const HostOperands operands = make_operands(p, options.seed, options.guard);
+        GemmRunner runner(device(), p, options);
+        for (uint32_t splits : {1u, 4u}) {  // two ranges add either way alike: SplitOnePass covers them
+          const Config config{{{"wg", cs.wg}, {"rows", cs.rows}, {"unroll", cs.unroll}, {"splits", splits}}};
+          const std::string name = rowdot_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+          const Measurement m = runner.verify(rowdot_family(), config);
+          ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
+          expect_documented_order(name, runner.last_result(), splits,
+                                  [&](Order order) { return rowdot_model(p, operands, cs.wg, subgroup, splits, order); });
+        }
+      }
 }
 
 TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
@@ -257,7 +281,7 @@ TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
     return c;
   };
   // K = 1000 and 300 leave partial chains, blocks and groups at the end of every range; every range holds three or
-  // more groups, so their order shows.
+  // more groups, so their order shows. Every layout, with and without bias + relu.
   const Case cases[] = {
       {problem_of({40, 24, 1000, 1}, DType::f32, Layout{false, false}), &tiled_family(), tile(32, 32, 16, 4, 2), 1},
       {problem_of({33, 70, 300, 2}, DType::bf16, Layout{true, false}), &tiled_family(), tile(64, 32, 32, 4, 4), 1},
@@ -266,17 +290,20 @@ TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
       {problem_of({9, 20, 301, 1}, DType::f32, Layout{false, false}), &naive_family(), Config{{{"wg", 64}}}, 1},
       {problem_of({9, 20, 301, 1}, DType::bf16, Layout{true, true}), &naive_family(), Config{{{"wg", 128}}}, 1}};
   const RunOptions options;
-  for (const Case& cs : cases) {
-    const HostOperands operands = make_operands(cs.problem, options.seed, options.guard);
-    GemmRunner runner(device(), cs.problem, options);
-    const std::string name = cs.family->config_name(cs.config, cs.problem.dtype);
-    const Measurement m = runner.verify(*cs.family, cs.config);
-    ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
-    const bool naive = cs.family == &naive_family();
-    expect_documented_order(name, runner.last_result(), cs.splits, [&](Order order) {
-      return naive ? naive_model(cs.problem, operands, order) : tiled_model(cs.problem, operands, cs.splits, order);
-    });
-  }
+  for (const Case& cs : cases)
+    for (Layout layout : kEveryLayout)
+      for (bool epilogue : {false, true}) {
+        const GemmProblem p = variant_of(cs.problem, layout, epilogue);
+        const HostOperands operands = make_operands(p, options.seed, options.guard);
+        GemmRunner runner(device(), p, options);
+        const std::string name = cs.family->config_name(cs.config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+        const Measurement m = runner.verify(*cs.family, cs.config);
+        ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
+        const bool naive = cs.family == &naive_family();
+        expect_documented_order(name, runner.last_result(), cs.splits, [&](Order order) {
+          return naive ? naive_model(p, operands, order) : tiled_model(p, operands, cs.splits, order);
+        });
+      }
 }
 
 }  // namespace gemmtune::test
