@@ -155,6 +155,9 @@ void main() {
         }
       }
     }
+#if defined(FAULT_DROP_UNROLL_TAIL)  // planted fault (tests/gpu/test_planted_faults.cpp): the unroll tail dropped
+    k = k_end;
+#endif
     for (; k < k_end; k += SLICES) {
       load_b_group(z, k, col0, shift, whole, 0u);
       [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
@@ -172,7 +175,11 @@ void main() {
     const uint i = o / WIDTH, q = o % WIDTH;
     if (group0 + q >= p.N) continue;
     precise float sum = 0.0;
+#if defined(FAULT_DROP_LAST_SLICE)  // planted fault: the last slice's sums dropped
+    for (uint t = 0; t < SLICES - 1; ++t) {
+#else
     for (uint t = 0; t < SLICES; ++t) {
+#endif
       const uint at = q + shift_of(z, k_begin + t, group0);
       const float v = partial[(t * COLS + at / VEC) * M_ROWS * VEC + i * VEC + at % VEC];
       sum = t == 0 ? v : sum + v;

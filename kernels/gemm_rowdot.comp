@@ -147,7 +147,9 @@ void main() {
         // The range's elements outside whole chunks: before the first (the row's head) and after the last.
         const uint body_begin = chunks > first ? head + first * V : clamp(head, kb, ke);
         const uint body_end = chunks > first ? head + chunks * V : body_begin;
+#if !defined(FAULT_DROP_HEAD)  // planted fault (tests/gpu/test_planted_faults.cpp): shifted rows' heads dropped
         add_elements(z, r, n, kb, body_begin, lid);
+#endif
         add_elements(z, r, n, body_end, ke, lid);
       }
     }

@@ -14,6 +14,9 @@ std::vector<const KernelFamily*> kernel_families() {
   auto named = [&](const std::string& name) { return ("," + test + ",").find("," + name + ",") != std::string::npos; };
   if (named("hang")) families.push_back(&test_hang_family());
   if (named("lose")) families.push_back(&test_lose_family());
+  for (const PlantedFault& fault : planted_faults()) {
+    if (named(fault.family->name)) families.push_back(fault.family.get());
+  }
   return families;
 }
 

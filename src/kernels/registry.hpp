@@ -1,6 +1,7 @@
 // Every kernel family gemmtune knows, by name.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,17 @@ const KernelFamily& coopmat2_family();
 /// The baseline (src/kernels/naive.cpp): not in the default sweep; --variants naive sweeps it.
 const KernelFamily& naive_family();
 /// Test-only (src/kernels/test_variants.cpp): listed by kernel_families() only when GEMMTUNE_TEST_KERNELS names
-/// them ("hang", "lose", comma-separated).
+/// them ("hang", "lose", "fault_...", comma-separated).
 const KernelFamily& test_hang_family();
 const KernelFamily& test_lose_family();
+/// A real family with one planted mistake in its module (tests/gpu/test_planted_faults.cpp); listed by
+/// kernel_families() when GEMMTUNE_TEST_KERNELS names it ("fault_unroll_tail", ...).
+struct PlantedFault {
+  std::shared_ptr<const KernelFamily> family;  ///< named fault_<fault>
+  const KernelFamily* base;                    ///< the family it copies
+  std::string what;                            ///< the mistake, in words
+};
+const std::vector<PlantedFault>& planted_faults();
 
 /// The families a tune sweeps by default, in sweep order (naive is not one of them).
 std::vector<const KernelFamily*> kernel_families();

@@ -28,6 +28,22 @@
 #include "splitk_reduce_f32.h"
 #include "splitk_reduce_i32.h"
 #include "test_hang_f32.h"
+// Planted faults (test-only).
+#include "fault_dropped_plane_bf16.h"
+#include "fault_dropped_plane_f16.h"
+#include "fault_dropped_plane_f32.h"
+#include "fault_edge_column_bf16.h"
+#include "fault_edge_column_f16.h"
+#include "fault_edge_column_f32.h"
+#include "fault_last_slice_bf16.h"
+#include "fault_last_slice_f16.h"
+#include "fault_last_slice_f32.h"
+#include "fault_rowdot_head_bf16.h"
+#include "fault_rowdot_head_f16.h"
+#include "fault_rowdot_head_f32.h"
+#include "fault_unroll_tail_bf16.h"
+#include "fault_unroll_tail_f16.h"
+#include "fault_unroll_tail_f32.h"
 #include "tiled_bf16.h"
 #include "tiled_f16.h"
 #include "tiled_dot_i8.h"
@@ -136,5 +152,22 @@ std::span<const uint32_t> splitk_reduce_spirv(DType dtype) {
 std::span<const uint32_t> epilogue_spirv() { return words(spirv_epilogue_f32); }
 
 std::span<const uint32_t> test_hang_spirv() { return words(spirv_test_hang_f32); }
+
+std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
+  auto pick = [&](auto& f32, auto& f16, auto& bf16) -> std::span<const uint32_t> {
+    switch (dtype) {
+      case DType::f32: return words(f32);
+      case DType::f16: return words(f16);
+      case DType::bf16: return words(bf16);
+      default: return {};
+    }
+  };
+  if (fault == "unroll_tail") return pick(spirv_fault_unroll_tail_f32, spirv_fault_unroll_tail_f16, spirv_fault_unroll_tail_bf16);
+  if (fault == "last_slice") return pick(spirv_fault_last_slice_f32, spirv_fault_last_slice_f16, spirv_fault_last_slice_bf16);
+  if (fault == "dropped_plane") return pick(spirv_fault_dropped_plane_f32, spirv_fault_dropped_plane_f16, spirv_fault_dropped_plane_bf16);
+  if (fault == "rowdot_head") return pick(spirv_fault_rowdot_head_f32, spirv_fault_rowdot_head_f16, spirv_fault_rowdot_head_bf16);
+  if (fault == "edge_column") return pick(spirv_fault_edge_column_f32, spirv_fault_edge_column_f16, spirv_fault_edge_column_bf16);
+  return {};
+}
 
 }  // namespace gemmtune

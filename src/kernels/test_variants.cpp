@@ -2,7 +2,9 @@
 // - hang (kernels/test_hang.comp): one config whose dispatch would take days, so the tests can show that
 //   --isolate records it as timed_out and the sweep completes;
 // - lose: one config that reports a lost device when it is built (fault injection), so the tests can show
-//   that the device is recreated, the config recorded as device_lost, and the sweep completes.
+//   that the device is recreated, the config recorded as device_lost, and the sweep completes;
+// - fault_<name>: a real family whose module carries one planted mistake (kernels/CMakeLists.txt), so the tests
+//   can show that verification refuses every config that takes the faulty path.
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 #include "vk/check.hpp"
@@ -29,6 +31,24 @@ KernelFamily make_test_variant(const std::string& name) {
   return f;
 }
 }  // namespace
+
+const std::vector<PlantedFault>& planted_faults() {
+  auto make = [](const std::string& fault, const KernelFamily& base, const std::string& what) {
+    auto family = std::make_shared<KernelFamily>(base);
+    family->name = "fault_" + fault;
+    family->spirv = [fault](DType dtype) { return fault_spirv(fault, dtype); };
+    family->alternative_spirv = nullptr;
+    family->alternative_applies = nullptr;
+    return PlantedFault{family, &base, what};
+  };
+  static const std::vector<PlantedFault> faults = {
+      make("unroll_tail", fewrows_family(), "few-rows drops the k terms after its last whole unrolled trip"),
+      make("last_slice", fewrows_family(), "few-rows adds all but the last slice's sums"),
+      make("dropped_plane", fewrows_family(), "few-rows' one-pass split-k adds all but the last range's plane"),
+      make("rowdot_head", rowdot_family(), "row-dot skips the elements before a shifted row's first 16-byte boundary"),
+      make("edge_column", tiled_family(), "tiled leaves C's last column unwritten")};
+  return faults;
+}
 
 const KernelFamily& test_hang_family() {
   static const KernelFamily family = make_test_variant("hang");

@@ -492,6 +492,32 @@ class Bench(unittest.TestCase):
             self.assertIn("M = 80", err)
 
 
+class PlantedFaults(unittest.TestCase):
+    """gemmtune itself refuses each planted fault (src/kernels/test_variants.cpp) in every float type: the sweep of
+    the faulty config ends with no verified candidate (exit 1), never a winner."""
+    CASES = [("fault_unroll_tail", "3x77x1003", "nn", "fault_unroll_tail_*_cols8_slices8_unroll4_vec4"),
+             ("fault_last_slice", "3x77x1003", "nn", "fault_last_slice_*_cols8_slices8_unroll1_vec4"),
+             ("fault_dropped_plane", "3x77x1003", "nn", "fault_dropped_plane_*_cols8_slices8_unroll4_vec8_splits4"),
+             ("fault_rowdot_head", "3x21x1003", "nt", "fault_rowdot_head_*_wg64_rows2_unroll2"),
+             ("fault_edge_column", "17x33x65", "nn", "fault_edge_column_*_bm32_bn32_bk8_tm4_tn4")]
+
+    def test_every_fault_is_refused_by_the_sweep(self):
+        for variant, shape, layout, kernels in self.CASES:
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "t.json")
+                env = dict(os.environ, GEMMTUNE_TEST_KERNELS=variant)
+                p = subprocess.run([BIN, "--shape", shape, "--layout", layout, "--dtype", "f32,f16,bf16", "--variants", variant,
+                                    "--kernels", kernels, "--budget", "30", "--out", path],
+                                   capture_output=True, text=True, env=env, timeout=600)
+                self.assertEqual(p.returncode, 1, variant + ": " + p.stderr + p.stdout)
+                entries = load_json(path)["entries"]
+                self.assertEqual(len(entries), 3, variant)
+                for e in entries:  # the faulty config was run and refused, not missed by the glob
+                    self.assertIsNone(e["best"], variant)
+                    self.assertEqual((e["candidates"]["evaluated"], e["candidates"]["failed"]), (1, 1), variant)
+                self.assertEqual(p.stdout.count("no verified candidate"), 3, variant + ": " + p.stdout)
+
+
 class Peak(unittest.TestCase):
     def test_measures_stores_in_the_device_section_and_survives_tuning(self):
         with tempfile.TemporaryDirectory() as d:

@@ -1,0 +1,64 @@
+// Planted faults (issue 19): each test-only family is a real one whose module carries one mistake a developer could
+// make (kernels/CMakeLists.txt, src/kernels/test_variants.cpp). The product's own verification must refuse every
+// config that takes the faulty path, on odd shapes, in every float type, while the real family passes the same
+// configs (so the refusal is the fault's). The summation-order faults (reversed planes or subgroups) keep results
+// within the bounds: tests/gpu/test_order_model.cpp refuses those.
+#include "gpu/lavapipe_env.hpp"
+#include "kernels/registry.hpp"
+#include "run/gemm_runner.hpp"
+
+namespace gemmtune::test {
+
+namespace {
+struct FaultCase {
+  std::string fault;
+  Shape shape;
+  Layout layout;
+  Config config;
+};
+
+Config fewrows(uint32_t unroll, uint32_t vec, uint32_t splits) {
+  return Config{{{"cols", 8}, {"slices", 8}, {"unroll", unroll}, {"vec", vec}, {"splits", splits}}};
+}
+}  // namespace
+
+class PlantedFaults : public GpuTest {};
+
+TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryFloatType) {
+  // K = 1003: an unroll tail (8 slices x 4 terms a trip), ranges of 256 terms with a short last one, and row-dot
+  // rows that start off their 16-byte boundaries; N = 77 and 33: unaligned rows and partial tiles.
+  const std::vector<FaultCase> cases = {
+      {"unroll_tail", {3, 77, 1003, 1}, Layout{false, false}, fewrows(4, 4, 1)},
+      {"unroll_tail", {2, 40, 1003, 2}, Layout{true, false}, fewrows(8, 8, 1)},
+      {"last_slice", {3, 77, 1003, 1}, Layout{false, false}, fewrows(1, 4, 1)},
+      {"dropped_plane", {3, 77, 1003, 1}, Layout{false, false}, fewrows(4, 8, 4)},
+      {"rowdot_head", {3, 21, 1003, 1}, Layout{false, true}, Config{{{"wg", 64}, {"rows", 2}, {"unroll", 2}, {"splits", 1}}}},
+      {"rowdot_head", {2, 19, 1003, 1}, Layout{true, true}, Config{{{"wg", 32}, {"rows", 1}, {"unroll", 1}, {"splits", 4}}}},
+      {"edge_column", {17, 33, 65, 1}, Layout{false, false}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}}},
+      {"edge_column", {9, 70, 31, 1}, Layout{true, true}, Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 2}, {"tn", 4}}}}};
+  size_t faults_seen = 0;
+  for (const PlantedFault& fault : planted_faults()) {
+    size_t cases_run = 0;
+    for (const FaultCase& cs : cases) {
+      if ("fault_" + cs.fault != fault.family->name) continue;
+      for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
+        GemmProblem p;
+        p.shape = cs.shape;
+        p.dtype = dtype;
+        p.layout = cs.layout;
+        GemmRunner runner(device(), p, RunOptions{});
+        const std::string name = fault.family->config_name(cs.config, dtype) + " " + cs.shape.to_string() + " " + cs.layout.name();
+        const Measurement real = runner.verify(*fault.base, cs.config);
+        ASSERT_EQ(real.disposition, Disposition::passed) << name << " without the fault: " << real.detail;
+        const Measurement planted = runner.verify(*fault.family, cs.config);
+        EXPECT_EQ(planted.disposition, Disposition::incorrect) << name << ": not refused (" << fault.what << ")";
+        ++cases_run;
+      }
+    }
+    EXPECT_GT(cases_run, 0u) << fault.family->name << " has no case";
+    ++faults_seen;
+  }
+  EXPECT_EQ(faults_seen, 5u);
+}
+
+}  // namespace gemmtune::test
