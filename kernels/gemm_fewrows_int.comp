@@ -43,7 +43,11 @@ int b_vals[UNROLL * VEC];  // the B values of one loop trip, zero point subtract
 
 int a_value(uint z, uint i, uint kk) {
   const uint idx = index_op_a(z, i, kk);
+#if defined(FAULT_ZERO_POINT_SIGN)  // planted fault (tests/gpu/test_planted_faults.cpp): A's zero point added
+  return byte_value(a_words[idx >> 2], idx, A_SIGNED) + ZERO_A;
+#else
   return byte_value(a_words[idx >> 2], idx, A_SIGNED) - ZERO_A;
+#endif
 }
 
 // The VEC elements of B at (z, kk, col0 .. col0 + VEC - 1) into b_vals[at ..]; `whole`: one aligned run inside

@@ -44,6 +44,9 @@
 #include "fault_unroll_tail_bf16.h"
 #include "fault_unroll_tail_f16.h"
 #include "fault_unroll_tail_f32.h"
+#include "fault_zero_point_i8.h"
+#include "fault_zero_point_u8.h"
+#include "fault_zero_point_u8i8.h"
 #include "tiled_bf16.h"
 #include "tiled_f16.h"
 #include "tiled_dot_i8.h"
@@ -167,6 +170,14 @@ std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   if (fault == "dropped_plane") return pick(spirv_fault_dropped_plane_f32, spirv_fault_dropped_plane_f16, spirv_fault_dropped_plane_bf16);
   if (fault == "rowdot_head") return pick(spirv_fault_rowdot_head_f32, spirv_fault_rowdot_head_f16, spirv_fault_rowdot_head_bf16);
   if (fault == "edge_column") return pick(spirv_fault_edge_column_f32, spirv_fault_edge_column_f16, spirv_fault_edge_column_bf16);
+  if (fault == "zero_point") {
+    switch (dtype) {
+      case DType::i8: return words(spirv_fault_zero_point_i8);
+      case DType::u8: return words(spirv_fault_zero_point_u8);
+      case DType::u8i8: return words(spirv_fault_zero_point_u8i8);
+      default: return {};
+    }
+  }
   return {};
 }
 

@@ -46,7 +46,8 @@ const std::vector<PlantedFault>& planted_faults() {
       make("last_slice", fewrows_family(), "few-rows adds all but the last slice's sums"),
       make("dropped_plane", fewrows_family(), "few-rows' one-pass split-k adds all but the last range's plane"),
       make("rowdot_head", rowdot_family(), "row-dot skips the elements before a shifted row's first 16-byte boundary"),
-      make("edge_column", tiled_family(), "tiled leaves C's last column unwritten")};
+      make("edge_column", tiled_family(), "tiled leaves C's last column unwritten"),
+      make("zero_point", fewrows_family(), "the 8-bit few-rows kernel adds A's zero point instead of subtracting it")};
   return faults;
 }
 

@@ -493,20 +493,24 @@ class Bench(unittest.TestCase):
 
 
 class PlantedFaults(unittest.TestCase):
-    """gemmtune itself refuses each planted fault (src/kernels/test_variants.cpp) in every float type: the sweep of
+    """gemmtune itself refuses each planted fault (src/kernels/test_variants.cpp) in every type it applies to: the sweep of
     the faulty config ends with no verified candidate (exit 1), never a winner."""
     CASES = [("fault_unroll_tail", "3x77x1003", "nn", "fault_unroll_tail_*_cols8_slices8_unroll4_vec4"),
              ("fault_last_slice", "3x77x1003", "nn", "fault_last_slice_*_cols8_slices8_unroll1_vec4"),
              ("fault_dropped_plane", "3x77x1003", "nn", "fault_dropped_plane_*_cols8_slices8_unroll4_vec8_splits4"),
              ("fault_rowdot_head", "3x21x1003", "nt", "fault_rowdot_head_*_wg64_rows2_unroll2"),
              ("fault_edge_column", "17x33x65", "nn", "fault_edge_column_*_bm32_bn32_bk8_tm4_tn4")]
+    # The 8-bit zero point, planted in the integer few-rows kernel: A's zero point 3.
+    INTEGER = ("fault_zero_point", "5x77x1003", "nn", "fault_zero_point_*_cols8_slices8_unroll4_vec4")
 
     def test_every_fault_is_refused_by_the_sweep(self):
-        for variant, shape, layout, kernels in self.CASES:
+        for variant, shape, layout, kernels in self.CASES + [self.INTEGER]:
+            integer = variant == self.INTEGER[0]
+            types = ["--dtype", "i8,u8,u8i8", "--zero-a", "3"] if integer else ["--dtype", "f32,f16,bf16"]
             with tempfile.TemporaryDirectory() as d:
                 path = os.path.join(d, "t.json")
                 env = dict(os.environ, GEMMTUNE_TEST_KERNELS=variant)
-                p = subprocess.run([BIN, "--shape", shape, "--layout", layout, "--dtype", "f32,f16,bf16", "--variants", variant,
+                p = subprocess.run([BIN, "--shape", shape, "--layout", layout, *types, "--variants", variant,
                                     "--kernels", kernels, "--budget", "30", "--out", path],
                                    capture_output=True, text=True, env=env, timeout=600)
                 self.assertEqual(p.returncode, 1, variant + ": " + p.stderr + p.stdout)

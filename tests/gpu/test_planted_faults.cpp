@@ -1,6 +1,7 @@
 // Planted faults (issue 19): each test-only family is a real one whose module carries one mistake a developer could
 // make (kernels/CMakeLists.txt, src/kernels/test_variants.cpp). The product's own verification must refuse every
-// config that takes the faulty path, on odd shapes, in every float type, while the real family passes the same
+// config that takes the faulty path, on odd shapes, in every type the fault applies to (float, or 8-bit for the
+// zero point), while the real family passes the same
 // configs (so the refusal is the fault's). The summation-order faults (reversed planes or subgroups) keep results
 // within the bounds: tests/gpu/test_order_model.cpp refuses those.
 #include "gpu/lavapipe_env.hpp"
@@ -15,6 +16,8 @@ struct FaultCase {
   Shape shape;
   Layout layout;
   Config config;
+  std::vector<DType> dtypes = {DType::f32, DType::f16, DType::bf16};
+  int32_t zero_a = 0;
 };
 
 Config fewrows(uint32_t unroll, uint32_t vec, uint32_t splits) {
@@ -24,7 +27,7 @@ Config fewrows(uint32_t unroll, uint32_t vec, uint32_t splits) {
 
 class PlantedFaults : public GpuTest {};
 
-TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryFloatType) {
+TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
   // K = 1003: an unroll tail (8 slices x 4 terms a trip), ranges of 256 terms with a short last one, and row-dot
   // rows that start off their 16-byte boundaries; N = 77 and 33: unaligned rows and partial tiles.
   const std::vector<FaultCase> cases = {
@@ -35,17 +38,19 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryFloatType) {
       {"rowdot_head", {3, 21, 1003, 1}, Layout{false, true}, Config{{{"wg", 64}, {"rows", 2}, {"unroll", 2}, {"splits", 1}}}},
       {"rowdot_head", {2, 19, 1003, 1}, Layout{true, true}, Config{{{"wg", 32}, {"rows", 1}, {"unroll", 1}, {"splits", 4}}}},
       {"edge_column", {17, 33, 65, 1}, Layout{false, false}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}}},
-      {"edge_column", {9, 70, 31, 1}, Layout{true, true}, Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 2}, {"tn", 4}}}}};
+      {"edge_column", {9, 70, 31, 1}, Layout{true, true}, Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 2}, {"tn", 4}}}},
+      {"zero_point", {5, 77, 1003, 1}, Layout{false, false}, fewrows(4, 4, 1), {DType::i8, DType::u8, DType::u8i8}, 3}};
   size_t faults_seen = 0;
   for (const PlantedFault& fault : planted_faults()) {
     size_t cases_run = 0;
     for (const FaultCase& cs : cases) {
       if ("fault_" + cs.fault != fault.family->name) continue;
-      for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
+      for (DType dtype : cs.dtypes) {
         GemmProblem p;
         p.shape = cs.shape;
         p.dtype = dtype;
         p.layout = cs.layout;
+        p.zero_a = cs.zero_a;
         GemmRunner runner(device(), p, RunOptions{});
         const std::string name = fault.family->config_name(cs.config, dtype) + " " + cs.shape.to_string() + " " + cs.layout.name();
         const Measurement real = runner.verify(*fault.base, cs.config);
@@ -58,7 +63,7 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryFloatType) {
     EXPECT_GT(cases_run, 0u) << fault.family->name << " has no case";
     ++faults_seen;
   }
-  EXPECT_EQ(faults_seen, 5u);
+  EXPECT_EQ(faults_seen, 6u);
 }
 
 }  // namespace gemmtune::test
