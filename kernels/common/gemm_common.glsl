@@ -110,7 +110,11 @@ float activation(float x) {
 /// alpha * sum + beta * C, then bias, then activation: the value stored at C[z][i][j].
 float finish(float sum, uint z, uint i, uint j) {
   precise float v = p.alpha * sum;
+#if defined(FAULT_BETA_ZERO_READS_C)  // planted fault (tests/gpu/test_planted_faults.cpp): C read when beta = 0
+  v = fma(p.beta, c_data[c_index(z, i, j)], v);
+#else
   if (p.beta != 0.0) v = fma(p.beta, c_data[c_index(z, i, j)], v);
+#endif
   if (HAS_BIAS) v = v + bias_data[p.off_bias + j];
   return activation(v);
 }

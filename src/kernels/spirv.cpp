@@ -29,6 +29,9 @@
 #include "splitk_reduce_i32.h"
 #include "test_hang_f32.h"
 // Planted faults (test-only).
+#include "fault_beta_reads_c_bf16.h"
+#include "fault_beta_reads_c_f16.h"
+#include "fault_beta_reads_c_f32.h"
 #include "fault_dropped_plane_bf16.h"
 #include "fault_dropped_plane_f16.h"
 #include "fault_dropped_plane_f32.h"
@@ -170,6 +173,7 @@ std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   if (fault == "dropped_plane") return pick(spirv_fault_dropped_plane_f32, spirv_fault_dropped_plane_f16, spirv_fault_dropped_plane_bf16);
   if (fault == "rowdot_head") return pick(spirv_fault_rowdot_head_f32, spirv_fault_rowdot_head_f16, spirv_fault_rowdot_head_bf16);
   if (fault == "edge_column") return pick(spirv_fault_edge_column_f32, spirv_fault_edge_column_f16, spirv_fault_edge_column_bf16);
+  if (fault == "beta_reads_c") return pick(spirv_fault_beta_reads_c_f32, spirv_fault_beta_reads_c_f16, spirv_fault_beta_reads_c_bf16);
   if (fault == "zero_point") {
     switch (dtype) {
       case DType::i8: return words(spirv_fault_zero_point_i8);

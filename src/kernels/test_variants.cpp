@@ -47,6 +47,7 @@ const std::vector<PlantedFault>& planted_faults() {
       make("dropped_plane", fewrows_family(), "few-rows' one-pass split-k adds all but the last range's plane"),
       make("rowdot_head", rowdot_family(), "row-dot skips the elements before a shifted row's first 16-byte boundary"),
       make("edge_column", tiled_family(), "tiled leaves C's last column unwritten"),
+      make("beta_reads_c", tiled_family(), "tiled reads C when beta = 0 (C may hold anything then)"),
       make("zero_point", fewrows_family(), "the 8-bit few-rows kernel adds A's zero point instead of subtracting it")};
   return faults;
 }

@@ -499,7 +499,8 @@ class PlantedFaults(unittest.TestCase):
              ("fault_last_slice", "3x77x1003", "nn", "fault_last_slice_*_cols8_slices8_unroll1_vec4"),
              ("fault_dropped_plane", "3x77x1003", "nn", "fault_dropped_plane_*_cols8_slices8_unroll4_vec8_splits4"),
              ("fault_rowdot_head", "3x21x1003", "nt", "fault_rowdot_head_*_wg64_rows2_unroll2"),
-             ("fault_edge_column", "17x33x65", "nn", "fault_edge_column_*_bm32_bn32_bk8_tm4_tn4")]
+             ("fault_edge_column", "17x33x65", "nn", "fault_edge_column_*_bm32_bn32_bk8_tm4_tn4"),
+             ("fault_beta_reads_c", "17x33x65", "nt", "fault_beta_reads_c_*_bm32_bn32_bk8_tm4_tn4")]
     # The 8-bit zero point, planted in the integer few-rows kernel: A's zero point 3.
     INTEGER = ("fault_zero_point", "5x77x1003", "nn", "fault_zero_point_*_cols8_slices8_unroll4_vec4")
 

@@ -39,6 +39,7 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
       {"rowdot_head", {2, 19, 1003, 1}, Layout{true, true}, Config{{{"wg", 32}, {"rows", 1}, {"unroll", 1}, {"splits", 4}}}},
       {"edge_column", {17, 33, 65, 1}, Layout{false, false}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}}},
       {"edge_column", {9, 70, 31, 1}, Layout{true, true}, Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 2}, {"tn", 4}}}},
+      {"beta_reads_c", {17, 33, 65, 1}, Layout{false, true}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}}},
       {"zero_point", {5, 77, 1003, 1}, Layout{false, false}, fewrows(4, 4, 1), {DType::i8, DType::u8, DType::u8i8}, 3}};
   size_t faults_seen = 0;
   for (const PlantedFault& fault : planted_faults()) {
@@ -63,7 +64,7 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
     EXPECT_GT(cases_run, 0u) << fault.family->name << " has no case";
     ++faults_seen;
   }
-  EXPECT_EQ(faults_seen, 6u);
+  EXPECT_EQ(faults_seen, 7u);
 }
 
 }  // namespace gemmtune::test
