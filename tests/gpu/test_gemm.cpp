@@ -134,6 +134,32 @@ TEST_F(GemmOperation, ColdRunsRotateThroughCopiesThatAllHoldTheInputs) {
   }
 }
 
+TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
+  // One config per distinct path of kernels/gemm_tiled.comp, not a sample: register tiles with runs of 4 rows and
+  // columns (vec4 shared loads), with neither, with one of them, 8 x 8 (two runs) and 1 x 8; BK 8, 16 and 32 with a
+  // k tail; on an odd shape (element staging, partial tiles) and one whose rows are 16-byte aligned (vector staging),
+  // in every layout, f32 and bf16 alternately, and in deterministic mode on the odd shape where BK allows it.
+  auto tile = [](uint32_t bm, uint32_t bn, uint32_t bk, uint32_t tm, uint32_t tn) {
+    return Config{{{"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn}}};
+  };
+  const Config configs[] = {tile(32, 32, 8, 4, 4), tile(32, 64, 16, 2, 4), tile(64, 32, 32, 4, 2),
+                            tile(32, 32, 16, 2, 2), tile(64, 64, 8, 8, 8),  tile(32, 64, 16, 1, 8)};
+  const Shape shapes[] = {{17, 33, 65, 1}, {48, 40, 72, 1}};
+  size_t which = 0;
+  for (const Config& config : configs)
+    for (const Shape& shape : shapes)
+      for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}})
+        for (Mode mode : {Mode::fast, Mode::deterministic}) {
+          if (mode == Mode::deterministic && (config.get("bk") % 16 != 0 || shape.m != 17)) continue;
+          GemmProblem p{shape, ++which % 2 ? DType::f32 : DType::bf16, 1.0f, 0.0f, layout};
+          p.mode = mode;
+          GemmRunner runner(device(), p, RunOptions{});
+          const Measurement m = runner.verify(tiled_family(), config);
+          EXPECT_EQ(m.disposition, Disposition::passed)
+              << tiled_family().config_name(config, p.dtype) << " " << shape.to_string() << " " << layout.name() << ": " << m.detail;
+        }
+}
+
 TEST_F(GemmOperation, APerturbedDeviceResultFailsVerification) {
   GemmProblem p{{64, 64, 64, 1}, DType::bf16, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});
