@@ -100,7 +100,11 @@ float activation(float x) {
     return r;
   }
   if (ACTIVATION == 3u) {
+#if defined(FAULT_GELU_CONSTANT)  // planted fault (tests/gpu/test_planted_faults.cpp): sqrt(2/pi) cut to 4 digits
+    precise float inner = 0.7978 * (x + 0.044715 * x * x * x);
+#else
     precise float inner = 0.79788456080286536 * (x + 0.044715 * x * x * x);
+#endif
     precise float r = 0.5 * x * (1.0 + tanh_stable(inner));
     return r;
   }
@@ -115,6 +119,10 @@ float finish(float sum, uint z, uint i, uint j) {
 #else
   if (p.beta != 0.0) v = fma(p.beta, c_data[c_index(z, i, j)], v);
 #endif
+#if defined(FAULT_BIAS_SHIFT)  // planted fault: the bias read one column over (the last column's from the guard band)
+  if (HAS_BIAS) v = v + bias_data[p.off_bias + j + 1];
+#else
   if (HAS_BIAS) v = v + bias_data[p.off_bias + j];
+#endif
   return activation(v);
 }

@@ -32,12 +32,18 @@
 #include "fault_beta_reads_c_bf16.h"
 #include "fault_beta_reads_c_f16.h"
 #include "fault_beta_reads_c_f32.h"
+#include "fault_bias_shift_bf16.h"
+#include "fault_bias_shift_f16.h"
+#include "fault_bias_shift_f32.h"
 #include "fault_dropped_plane_bf16.h"
 #include "fault_dropped_plane_f16.h"
 #include "fault_dropped_plane_f32.h"
 #include "fault_edge_column_bf16.h"
 #include "fault_edge_column_f16.h"
 #include "fault_edge_column_f32.h"
+#include "fault_gelu_constant_bf16.h"
+#include "fault_gelu_constant_f16.h"
+#include "fault_gelu_constant_f32.h"
 #include "fault_last_slice_bf16.h"
 #include "fault_last_slice_f16.h"
 #include "fault_last_slice_f32.h"
@@ -174,6 +180,8 @@ std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   if (fault == "rowdot_head") return pick(spirv_fault_rowdot_head_f32, spirv_fault_rowdot_head_f16, spirv_fault_rowdot_head_bf16);
   if (fault == "edge_column") return pick(spirv_fault_edge_column_f32, spirv_fault_edge_column_f16, spirv_fault_edge_column_bf16);
   if (fault == "beta_reads_c") return pick(spirv_fault_beta_reads_c_f32, spirv_fault_beta_reads_c_f16, spirv_fault_beta_reads_c_bf16);
+  if (fault == "bias_shift") return pick(spirv_fault_bias_shift_f32, spirv_fault_bias_shift_f16, spirv_fault_bias_shift_bf16);
+  if (fault == "gelu_constant") return pick(spirv_fault_gelu_constant_f32, spirv_fault_gelu_constant_f16, spirv_fault_gelu_constant_bf16);
   if (fault == "zero_point") {
     switch (dtype) {
       case DType::i8: return words(spirv_fault_zero_point_i8);

@@ -48,6 +48,8 @@ const std::vector<PlantedFault>& planted_faults() {
       make("rowdot_head", rowdot_family(), "row-dot skips the elements before a shifted row's first 16-byte boundary"),
       make("edge_column", tiled_family(), "tiled leaves C's last column unwritten"),
       make("beta_reads_c", tiled_family(), "tiled reads C when beta = 0 (C may hold anything then)"),
+      make("bias_shift", tiled_family(), "tiled adds the bias of the next column"),
+      make("gelu_constant", tiled_family(), "tiled's gelu-tanh uses sqrt(2/pi) cut to 0.7978"),
       make("zero_point", fewrows_family(), "the 8-bit few-rows kernel adds A's zero point instead of subtracting it")};
   return faults;
 }

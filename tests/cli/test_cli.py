@@ -501,13 +501,17 @@ class PlantedFaults(unittest.TestCase):
              ("fault_rowdot_head", "3x21x1003", "nt", "fault_rowdot_head_*_wg64_rows2_unroll2"),
              ("fault_edge_column", "17x33x65", "nn", "fault_edge_column_*_bm32_bn32_bk8_tm4_tn4"),
              ("fault_beta_reads_c", "17x33x65", "nt", "fault_beta_reads_c_*_bm32_bn32_bk8_tm4_tn4")]
+    # The epilogue faults, with the epilogue they break.
+    EPILOGUE = [("fault_bias_shift", "17x33x131", "nn", "fault_bias_shift_*_bm32_bn32_bk8_tm4_tn4", ["--bias"]),
+                ("fault_gelu_constant", "31x131x131", "nn", "fault_gelu_constant_*_bm32_bn32_bk8_tm4_tn4",
+                 ["--bias", "--activation", "gelu-tanh"])]
     # The 8-bit zero point, planted in the integer few-rows kernel: A's zero point 3.
     INTEGER = ("fault_zero_point", "5x77x1003", "nn", "fault_zero_point_*_cols8_slices8_unroll4_vec4")
 
     def test_every_fault_is_refused_by_the_sweep(self):
-        for variant, shape, layout, kernels in self.CASES + [self.INTEGER]:
+        for variant, shape, layout, kernels, extra in [c + ([],) for c in self.CASES] + [self.INTEGER + (["--zero-a", "3"],)] + self.EPILOGUE:
             integer = variant == self.INTEGER[0]
-            types = ["--dtype", "i8,u8,u8i8", "--zero-a", "3"] if integer else ["--dtype", "f32,f16,bf16"]
+            types = ["--dtype", "i8,u8,u8i8" if integer else "f32,f16,bf16", *extra]
             with tempfile.TemporaryDirectory() as d:
                 path = os.path.join(d, "t.json")
                 env = dict(os.environ, GEMMTUNE_TEST_KERNELS=variant)

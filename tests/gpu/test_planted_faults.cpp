@@ -18,6 +18,7 @@ struct FaultCase {
   Config config;
   std::vector<DType> dtypes = {DType::f32, DType::f16, DType::bf16};
   int32_t zero_a = 0;
+  Epilogue epilogue = {};
 };
 
 Config fewrows(uint32_t unroll, uint32_t vec, uint32_t splits) {
@@ -40,6 +41,11 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
       {"edge_column", {17, 33, 65, 1}, Layout{false, false}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}}},
       {"edge_column", {9, 70, 31, 1}, Layout{true, true}, Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 2}, {"tn", 4}}}},
       {"beta_reads_c", {17, 33, 65, 1}, Layout{false, true}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}}},
+      {"bias_shift", {17, 33, 131, 1}, Layout{false, false}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}},
+       {DType::f32, DType::f16, DType::bf16}, 0, Epilogue{true, 0, Activation::none}},
+      // K = 131: the normwise metric let this one pass in f32 (issue 19); the elementwise epilogue check must not.
+      {"gelu_constant", {31, 131, 131, 1}, Layout{false, false}, Config{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}},
+       {DType::f32, DType::f16, DType::bf16}, 0, Epilogue{true, 0, Activation::gelu_tanh}},
       {"zero_point", {5, 77, 1003, 1}, Layout{false, false}, fewrows(4, 4, 1), {DType::i8, DType::u8, DType::u8i8}, 3}};
   size_t faults_seen = 0;
   for (const PlantedFault& fault : planted_faults()) {
@@ -52,6 +58,7 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
         p.dtype = dtype;
         p.layout = cs.layout;
         p.zero_a = cs.zero_a;
+        p.epilogue = cs.epilogue;
         GemmRunner runner(device(), p, RunOptions{});
         const std::string name = fault.family->config_name(cs.config, dtype) + " " + cs.shape.to_string() + " " + cs.layout.name();
         const Measurement real = runner.verify(*fault.base, cs.config);
@@ -64,7 +71,7 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
     EXPECT_GT(cases_run, 0u) << fault.family->name << " has no case";
     ++faults_seen;
   }
-  EXPECT_EQ(faults_seen, 7u);
+  EXPECT_EQ(faults_seen, 9u);
 }
 
 }  // namespace gemmtune::test
