@@ -26,6 +26,9 @@ float split_planes_sum(uint z, uint i, uint j) {
   precise float sum = planes[scratch_index(z, 0, i, j)];
 #if defined(FAULT_DROP_PLANE)  // planted fault (tests/gpu/test_planted_faults.cpp): the last range's plane dropped
   for (uint r = 1; r < SPLIT - 1; ++r) sum = sum + planes[scratch_index(z, r, i, j)];
+#elif defined(FAULT_REVERSED_PLANES)  // planted fault (tests/gpu/test_order_model.cpp): the ranges added last first
+  sum = planes[scratch_index(z, SPLIT - 1, i, j)];
+  for (uint r = 1; r < SPLIT; ++r) sum = sum + planes[scratch_index(z, SPLIT - 1 - r, i, j)];
 #else
   for (uint r = 1; r < SPLIT; ++r) sum = sum + planes[scratch_index(z, r, i, j)];
 #endif

@@ -28,6 +28,7 @@ struct PlantedFault {
   std::shared_ptr<const KernelFamily> family;  ///< named fault_<fault>
   const KernelFamily* base;                    ///< the family it copies
   std::string what;                            ///< the mistake, in words
+  bool order_only = false;  ///< a summation-order fault: within the bounds, refused by the order models, not verification
 };
 const std::vector<PlantedFault>& planted_faults();
 

@@ -47,6 +47,9 @@
 #include "fault_last_slice_bf16.h"
 #include "fault_last_slice_f16.h"
 #include "fault_last_slice_f32.h"
+#include "fault_reversed_planes_bf16.h"
+#include "fault_reversed_planes_f16.h"
+#include "fault_reversed_planes_f32.h"
 #include "fault_rowdot_head_bf16.h"
 #include "fault_rowdot_head_f16.h"
 #include "fault_rowdot_head_f32.h"
@@ -177,6 +180,7 @@ std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   if (fault == "unroll_tail") return pick(spirv_fault_unroll_tail_f32, spirv_fault_unroll_tail_f16, spirv_fault_unroll_tail_bf16);
   if (fault == "last_slice") return pick(spirv_fault_last_slice_f32, spirv_fault_last_slice_f16, spirv_fault_last_slice_bf16);
   if (fault == "dropped_plane") return pick(spirv_fault_dropped_plane_f32, spirv_fault_dropped_plane_f16, spirv_fault_dropped_plane_bf16);
+  if (fault == "reversed_planes") return pick(spirv_fault_reversed_planes_f32, spirv_fault_reversed_planes_f16, spirv_fault_reversed_planes_bf16);
   if (fault == "rowdot_head") return pick(spirv_fault_rowdot_head_f32, spirv_fault_rowdot_head_f16, spirv_fault_rowdot_head_bf16);
   if (fault == "edge_column") return pick(spirv_fault_edge_column_f32, spirv_fault_edge_column_f16, spirv_fault_edge_column_bf16);
   if (fault == "beta_reads_c") return pick(spirv_fault_beta_reads_c_f32, spirv_fault_beta_reads_c_f16, spirv_fault_beta_reads_c_bf16);

@@ -22,7 +22,7 @@ std::span<const uint32_t> tiled_dot_spirv(DType dtype);
 std::span<const uint32_t> splitk_reduce_spirv(DType dtype);
 std::span<const uint32_t> epilogue_spirv();
 std::span<const uint32_t> test_hang_spirv();
-/// A planted fault's module (kernels/CMakeLists.txt: unroll_tail, last_slice, dropped_plane, rowdot_head,
+/// A planted fault's module (kernels/CMakeLists.txt: unroll_tail, last_slice, dropped_plane, reversed_planes, rowdot_head,
 /// edge_column, beta_reads_c, bias_shift and gelu_constant for the float types, zero_point for the 8-bit ones); empty for an unknown fault or another type.
 std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype);
 

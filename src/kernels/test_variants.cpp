@@ -33,18 +33,19 @@ KernelFamily make_test_variant(const std::string& name) {
 }  // namespace
 
 const std::vector<PlantedFault>& planted_faults() {
-  auto make = [](const std::string& fault, const KernelFamily& base, const std::string& what) {
+  auto make = [](const std::string& fault, const KernelFamily& base, const std::string& what, bool order_only = false) {
     auto family = std::make_shared<KernelFamily>(base);
     family->name = "fault_" + fault;
     family->spirv = [fault](DType dtype) { return fault_spirv(fault, dtype); };
     family->alternative_spirv = nullptr;
     family->alternative_applies = nullptr;
-    return PlantedFault{family, &base, what};
+    return PlantedFault{family, &base, what, order_only};
   };
   static const std::vector<PlantedFault> faults = {
       make("unroll_tail", fewrows_family(), "few-rows drops the k terms after its last whole unrolled trip"),
       make("last_slice", fewrows_family(), "few-rows adds all but the last slice's sums"),
       make("dropped_plane", fewrows_family(), "few-rows' one-pass split-k adds all but the last range's plane"),
+      make("reversed_planes", fewrows_family(), "few-rows' one-pass split-k adds the ranges' planes last first", true),
       make("rowdot_head", rowdot_family(), "row-dot skips the elements before a shifted row's first 16-byte boundary"),
       make("edge_column", tiled_family(), "tiled leaves C's last column unwritten"),
       make("beta_reads_c", tiled_family(), "tiled reads C when beta = 0 (C may hold anything then)"),

@@ -265,6 +265,35 @@ TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
       }
 }
 
+TEST_F(OrderModel, RefusesThePlantedOrderFaultsThatVerificationPasses) {
+  // Each order-only planted fault (src/kernels/test_variants.cpp) passes the normwise verification, and its bits
+  // match neither the fused nor the unfused model; the real family's do.
+  size_t seen = 0;
+  for (const PlantedFault& fault : planted_faults()) {
+    if (!fault.order_only) continue;
+    ASSERT_EQ(fault.base, &fewrows_family()) << fault.family->name << ": add its model here";
+    for (DType dtype : {DType::f32, DType::f16, DType::bf16}) {
+      const GemmProblem p = problem_of({3, 77, 1003, 1}, dtype, Layout{false, false});
+      const RunOptions options;
+      const HostOperands operands = make_operands(p, options.seed, options.guard);
+      GemmRunner runner(device(), p, options);
+      const Config config{{{"cols", 8}, {"slices", 8}, {"unroll", 4}, {"vec", 4}, {"splits", 4}}};
+      auto matches = [&](const std::vector<float>& got) {
+        return differing(fewrows_model(p, operands, 8, 4, Order{true}), got) == 0 ||
+               differing(fewrows_model(p, operands, 8, 4, Order{false}), got) == 0;
+      };
+      ASSERT_EQ(runner.verify(fewrows_family(), config).disposition, Disposition::passed);
+      EXPECT_TRUE(matches(runner.last_result())) << dtype_name(dtype);
+      const Measurement m = runner.verify(*fault.family, config);
+      EXPECT_EQ(m.disposition, Disposition::passed) << fault.family->name << ": within the bounds, as a reordering is";
+      EXPECT_FALSE(matches(runner.last_result()))
+          << fault.family->name << " " << dtype_name(dtype) << ": not refused (" << fault.what << ")";
+    }
+    ++seen;
+  }
+  EXPECT_EQ(seen, 1u);
+}
+
 TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
   struct Case {
     GemmProblem problem;
