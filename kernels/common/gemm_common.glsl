@@ -96,7 +96,11 @@ float tanh_stable(float x) {
 float activation(float x) {
   if (ACTIVATION == 1u) return x < 0.0 ? 0.0 : x;  // NaN stays NaN
   if (ACTIVATION == 2u) {
+#if defined(FAULT_GELU_ERF_CONSTANT)  // planted fault (tests/gpu/test_planted_faults.cpp): 1/sqrt(2) cut to 4 digits
+    precise float r = 0.5 * x * (1.0 + erf_approx(x * 0.7071));
+#else
     precise float r = 0.5 * x * (1.0 + erf_approx(x * 0.70710678118654752));
+#endif
     return r;
   }
   if (ACTIVATION == 3u) {

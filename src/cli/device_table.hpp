@@ -1,8 +1,10 @@
 // What the commands that write a table share: the device's identity and reading the table to update.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "core/shape_needs.hpp"
 #include "report/table.hpp"
 #include "vk/device_info.hpp"
 
@@ -21,5 +23,8 @@ void adopt_device(TuningTable& table, const vk::DeviceInfo& device, const std::s
 /// Whether a result's kernel is the one this build has: "current", "stale" (the variant's SPIR-V for the dtype
 /// has changed since it was tuned, or the variant is gone) or "unrecorded" (a table from before hashes were kept).
 std::string kernel_status(const ConfigResult& result, const std::string& dtype);
+
+/// What a table's configs need of other shapes, as this build's kernel families say (lookup and export).
+std::optional<ShapeNeeds> family_shape_needs(const ConfigResult& result, const std::string& dtype);
 
 }  // namespace gemmtune

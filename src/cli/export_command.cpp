@@ -1,6 +1,7 @@
 // `gemmtune export TABLE --format cpp --namespace NAME`: the header on stdout (or --out). No GPU.
 #include <cstdio>
 
+#include "cli/device_table.hpp"
 #include "cli/options.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -11,7 +12,7 @@ namespace gemmtune {
 int run_export(const ExportCommandOptions& o) {
   if (o.format != "cpp") throw usage_error("--format", o.format, "expected cpp");
   if (!o.out.empty()) preflight_writable(o.out);
-  const std::string header = export_cpp_header(load_table(o.table), o.ns, o.table);
+  const std::string header = export_cpp_header(load_table(o.table), o.ns, o.table, family_shape_needs);
   if (o.out.empty()) {
     std::fputs(header.c_str(), stdout);
   } else {

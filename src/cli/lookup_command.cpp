@@ -26,7 +26,7 @@ int run_lookup(const LookupCommandOptions& o) {
                                              here.name + " (driver " + here.driver_version + "); --any-device uses it anyway");
     }
   }
-  const LookupResult r = lookup_config(table, shape.m, shape.n, shape.k, std::string(dtype_name(dtype)), layout.name());
+  const LookupResult r = lookup_config(table, shape.m, shape.n, shape.k, std::string(dtype_name(dtype)), layout.name(), family_shape_needs);
   // The kernel of the entry used: the same SPIR-V as this build's, or changed since (stale: tune again).
   std::string kernel = "current";
   for (const TableEntry& e : table.entries) {

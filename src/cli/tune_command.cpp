@@ -56,6 +56,10 @@ std::string kernel_status(const ConfigResult& result, const std::string& dtype) 
   return family && family->kernel_hash(parse_dtype(dtype, "table dtype")) == result.kernel_hash ? "current" : "stale";
 }
 
+std::optional<ShapeNeeds> family_shape_needs(const ConfigResult& result, const std::string& dtype) {
+  return tuned_shape_needs(result.variant, result.params, parse_dtype(dtype, "table dtype"));
+}
+
 DeviceIdentity device_identity(const vk::DeviceInfo& d) {
   return {d.name,          d.vendor_id, d.device_id, d.driver_version, d.driver_name, d.driver_id, vk::api_version_string(d.api_version),
           vk::device_type_name(d.type), vk::uuid_string(d.pipeline_cache_uuid)};

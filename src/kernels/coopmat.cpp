@@ -60,6 +60,11 @@ KernelFamily make_coopmat() {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
+  f.shape_needs = [](const Config& c, DType) {
+    ShapeNeeds needs;
+    needs.splits = c.get("splits");
+    return needs;
+  };
   // Screening: the winners on the H200 (results/h200/notes.md, steps 5 and 10) were 128x128 tiles, or 64x64
   // where few tiles cover C, with BK 64 (BK 32 double-buffered where two BK 64 buffers do not fit) and 4
   // subgroups; split-k only where the tiles alone leave the device idle.

@@ -45,6 +45,11 @@ KernelFamily make_coopmat2() {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
+  f.shape_needs = [](const Config& c, DType) {
+    ShapeNeeds needs;
+    needs.splits = c.get("splits");
+    return needs;
+  };
   // Screening: as for coopmat (src/kernels/coopmat.cpp), large tiles where they fill the device, 64x64 where
   // they do not, square before oblong, split-k only where the tiles alone leave it idle; 128 invocations and
   // BK 64 first (the H200's winners at 4096^3, 2048^3 and 1024x768x3072: results/h200/notes.md, step 12).

@@ -1,6 +1,7 @@
 // The few-rows family (kernels/gemm_fewrows.comp): decoding-sized products that stream B once.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
@@ -8,6 +9,9 @@
 namespace gemmtune {
 
 namespace {
+/// The integer kernel (gemm_fewrows_int.comp) holds 16 rows of op(A), the float one 8.
+uint64_t max_rows_of(DType dtype) { return is_integer(dtype) ? 16 : 8; }
+
 /// Elements of the aligned unit in which the float kernel reads rows of B that are not 16-byte aligned (odd N), or
 /// 0 where it does not (VEC 1, aligned rows, B stored N x K, the integer kernel): as UNITS and UNIT in the shader.
 uint64_t unaligned_unit(const Config& c, const GemmProblem& p) {
@@ -29,8 +33,7 @@ KernelFamily make_fewrows() {
   f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}, {"unroll", 3, {1, 4, 8}}, {"vec", 4, {1, 4, 8}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16, 32}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    // The integer kernel (gemm_fewrows_int.comp) holds 16 rows, the float one 8.
-    const uint64_t max_rows = is_integer(p.dtype) ? 16 : 8;
+    const uint64_t max_rows = max_rows_of(p.dtype);
     if (p.shape.m > max_rows)
       return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most " + std::to_string(max_rows) + " rows of op(A)" +
              (is_integer(p.dtype) ? " for 8-bit integers" : "");
@@ -91,6 +94,21 @@ KernelFamily make_fewrows() {
            split_fill_cost(c.get("splits"), double(column_tiles(c, p) * p.shape.batch), 64, 64, 32);
   };
   f.few_rows = true;
+  // Unaligned rows of B (N not a multiple of 16 bytes) are read in units of UNIT elements: SLICES x N must be a
+  // whole number of them (the unit_shift constraint, for B stored K x N with N as its leading dimension).
+  f.shape_needs = [](const Config& c, DType dtype) {
+    ShapeNeeds needs;
+    needs.max_m = max_rows_of(dtype);
+    if (!is_integer(dtype) && c.get("vec") > 1) {
+      const uint64_t unit = std::min<uint64_t>(c.get("vec"), 16 / dtype_bytes(dtype));
+      needs.n_multiple = unit / std::gcd<uint64_t>(unit, c.get("slices"));
+    }
+    needs.splits = c.get("splits");
+    return needs;
+  };
+  f.summation_order = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
+    return ordered_sums(SummationOrder::Kind::slices, c.get("slices"), c.get("splits"), p);
+  };
   f.spirv = fewrows_spirv;
   return f;
 }

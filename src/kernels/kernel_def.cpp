@@ -16,9 +16,13 @@ uint32_t Config::get(const std::string& name) const {
   throw std::out_of_range("config has no parameter '" + name + "'");
 }
 
-uint64_t split_range_terms(uint64_t k, uint32_t splits) {
-  uint64_t per = (k + splits - 1) / splits;
-  return (per + 31) / 32 * 32;
+SummationOrder ordered_sums(SummationOrder::Kind kind, uint32_t parts, uint32_t splits, const GemmProblem& problem) {
+  SummationOrder order;
+  order.kind = kind;
+  order.parts = parts;
+  order.splits = splits;
+  order.range_terms = splits > 1 ? split_range_terms(problem.shape.k, splits) : problem.shape.k;
+  return order;
 }
 
 std::span<const uint32_t> KernelFamily::module_for(DType dtype, const vk::DeviceInfo& device, bool allow_alternative) const {
@@ -94,13 +98,8 @@ std::vector<Config> KernelFamily::all_configs() const {
 Constraint split_range_constraint() {
   return {"k_ranges", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
             const uint32_t s = c.get("splits");
-            if (s == 1) return std::nullopt;
-            const uint64_t range = split_range_terms(p.shape.k, s);
-            if (range < 64 || p.shape.k < (s - 1) * range + 64) {
-              return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
-                     " ranges of at least 64 terms (multiples of 32)";
-            }
-            return std::nullopt;
+            if (split_ranges_fit(p.shape.k, s)) return std::nullopt;
+            return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) + " ranges of at least 64 terms (multiples of 32)";
           }};
 }
 

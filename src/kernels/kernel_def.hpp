@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/problem.hpp"
+#include "core/shape_needs.hpp"
+#include "core/summation_order.hpp"
 #include "vk/device_info.hpp"
 
 namespace gemmtune {
@@ -66,6 +68,9 @@ struct KernelFamily {
   /// Where the declaration also depends on the problem (fewrows: its rows of op(A)), the bytes for that problem,
   /// which the shared-memory constraint checks; `shared_bytes` is then the bound over every problem it serves.
   std::function<uint64_t(const Config&, const GemmProblem&)> problem_shared_bytes;
+  /// What a config needs of M, N and K on any device: the numbers the family's shape constraints check (a test holds
+  /// them to agree), which lookup and export use for shapes the config was not tuned on. Unset: any shape.
+  std::function<ShapeNeeds(const Config&, DType)> shape_needs;
   /// Workgroup counts (x, y, z) of the main pass; may exceed the device's limits (the runner splits the grid).
   std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid;
   std::function<std::span<const uint32_t>(DType)> spirv;
@@ -96,6 +101,10 @@ struct KernelFamily {
   /// opens the round before the others.
   std::function<uint32_t(const GemmProblem&)> decoding_weight;
 
+  /// Deterministic mode's summation order of a config for a float problem on a device, which the runner models on
+  /// the host and compares bit for bit. Unset: the family does not serve deterministic float problems.
+  std::function<SummationOrder(const Config&, const GemmProblem&, const vk::DeviceInfo&)> summation_order;
+
   /// Deterministic config name: "<family>_<dtype>_<param><value>..." ("tiled_f32_bm64_bn64_bk16_tm4_tn4"),
   /// parameters at their `unnamed_value` left out.
   std::string config_name(const Config& config, DType dtype) const;
@@ -114,8 +123,9 @@ struct KernelFamily {
 /// FNV-1a 64 over the modules' bytes in order, as "fnv1a64:<16 hex digits>" (KernelFamily::kernel_hash).
 std::string modules_hash(const std::vector<std::span<const uint32_t>>& modules);
 
-/// Terms per split-k range: ceil(K / S) rounded up to a multiple of 32.
-uint64_t split_range_terms(uint64_t k, uint32_t splits);
+/// A family's deterministic order for a problem: `parts` as the kind has them, `splits` ranges of
+/// split_range_terms(K, splits) terms.
+SummationOrder ordered_sums(SummationOrder::Kind kind, uint32_t parts, uint32_t splits, const GemmProblem& problem);
 
 /// Split-k ranges (a "splits" parameter; 1 = none): ceil(K/S) rounded to a multiple of 32, at least 64 terms
 /// each, the last one included.

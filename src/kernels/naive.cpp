@@ -17,6 +17,9 @@ KernelFamily make_naive() {
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{(p.shape.n + c.get("wg") - 1) / c.get("wg"), p.shape.m, p.shape.batch};
   };
+  f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
+    return ordered_sums(SummationOrder::Kind::chain, 1, 1, p);
+  };
   f.spirv = naive_spirv;
   return f;
 }

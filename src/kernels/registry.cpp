@@ -27,6 +27,27 @@ const KernelFamily* find_family(const std::string& name) {
   return name == naive_family().name ? &naive_family() : nullptr;
 }
 
+std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant, const std::vector<std::pair<std::string, uint32_t>>& params,
+                                            DType dtype) {
+  const KernelFamily* family = find_family(variant);
+  if (!family) return std::nullopt;
+  Config config;
+  for (const ParamSpec& spec : family->params) {
+    auto it = std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.first == spec.name; });
+    if (it != params.end()) {
+      config.values.emplace_back(spec.name, it->second);
+    } else if (spec.unnamed_value) {
+      config.values.emplace_back(spec.name, *spec.unnamed_value);
+    } else {
+      return std::nullopt;
+    }
+  }
+  for (const auto& [name, value] : params) {  // a parameter this build's family does not have
+    if (std::none_of(family->params.begin(), family->params.end(), [&](const ParamSpec& s) { return s.name == name; })) return std::nullopt;
+  }
+  return family->shape_needs ? family->shape_needs(config, dtype) : ShapeNeeds{};
+}
+
 std::vector<const KernelFamily*> parse_variant_list(const std::string& text, const std::string& what) {
   std::vector<const KernelFamily*> out;
   size_t start = 0;

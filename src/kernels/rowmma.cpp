@@ -10,6 +10,8 @@ namespace gemmtune {
 
 namespace {
 constexpr uint64_t kMaxRows = 16;  // op(A) is one fragment wide
+constexpr uint64_t kMinNK = 16;    // edge blocks overlap the block before; the last k fragment ends at K
+constexpr uint64_t kKMultiple = 8;  // ... on a 16-byte boundary
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
 
@@ -24,8 +26,8 @@ KernelFamily make_rowmma() {
     if (!p.layout.trans_b) return std::string("B stored K x N: row-mma loads fragments along rows of B stored N x K");
     if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
     // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
-    if (p.shape.n < 16 || p.shape.k < 16) return std::string("N and K of at least 16 (row-dot serves smaller ones)");
-    if (p.shape.k % 8 != 0) return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
+    if (p.shape.n < kMinNK || p.shape.k < kMinNK) return std::string("N and K of at least 16 (row-dot serves smaller ones)");
+    if (p.shape.k % kKMultiple != 0) return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
     const ResolvedOperand b = resolve(p).b;
     if (b.ld % 8 != 0 || b.offset % 8 != 0 || b.stride % 8 != 0)
       return std::string("rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
@@ -54,6 +56,14 @@ KernelFamily make_rowmma() {
     return std::array<uint64_t, 3>{(p.shape.n + rows - 1) / rows * c.get("splits"), 1, p.shape.batch};
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
+  f.shape_needs = [](const Config& c, DType) {
+    ShapeNeeds needs;
+    needs.max_m = kMaxRows;
+    needs.min_n = needs.min_k = kMinNK;
+    needs.k_multiple = kKMultiple;
+    needs.splits = c.get("splits");
+    return needs;
+  };
   // Screening: the H200's winners at M = 4, 8 and 16 (notes, issue 18 step 8) first: about one workgroup per
   // SM of a large GPU (N / (16 FRAGS) near 128), 16 subgroups, 2 or 4 fragments a trip, wide loads. k split: none
   // where the blocks alone give about 128 workgroups, else the fewest splits that give 256 (8x768x14336 f16: 23.8

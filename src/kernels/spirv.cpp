@@ -44,6 +44,9 @@
 #include "fault_gelu_constant_bf16.h"
 #include "fault_gelu_constant_f16.h"
 #include "fault_gelu_constant_f32.h"
+#include "fault_gelu_erf_constant_bf16.h"
+#include "fault_gelu_erf_constant_f16.h"
+#include "fault_gelu_erf_constant_f32.h"
 #include "fault_last_slice_bf16.h"
 #include "fault_last_slice_f16.h"
 #include "fault_last_slice_f32.h"
@@ -186,6 +189,7 @@ std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   if (fault == "beta_reads_c") return pick(spirv_fault_beta_reads_c_f32, spirv_fault_beta_reads_c_f16, spirv_fault_beta_reads_c_bf16);
   if (fault == "bias_shift") return pick(spirv_fault_bias_shift_f32, spirv_fault_bias_shift_f16, spirv_fault_bias_shift_bf16);
   if (fault == "gelu_constant") return pick(spirv_fault_gelu_constant_f32, spirv_fault_gelu_constant_f16, spirv_fault_gelu_constant_bf16);
+  if (fault == "gelu_erf_constant") return pick(spirv_fault_gelu_erf_constant_f32, spirv_fault_gelu_erf_constant_f16, spirv_fault_gelu_erf_constant_bf16);
   if (fault == "zero_point") {
     switch (dtype) {
       case DType::i8: return words(spirv_fault_zero_point_i8);

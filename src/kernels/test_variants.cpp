@@ -51,6 +51,7 @@ const std::vector<PlantedFault>& planted_faults() {
       make("beta_reads_c", tiled_family(), "tiled reads C when beta = 0 (C may hold anything then)"),
       make("bias_shift", tiled_family(), "tiled adds the bias of the next column"),
       make("gelu_constant", tiled_family(), "tiled's gelu-tanh uses sqrt(2/pi) cut to 0.7978"),
+      make("gelu_erf_constant", tiled_family(), "tiled's gelu-erf uses 1/sqrt(2) cut to 0.7071"),
       make("zero_point", fewrows_family(), "the 8-bit few-rows kernel adds A's zero point instead of subtracting it")};
   return faults;
 }

@@ -5,6 +5,8 @@
 namespace gemmtune {
 
 namespace {
+constexpr uint64_t kMinSplitK = 128;  // two ranges of 64 terms
+
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /// What tiled and splitk share: tile parameters, constraints and the tiled SPIR-V.
@@ -47,6 +49,9 @@ KernelFamily make_tiled() {
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch};
   };
+  f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
+    return ordered_sums(SummationOrder::Kind::tiled_groups, 1, 1, p);
+  };
   return f;
 }
 
@@ -59,7 +64,7 @@ KernelFamily make_splitk() {
                                           {"tn", 5, {2, 4, 8}},
                                           {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    if (p.shape.k < 128) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
+    if (p.shape.k < kMinSplitK) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
     return std::nullopt;
   };
   f.constraints.push_back(split_range_constraint());
@@ -67,6 +72,16 @@ KernelFamily make_splitk() {
   f.splits = [](const Config& c) { return c.get("splits"); };
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
+  };
+  // The planes are added in range order by the reduce pass (kernels/splitk_reduce.comp).
+  f.shape_needs = [](const Config& c, DType) {
+    ShapeNeeds needs;
+    needs.min_k = kMinSplitK;
+    needs.splits = c.get("splits");
+    return needs;
+  };
+  f.summation_order = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
+    return ordered_sums(SummationOrder::Kind::tiled_groups, 1, c.get("splits"), p);
   };
   return f;
 }

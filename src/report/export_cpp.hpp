@@ -4,12 +4,15 @@
 
 #include <string>
 
+#include "report/lookup.hpp"
 #include "report/table.hpp"
 
 namespace gemmtune {
 
 /// The header's text; `ns` is the namespace it declares (a C++ identifier, checked: usage Error otherwise);
-/// `source` names the table in its first comment.
-std::string export_cpp_header(const TuningTable& table, const std::string& ns, const std::string& source);
+/// `source` names the table in its first comment. Each entry carries its config's shape needs (`needs_of`), which
+/// the header's lookup checks as gemmtune lookup does; a config whose variant `needs_of` does not know serves only
+/// its own shape there too.
+std::string export_cpp_header(const TuningTable& table, const std::string& ns, const std::string& source, const ShapeNeedsOf& needs_of);
 
 }  // namespace gemmtune

@@ -3,7 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+
+#include "core/shape_needs.hpp"
 
 #include "report/table.hpp"
 
@@ -17,12 +21,17 @@ struct LookupResult {
   double median_us = 0;
 };
 
+/// What a tuned config needs of other shapes: its kernel family's ShapeNeeds (the CLI asks the families:
+/// `tuned_shape_needs` in src/kernels/registry.hpp), or nullopt for a variant it does not know (then the config
+/// serves only the shape it was tuned on).
+using ShapeNeedsOf = std::function<std::optional<ShapeNeeds>(const ConfigResult& config, const std::string& dtype)>;
+
 /// The config for M x N x K in `dtype` and `layout`: an entry of that shape (the plain operation, alpha 1,
 /// beta 0, no epilogue, fast, hot, first when several), else the verified entry of the same dtype and layout
-/// nearest on (ln M, ln N, ln K) whose config can serve the shape (few-rows: M <= 8; split-k: 64 terms per
-/// range), ties to the first in the table, else the default config (default_config).
+/// nearest on (ln M, ln N, ln K) whose config meets the shape's needs (`needs_of`), ties to the first in the
+/// table, else the default config (default_config).
 LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,
-                           const std::string& layout);
+                           const std::string& layout, const ShapeNeedsOf& needs_of);
 
 /// The plain operation: alpha 1, beta 0, no epilogue, fast, hot, batch 1 (preferred when several entries match).
 bool plain_operation(const TableEntry& e);

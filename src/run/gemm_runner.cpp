@@ -6,11 +6,13 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
 #include "kernels/spirv.hpp"
 #include "verify/epilogue_check.hpp"
+#include "verify/order_model.hpp"
 #include "verify/reference.hpp"
 #include "vk/check.hpp"
 
@@ -101,6 +103,20 @@ uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uin
 }
 
 namespace {
+/// "(z, i, j)" of a dense batch x M x N index.
+std::string element_name(const Shape& s, uint64_t index) {
+  return "(" + std::to_string(index / (s.m * s.n)) + ", " + std::to_string(index / s.n % s.m) + ", " + std::to_string(index % s.n) + ")";
+}
+
+/// A float with its bits: "1.2345678 (0x3f9e0652)"; the bits are what an order check compares.
+std::string float_bits_text(float x) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  char text[48];
+  std::snprintf(text, sizeof text, "%.9g (0x%08x)", double(x), bits);
+  return text;
+}
+
 uint64_t largest_buffer(const vk::Device& device) {
   return std::min({uint64_t(device.info().max_storage_buffer_range), device.info().max_memory_allocation_size, device.info().max_buffer_size});
 }
@@ -430,12 +446,20 @@ bool GemmRunner::verified(const KernelFamily& family, const Config& config, cons
                                   : "error " + std::to_string(m.error.error) + " > bound " + std::to_string(m.error.bound);
     return false;
   }
-  if (auto mismatch = epilogue_mismatch(family, config, m.error)) {
-    m.disposition = Disposition::incorrect;
-    m.detail = *mismatch;
-    return false;
-  }
-  return true;
+  // The epilogue and the summation order are checked against the device's own result before bias and
+  // activation: with either, the unfused product pass gives it, and leaves C holding it (what is timed next
+  // overwrites it, as every repeat does).
+  const bool epilogue = problem_.epilogue.bias || problem_.epilogue.activation != Activation::none;
+  const bool ordered = problem_.mode == Mode::deterministic && !is_integer(problem_.dtype) && problem_.alpha != 0.0f;
+  if (!epilogue && !ordered) return true;
+  const std::vector<float> pre = epilogue ? run_without_fused_epilogue(family, config, false) : std::vector<float>{};
+  const std::span<const float> product = epilogue ? std::span<const float>(pre) : std::span<const float>(last_result_);
+  std::optional<std::string> mismatch = epilogue ? epilogue_mismatch(product, m.error) : std::nullopt;
+  if (!mismatch && ordered) mismatch = order_mismatch(family, config, product);
+  if (!mismatch) return true;
+  m.disposition = Disposition::incorrect;
+  m.detail = *mismatch;
+  return false;
 }
 
 void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool screening, Measurement& m) {
@@ -483,19 +507,22 @@ double GemmRunner::sample(const KernelFamily& family, const Config& config, uint
   return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, runs); }) / runs / 1000.0;
 }
 
-std::optional<std::string> GemmRunner::epilogue_mismatch(const KernelFamily& family, const Config& config, ErrorStats& error) {
-  if (!problem_.epilogue.bias && problem_.epilogue.activation == Activation::none) return std::nullopt;
-  // The epilogue element by element against the device's own pre-activation result (verify/epilogue_check.hpp).
-  // This run leaves C holding the pre-activation result: what is timed next overwrites it, as every repeat does.
-  const std::vector<float> pre = run_without_fused_epilogue(family, config, false);
+std::optional<std::string> GemmRunner::epilogue_mismatch(std::span<const float> pre, ErrorStats& error) const {
   const EpilogueCheck e = check_epilogue(problem_, operands_, pre, last_result_);
   error.epilogue = e.error;
   if (e.passed) return std::nullopt;
-  const Shape& s = problem_.shape;
-  return "epilogue at (" + std::to_string(e.worst_index / (s.m * s.n)) + ", " + std::to_string(e.worst_index / s.n % s.m) + ", " +
-         std::to_string(e.worst_index % s.n) + "): " + problem_.epilogue.name() + "(" + std::to_string(e.pre) + ") = " +
+  return "epilogue at " + element_name(problem_.shape, e.worst_index) + ": " + problem_.epilogue.name() + "(" + std::to_string(e.pre) + ") = " +
          std::to_string(e.expected) + ", got " + std::to_string(e.got) + ": error " + std::to_string(e.error) + " > bound " +
          std::to_string(kEpilogueBound) + " (elementwise, of max(1, |x|))";
+}
+
+std::optional<std::string> GemmRunner::order_mismatch(const KernelFamily& family, const Config& config, std::span<const float> pre) const {
+  if (!family.summation_order) return "deterministic mode: " + family.name + " states no summation order to check";
+  const OrderCheck check = check_summation_order(problem_, operands_, family.summation_order(config, problem_, device_.info()), pre);
+  if (check.passed) return std::nullopt;
+  return "deterministic mode: " + std::to_string(check.differing) + " of " + std::to_string(check.sampled) +
+         " sampled elements differ from the documented summation order (first at " + element_name(problem_.shape, check.first_index) + ": got " +
+         float_bits_text(check.got) + ", the order gives " + float_bits_text(check.expected) + ")";
 }
 
 std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Config& config) {

@@ -129,9 +129,12 @@ class GemmRunner {
   bool verified(const KernelFamily& family, const Config& config, const Passes& passes, Measurement& m);
   /// Warm-up and timed batches into m.samples_us (one short batch when screening).
   void time_runs(const Passes& passes, int warmup, int samples, bool screening, Measurement& m);
-  /// With a bias or an activation: why the verified result's epilogue is wrong element by element, or nullopt
-  /// (sets error.epilogue).
-  std::optional<std::string> epilogue_mismatch(const KernelFamily& family, const Config& config, ErrorStats& error);
+  /// With a bias or an activation: why the verified result's epilogue is wrong element by element against the
+  /// pre-activation result `pre`, or nullopt (sets error.epilogue).
+  std::optional<std::string> epilogue_mismatch(std::span<const float> pre, ErrorStats& error) const;
+  /// In deterministic mode (float types): why the result before bias and activation, `pre`, does not follow the
+  /// config's documented summation order on sampled elements (verify/order_model.hpp), or nullopt.
+  std::optional<std::string> order_mismatch(const KernelFamily& family, const Config& config, std::span<const float> pre) const;
   /// The product with the unfused passes (no fused epilogue), then the bias and activation passes where
   /// `epilogue_passes`; without them, the pre-activation result alpha * op(A) op(B) + beta * C.
   std::vector<float> run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes);

@@ -504,7 +504,12 @@ class PlantedFaults(unittest.TestCase):
     # The epilogue faults, with the epilogue they break.
     EPILOGUE = [("fault_bias_shift", "17x33x131", "nn", "fault_bias_shift_*_bm32_bn32_bk8_tm4_tn4", ["--bias"]),
                 ("fault_gelu_constant", "31x131x131", "nn", "fault_gelu_constant_*_bm32_bn32_bk8_tm4_tn4",
-                 ["--bias", "--activation", "gelu-tanh"])]
+                 ["--bias", "--activation", "gelu-tanh"]),
+                ("fault_gelu_erf_constant", "31x131x131", "nn", "fault_gelu_erf_constant_*_bm32_bn32_bk8_tm4_tn4",
+                 ["--bias", "--activation", "gelu-erf"]),
+                # The summation order: within the bounds, refused in deterministic mode by the order check.
+                ("fault_reversed_planes", "3x77x1003", "nn", "fault_reversed_planes_*_cols8_slices8_unroll4_vec4_splits4",
+                 ["--mode", "deterministic"])]
     # The 8-bit zero point, planted in the integer few-rows kernel: A's zero point 3.
     INTEGER = ("fault_zero_point", "5x77x1003", "nn", "fault_zero_point_*_cols8_slices8_unroll4_vec4")
 
@@ -525,6 +530,10 @@ class PlantedFaults(unittest.TestCase):
                     self.assertIsNone(e["best"], variant)
                     self.assertEqual((e["candidates"]["evaluated"], e["candidates"]["failed"]), (1, 1), variant)
                 self.assertEqual(p.stdout.count("no verified candidate"), 3, variant + ": " + p.stdout)
+                if variant == "fault_reversed_planes":
+                    journal = [json.loads(line) for line in open(path + ".journal.jsonl")]
+                    refused = [r for r in journal if r["config"] and "summation order" in r["detail"]]
+                    self.assertEqual(len(refused), 3, variant)
 
 
 class Peak(unittest.TestCase):

@@ -132,43 +132,65 @@ TEST(Merge, TheFasterVerifiedEntryStaysAndDevicesMustAgree) {
 }  // namespace
 }  // namespace gemmtune
 
+#include "kernels/registry.hpp"
 #include "report/lookup.hpp"
 
 namespace gemmtune {
 namespace {
 
+/// What the kernel families say a table's config needs of other shapes (as `gemmtune lookup` asks them).
+std::optional<ShapeNeeds> needs_of(const ConfigResult& c, const std::string& dtype) {
+  return tuned_shape_needs(c.variant, c.params, parse_dtype(dtype, "dtype"));
+}
+
+LookupResult lookup(const TuningTable& t, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype, const std::string& layout) {
+  return lookup_config(t, m, n, k, dtype, layout, needs_of);
+}
+
 TEST(Lookup, ExactThenNearestThatCanServeThenDefault) {
+  const std::vector<std::pair<std::string, uint32_t>> tile = {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}};
   TableEntry a = entry(1024, 10, 0), b = entry(4, 5, 0), c = entry(128, 7, 0);
   a.n = a.k = 1024;
+  a.best->params = tile;
   b.n = 4096, b.k = 1024;
   b.best->variant = "fewrows";
   b.best->name = "fewrows_f32_x";
+  b.best->params = {{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 4}};  // one k range: "splits" left out
   c.n = 1024, c.k = 256;
   c.best->variant = "splitk";
   c.best->name = "splitk_f32_s8";
-  c.best->params = {{"splits", 8}};
+  c.best->params = tile;
+  c.best->params.emplace_back("splits", 8);
   TableEntry nt = entry(1024, 1, 0);
   nt.n = nt.k = 1024;
   nt.layout = "nt";
   nt.best->name = "tiled_f32_nt";
-  const TuningTable t = table({a, b, c, nt});
-  LookupResult r = lookup_config(t, 1024, 1024, 1024, "f32", "nn");
+  nt.best->params = tile;
+  TableEntry unknown = entry(100, 1, 0);  // a variant this build does not know: its own shape only
+  unknown.best->variant = "future";
+  unknown.best->name = "future_f32";
+  const TuningTable t = table({a, b, c, nt, unknown});
+  LookupResult r = lookup(t, 1024, 1024, 1024, "f32", "nn");
   EXPECT_EQ(r.rule, "exact");
   EXPECT_EQ(r.config, a.best->name);
-  r = lookup_config(t, 2, 4096, 1024, "f32", "nn");  // nearest: the decode shape, served by few-rows
+  r = lookup(t, 2, 4096, 1024, "f32", "nn");  // nearest: the decode shape, served by few-rows
   EXPECT_EQ(r.rule, "nearest");
   EXPECT_EQ(r.config, "fewrows_f32_x");
-  r = lookup_config(t, 16, 4096, 1024, "f32", "nn");  // M = 16: few-rows cannot serve it; the split-k entry is next
+  r = lookup(t, 16, 4096, 1024, "f32", "nn");  // M = 16: the float few-rows kernel holds 8 rows; the split-k entry is next
   EXPECT_EQ(r.config, "splitk_f32_s8");
-  r = lookup_config(t, 128, 1024, 300, "f32", "nn");  // K = 300 < 64 x 8: not that split-k config
+  r = lookup(t, 128, 1024, 300, "f32", "nn");  // K = 300: 8 ranges of 64 terms need 512 (ranges of 32-multiples)
   EXPECT_NE(r.config, "splitk_f32_s8");
-  r = lookup_config(t, 128, 1024, 600, "f32", "nn");
+  r = lookup(t, 128, 1024, 1024, "f32", "nn");  // 8 ranges of 128 terms
   EXPECT_EQ(r.config, "splitk_f32_s8");
-  EXPECT_NEAR(r.distance, std::log(600.0 / 256.0), 1e-12);
-  r = lookup_config(t, 64, 64, 64, "f16", "nn");
+  EXPECT_NEAR(r.distance, std::log(1024.0 / 256.0), 1e-12);
+  // 8 ranges of 96 terms would leave the last less than 64 (the rule before took any K >= 64 x 8 = 512 here).
+  for (uint64_t k : {520, 600}) EXPECT_NE(lookup(t, 128, 1024, k, "f32", "nn").config, "splitk_f32_s8") << k;
+  EXPECT_EQ(lookup(t, 100, 64, 64, "f32", "nn").config, "future_f32");  // exact
+  EXPECT_NE(lookup(t, 99, 64, 64, "f32", "nn").config, "future_f32");
+  r = lookup(t, 64, 64, 64, "f16", "nn");
   EXPECT_EQ(r.rule, "default");
   EXPECT_EQ(r.config, "tiled_f16_bm64_bn64_bk16_tm4_tn4");
-  EXPECT_EQ(lookup_config(t, 1024, 1024, 1024, "f32", "nt").config, "tiled_f32_nt");
+  EXPECT_EQ(lookup(t, 1024, 1024, 1024, "f32", "nt").config, "tiled_f32_nt");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/error.hpp"
@@ -556,6 +557,20 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   for (size_t i = 0; i < 12; ++i) first.push_back(m8.candidates[i].family->name);
   EXPECT_EQ(first, (std::vector<std::string>{"rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowdot", "rowdot", "rowdot",
                                              "rowdot", "tiled", "splitk"}));
+  // From M = 4 on in 16 bits (8 in f32) rowdot's first configs make trips of up to 16 chunk products (8 in f32)
+  // with the most rows (notes, probe 24 and step 25).
+  const auto first_rowdot = [&](uint64_t m, DType dtype = DType::f16) {
+    p.shape.m = m;
+    p.dtype = dtype;
+    SearchSpace space = build_search_space({&rowdot_family()}, p, device);
+    order_for_screening(space.candidates, p);
+    return space.candidates.at(0).name;
+  };
+  EXPECT_EQ(first_rowdot(8), "rowdot_f16_wg128_rows2_unroll1");
+  EXPECT_EQ(first_rowdot(4), "rowdot_f16_wg128_rows4_unroll1");
+  EXPECT_EQ(first_rowdot(5), "rowdot_f16_wg128_rows2_unroll1");
+  EXPECT_EQ(first_rowdot(8, DType::f32), "rowdot_f32_wg128_rows1_unroll1");
+  p.dtype = DType::f16;
   p.shape.m = 1;
   // Its first config: about 2048 workgroups (N / ROWS), 128 invocations, two chunks in flight.
   EXPECT_EQ(s.candidates[0].name, "rowdot_f16_wg128_rows2_unroll2");
@@ -585,3 +600,70 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   order_for_screening(wide.candidates, p);
   EXPECT_EQ(wide.candidates[0].family->name, "coopmat");
 }
+
+namespace gemmtune {
+namespace {
+/// A device that prunes nothing for its limits: every matrix shape, subgroup shuffles, unbounded memory.
+vk::DeviceInfo capable_device() {
+  vk::DeviceInfo d = matrix2_device();
+  d.max_shared_memory = 1u << 30;
+  d.max_storage_buffer_range = UINT32_MAX;
+  d.max_memory_allocation_size = UINT64_MAX;
+  d.subgroup_shuffle = true;
+  d.matrix.memory_model_device_scope = true;
+  return d;
+}
+}  // namespace
+
+TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) {
+  // Lookup and export decide by KernelFamily::shape_needs whether a tuned config can run another shape; the search
+  // space decides by the family's applicability and constraints. On a device that prunes nothing for its limits,
+  // a config is a candidate for a shape exactly when the shape meets its needs (configs that are never candidates
+  // for the dtype and layout, such as 8-bit split-k, are left out).
+  const vk::DeviceInfo device = capable_device();
+  const uint64_t ms[] = {1, 5, 8, 9, 16, 17}, ns[] = {8, 15, 16, 77}, ks[] = {15, 16, 100, 128, 193, 520, 1003};
+  size_t compared = 0;
+  for (DType dtype : {DType::f32, DType::f16, DType::i8})
+    for (Layout layout : {Layout{false, false}, Layout{false, true}}) {
+      std::map<std::string, std::pair<const KernelFamily*, Config>> seen;  // configs that are candidates somewhere
+      std::vector<std::pair<GemmProblem, std::set<std::string>>> spaces;
+      for (uint64_t m : ms)
+        for (uint64_t n : ns)
+          for (uint64_t k : ks) {
+            GemmProblem p;
+            p.shape = {m, n, k, 1};
+            p.dtype = dtype;
+            p.layout = layout;
+            std::set<std::string> names;
+            for (Candidate& c : build_search_space(kernel_families(), p, device).candidates) {
+              names.insert(c.name);
+              seen.emplace(c.name, std::make_pair(c.family, c.config));
+            }
+            spaces.emplace_back(p, std::move(names));
+          }
+      for (const auto& [p, names] : spaces)
+        for (const auto& [name, fc] : seen) {
+          const auto& [family, config] = fc;
+          const ShapeNeeds needs = family->shape_needs ? family->shape_needs(config, dtype) : ShapeNeeds{};
+          const std::optional<std::string> unmet = unmet_shape_needs(needs, p.shape.m, p.shape.n, p.shape.k);
+          EXPECT_EQ(names.count(name) == 1, !unmet) << name << " " << p.shape.to_string() << " " << layout.name() << ": "
+                                                    << unmet.value_or("needs met");
+          ++compared;
+        }
+    }
+  EXPECT_GT(compared, 100000u);
+}
+
+TEST(SearchSpace, ATableConfigsNeedsComeFromItsFamilyWithLeftOutParametersAtTheirUnnamedValue) {
+  const auto needs = tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}, {"unroll", 2}}, DType::f16);
+  ASSERT_TRUE(needs);
+  EXPECT_EQ(needs->max_m, 4u);  // 4 rows x 2 unrolled chunks x M <= 32 chunk products a trip
+  EXPECT_EQ(needs->splits, 1u);
+  EXPECT_EQ(tuned_shape_needs("fewrows", {{"cols", 8}, {"slices", 4}, {"unroll", 1}, {"vec", 8}}, DType::f16)->n_multiple, 2u);
+  EXPECT_EQ(tuned_shape_needs("rowmma", {{"sgk", 16}, {"frags", 2}, {"unroll", 2}, {"wide", 1}, {"splits", 2}}, DType::bf16)->k_multiple, 8u);
+  EXPECT_FALSE(tuned_shape_needs("future", {}, DType::f16));
+  EXPECT_FALSE(tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}}, DType::f16));  // unroll missing, no unnamed value
+  EXPECT_FALSE(tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}, {"unroll", 2}, {"lanes", 2}}, DType::f16));
+}
+
+}  // namespace gemmtune
