@@ -204,6 +204,116 @@ void setup_logging(int verbosity, bool json, bool colorless) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(verbosity < 0 ? spdlog::level::warn : verbosity == 0 ? spdlog::level::info : spdlog::level::debug);
 }
+
+/// The commands that take none of tune's options.
+struct OtherCommands {
+  DevicesCommandOptions devices_options;
+  PeakCommandOptions peak_options;
+  LookupCommandOptions lookup_options;
+  ReportCommandOptions report_options;
+  ExportCommandOptions export_options;
+  MergeCommandOptions merge_options;
+  CompareCommandOptions compare_options;
+  CLI::App *devices = nullptr, *peak = nullptr, *lookup = nullptr, *reporter = nullptr, *exporter = nullptr, *merge = nullptr,
+           *compare = nullptr;
+};
+
+void add_other_commands(CLI::App& app, OtherCommands& c) {
+  c.devices = app.add_subcommand("devices", "List the Vulkan devices with their limits");
+  c.devices->add_flag("--json", c.devices_options.json, "Machine-readable output");
+
+  c.peak = app.add_subcommand("peak", "Measure the device's f32 FMA rate and copy bandwidth; store them in the table");
+  c.peak->add_flag("--json", c.peak_options.json, "Machine-readable output");
+  c.peak->add_option("--out", c.peak_options.out, "Table whose device section receives the ceilings (default results/<device>.json)");
+  c.peak->add_option("--device", c.peak_options.device, "Device index, UUID or name substring");
+  c.peak->add_option("--samples", c.peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
+  c.peak->add_option("--copy-bytes", c.peak_options.copy_bytes,
+                     "Bytes each copy buffer holds, capped by the device's limits (default 268435456; a weight matrix's size "
+                     "gives the rate one dispatch of that size reaches)")
+      ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
+
+  c.lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
+  c.lookup->add_option("TABLE", c.lookup_options.table, "Tuning table")->required();
+  c.lookup->add_option("--shape", c.lookup_options.shape, "MxNxK")->required();
+  c.lookup->add_option("--dtype", c.lookup_options.dtype, "f32 (default), f16, bf16, i8, u8 or u8i8");
+  c.lookup->add_option("--layout", c.lookup_options.layout, "nn (default), nt, tn or tt");
+  c.lookup->add_option("--device", c.lookup_options.device, "The device the table must be of (default: the best device)");
+  c.lookup->add_flag("--any-device", c.lookup_options.any_device, "Use a table of another device (no Vulkan needed)");
+  c.lookup->add_flag("--json", c.lookup_options.json, "Machine-readable output");
+
+  c.reporter = app.add_subcommand("report", "One self-contained HTML page: charts per dtype, a roofline and a sortable table");
+  c.reporter->add_option("TABLE", c.report_options.tables, "Tuning tables")->required();
+  c.reporter->add_option("-o,--out", c.report_options.out, "The HTML file to write")->required();
+  c.exporter = app.add_subcommand("export", "A self-contained C++17 header with a table's entries and the lookup rule");
+  c.exporter->add_option("TABLE", c.export_options.table, "Tuning table")->required();
+  c.exporter->add_option("--format", c.export_options.format, "cpp (the only format)");
+  c.exporter->add_option("--namespace", c.export_options.ns, "Namespace of the header (default gemmtune_tuned)");
+  c.exporter->add_option("--out", c.export_options.out, "Write the header to this file (default stdout)");
+
+  c.merge = app.add_subcommand("merge", "Join tables of one device; the faster verified entry stays per key (no GPU)");
+  c.merge->add_option("TABLES", c.merge_options.inputs, "Tables to join")->required();
+  c.merge->add_option("-o,--out", c.merge_options.out, "The joined table")->required();
+
+  c.compare = app.add_subcommand("compare", "CI regression check: compare a new table with a baseline (no GPU)");
+  c.compare->add_option("BASE", c.compare_options.base, "Baseline table")->required();
+  c.compare->add_option("NEW", c.compare_options.fresh, "New table")->required();
+  c.compare->add_option("--threshold", c.compare_options.threshold, "Slowdown that counts as a regression, beyond the noise (default 5%)");
+  c.compare->add_option("--format", c.compare_options.format, "text (default), md, json or junit");
+  c.compare->add_option("--out", c.compare_options.out, "Write the report to this file (default stdout)");
+  c.compare->add_flag("--allow-device-mismatch", c.compare_options.allow_device_mismatch, "Compare tables of different devices");
+}
+
+/// The status of the other command the line named, or nullopt for none.
+std::optional<int> run_other_command(const OtherCommands& c) {
+  if (c.devices->parsed()) return run_devices(c.devices_options);
+  if (c.compare->parsed()) return run_compare(c.compare_options);
+  if (c.merge->parsed()) return run_merge(c.merge_options);
+  if (c.lookup->parsed()) return run_lookup(c.lookup_options);
+  if (c.exporter->parsed()) return run_export(c.export_options);
+  if (c.reporter->parsed()) return run_report(c.report_options);
+  if (c.peak->parsed()) return run_peak(c.peak_options);
+  return std::nullopt;
+}
+
+/// The command line `args` without `option` and its value (`--option V` or `--option=V`; args[0] is kept).
+std::vector<std::string> without_option(const std::vector<std::string>& args, const std::string& option) {
+  std::vector<std::string> out{args.at(0)};
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == option) {
+      ++i;
+    } else if (args[i].rfind(option + "=", 0) != 0) {
+      out.push_back(args[i]);
+    }
+  }
+  return out;
+}
+
+/// tune: on several devices (a worker process each, merged), watched in a child process (--isolate), or here.
+int run_tune_command(TuneArgs& tune_args, int argc, char** argv) {
+  const std::vector<std::string> line(argv, argv + argc);
+  if (!tune_args.devices.empty()) {
+    const TuneCommandOptions& o = tune_args.parsed;
+    const std::string& spec = tune_args.devices;
+    if (!o.device.empty()) throw usage_error("--devices", spec, "cannot be combined with --device");
+    if (!tune_args.shard.empty()) throw usage_error("--devices", spec, "cannot be combined with --shard (each device's worker takes a shard)");
+    const std::vector<uint32_t> chosen = devices_to_use(spec);
+    if (chosen.size() == 1) {
+      tune_args.parsed.device = std::to_string(chosen[0]);  // one device: an ordinary run on it
+    } else {
+      if (o.json) throw usage_error("--devices", spec, "--json takes one device (each worker would print its own summary)");
+      if (!o.out.empty()) preflight_writable(o.out);
+      // Each worker's own --out is its part table: the user's --out goes to the merge only.
+      return run_on_devices(without_option(without_option(line, "--devices"), "--out"), chosen, o.out);
+    }
+  }
+  if (tune_args.parsed.isolate_s > 0) {
+    // The parent only watches: the child is this command line without --isolate.
+    if (tune_args.parsed.out.empty()) throw usage_error("--isolate", std::to_string(tune_args.parsed.isolate_s), "needs --out (the journal beside the table is what the watcher reads)");
+    preflight_writable(tune_args.parsed.out);
+    return run_isolated(without_option(line, "--isolate"), tune_args.parsed.isolate_s, journal_path_for(tune_args.parsed.out));
+  }
+  return run_tune(tune_args.parsed);
+}
 }  // namespace
 
 int run_cli(int argc, char** argv) {
@@ -223,9 +333,8 @@ int run_cli(int argc, char** argv) {
   CLI::App* tune = app.add_subcommand("tune", "Sweep, verify and time every config; write the tuning table (the default command)");
   add_tune_options(*tune, tune_args);
 
-  DevicesCommandOptions devices_options;
-  CLI::App* devices = app.add_subcommand("devices", "List the Vulkan devices with their limits");
-  devices->add_flag("--json", devices_options.json, "Machine-readable output");
+  OtherCommands other;
+  add_other_commands(app, other);
 
   TuneArgs list_args;
   bool list_why = false;
@@ -242,52 +351,6 @@ int run_cli(int argc, char** argv) {
   add_problem_options(*bench, bench_args);
   add_timing_options(*bench, bench_args);
   bench->add_option("--config", bench_config, "Config name, e.g. tiled_f32_bm64_bn128_bk16_tm8_tn4")->required();
-
-  PeakCommandOptions peak_options;
-  CLI::App* peak = app.add_subcommand("peak", "Measure the device's f32 FMA rate and copy bandwidth; store them in the table");
-  peak->add_flag("--json", peak_options.json, "Machine-readable output");
-  peak->add_option("--out", peak_options.out, "Table whose device section receives the ceilings (default results/<device>.json)");
-  peak->add_option("--device", peak_options.device, "Device index, UUID or name substring");
-  peak->add_option("--samples", peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
-  peak->add_option("--copy-bytes", peak_options.copy_bytes,
-                   "Bytes each copy buffer holds, capped by the device's limits (default 268435456; a weight matrix's size gives "
-                   "the rate one dispatch of that size reaches)")
-      ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
-
-  LookupCommandOptions lookup_options;
-  CLI::App* lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
-  lookup->add_option("TABLE", lookup_options.table, "Tuning table")->required();
-  lookup->add_option("--shape", lookup_options.shape, "MxNxK")->required();
-  lookup->add_option("--dtype", lookup_options.dtype, "f32 (default), f16, bf16, i8, u8 or u8i8");
-  lookup->add_option("--layout", lookup_options.layout, "nn (default), nt, tn or tt");
-  lookup->add_option("--device", lookup_options.device, "The device the table must be of (default: the best device)");
-  lookup->add_flag("--any-device", lookup_options.any_device, "Use a table of another device (no Vulkan needed)");
-  lookup->add_flag("--json", lookup_options.json, "Machine-readable output");
-
-  ReportCommandOptions report_options;
-  CLI::App* reporter = app.add_subcommand("report", "One self-contained HTML page: charts per dtype, a roofline and a sortable table");
-  reporter->add_option("TABLE", report_options.tables, "Tuning tables")->required();
-  reporter->add_option("-o,--out", report_options.out, "The HTML file to write")->required();
-  ExportCommandOptions export_options;
-  CLI::App* exporter = app.add_subcommand("export", "A self-contained C++17 header with a table's entries and the lookup rule");
-  exporter->add_option("TABLE", export_options.table, "Tuning table")->required();
-  exporter->add_option("--format", export_options.format, "cpp (the only format)");
-  exporter->add_option("--namespace", export_options.ns, "Namespace of the header (default gemmtune_tuned)");
-  exporter->add_option("--out", export_options.out, "Write the header to this file (default stdout)");
-
-  MergeCommandOptions merge_options;
-  CLI::App* merge = app.add_subcommand("merge", "Join tables of one device; the faster verified entry stays per key (no GPU)");
-  merge->add_option("TABLES", merge_options.inputs, "Tables to join")->required();
-  merge->add_option("-o,--out", merge_options.out, "The joined table")->required();
-
-  CompareCommandOptions compare_options;
-  CLI::App* compare = app.add_subcommand("compare", "CI regression check: compare a new table with a baseline (no GPU)");
-  compare->add_option("BASE", compare_options.base, "Baseline table")->required();
-  compare->add_option("NEW", compare_options.fresh, "New table")->required();
-  compare->add_option("--threshold", compare_options.threshold, "Slowdown that counts as a regression, beyond the noise (default 5%)");
-  compare->add_option("--format", compare_options.format, "text (default), md, json or junit");
-  compare->add_option("--out", compare_options.out, "Write the report to this file (default stdout)");
-  compare->add_flag("--allow-device-mismatch", compare_options.allow_device_mismatch, "Compare tables of different devices");
 
   try {
     app.parse(argc, argv);
@@ -306,13 +369,7 @@ int run_cli(int argc, char** argv) {
   tune_args.parsed.live_progress = tune_args.parsed.live_progress && !quiet && !log_json;
   tune_args.parsed.color = use_color(no_color, tune_args.parsed.json);
 
-  if (devices->parsed()) return run_devices(devices_options);
-  if (compare->parsed()) return run_compare(compare_options);
-  if (merge->parsed()) return run_merge(merge_options);
-  if (lookup->parsed()) return run_lookup(lookup_options);
-  if (exporter->parsed()) return run_export(export_options);
-  if (reporter->parsed()) return run_report(report_options);
-  if (peak->parsed()) return run_peak(peak_options);
+  if (std::optional<int> status = run_other_command(other)) return *status;
   if (bench->parsed()) {
     resolve_tune_args(bench_args);
     return run_bench(bench_args.parsed, bench_config);
@@ -326,55 +383,7 @@ int run_cli(int argc, char** argv) {
     throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, bench, devices, peak)");
   }
   resolve_tune_args(tune_args);
-  if (!tune_args.devices.empty()) {
-    const TuneCommandOptions& o = tune_args.parsed;
-    const std::string& spec = tune_args.devices;
-    if (!o.device.empty()) throw usage_error("--devices", spec, "cannot be combined with --device");
-    if (!tune_args.shard.empty()) throw usage_error("--devices", spec, "cannot be combined with --shard (each device's worker takes a shard)");
-    const std::vector<uint32_t> chosen = devices_to_use(spec);
-    if (chosen.size() == 1) {
-      tune_args.parsed.device = std::to_string(chosen[0]);  // one device: an ordinary run on it
-    } else {
-      if (o.json) throw usage_error("--devices", spec, "--json takes one device (each worker would print its own summary)");
-      if (!o.out.empty()) preflight_writable(o.out);
-      std::vector<std::string> worker{argv[0]};
-      for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--devices") {
-          ++i;
-        } else if (a.rfind("--devices=", 0) != 0) {
-          worker.push_back(a);
-        }
-      }
-      // Each worker's own --out is its part table: the user's --out goes to the merge only.
-      for (size_t i = 1; i < worker.size(); ++i) {
-        if (worker[i] == "--out" && i + 1 < worker.size()) {
-          worker.erase(worker.begin() + long(i), worker.begin() + long(i) + 2);
-          --i;
-        } else if (worker[i].rfind("--out=", 0) == 0) {
-          worker.erase(worker.begin() + long(i));
-          --i;
-        }
-      }
-      return run_on_devices(worker, chosen, o.out);
-    }
-  }
-  if (tune_args.parsed.isolate_s > 0) {
-    // The parent only watches: the child is this command line without --isolate.
-    if (tune_args.parsed.out.empty()) throw usage_error("--isolate", std::to_string(tune_args.parsed.isolate_s), "needs --out (the journal beside the table is what the watcher reads)");
-    preflight_writable(tune_args.parsed.out);
-    std::vector<std::string> child{argv[0]};
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (a == "--isolate") {
-        ++i;
-      } else if (a.rfind("--isolate=", 0) != 0) {
-        child.push_back(a);
-      }
-    }
-    return run_isolated(child, tune_args.parsed.isolate_s, journal_path_for(tune_args.parsed.out));
-  }
-  return run_tune(tune_args.parsed);
+  return run_tune_command(tune_args, argc, argv);
 }
 
 }  // namespace gemmtune

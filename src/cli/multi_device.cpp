@@ -75,28 +75,10 @@ std::string target_for(const std::string& out, const DeviceIdentity& device, siz
   const std::string stem = out.size() > 5 && out.substr(out.size() - 5) == ".json" ? out.substr(0, out.size() - 5) : out;
   return stem + "." + slug + ".json";
 }
-}  // namespace
-
-int run_on_devices(const std::vector<std::string>& args, const std::vector<uint32_t>& devices, const std::string& out) {
-  const size_t n = devices.size();
-  const std::string base = out.empty() ? "results/gemmtune-devices" : out;
-  std::vector<std::string> parts;
-  std::vector<pid_t> workers;
-  const SignalForwarding forwarding;
-  for (size_t k = 0; k < n; ++k) {
-    parts.push_back(part_path(base, k, n));
-    std::vector<std::string> worker = args;
-    for (const std::string& a : {std::string("--device"), std::to_string(devices[k]), std::string("--shard"),
-                                 std::to_string(k) + "/" + std::to_string(n), std::string("--out"), parts.back()}) {
-      worker.push_back(a);
-    }
-    workers.push_back(spawn_self(worker, "--devices"));
-  }
-  std::string list;
-  for (uint32_t d : devices) list.append(list.empty() ? "" : ",").append(std::to_string(d));
-  spdlog::info("--devices: {} workers, one per device ({}), parts {}.part*of{}.json", n, list, base, n);
-
-  // Wait for every worker; a signal is passed on to all of them (each writes its part and exits 130).
+/// Waits for every worker and returns their exit codes (negative: no exit status); a signal is passed on to all of
+/// them (each writes its part and exits 130).
+std::vector<int> wait_for(const std::vector<pid_t>& workers, const std::vector<uint32_t>& devices, const SignalForwarding& forwarding) {
+  const size_t n = workers.size();
   std::vector<int> codes(n, -2);
   size_t running = n;
   bool forwarded = false;
@@ -117,8 +99,11 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<uint3
     }
     if (running > 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  return codes;
+}
 
-  // Merge what every worker finished, whatever the others did: nothing measured is lost.
+/// Merges what every worker finished into the table of its device, whatever the others did: nothing measured is lost.
+void merge_parts(const std::vector<std::string>& parts, const std::string& out) {
   std::vector<std::vector<TuningTable>> groups;
   std::vector<std::vector<std::string>> group_sources;
   for (const std::string& part : parts) {
@@ -150,6 +135,30 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<uint3
     });
     spdlog::info("--devices: {} entries from {} workers on {} in {}", merged.entries.size(), groups[g].size(), merged.device.name, target);
   }
+}
+}  // namespace
+
+int run_on_devices(const std::vector<std::string>& args, const std::vector<uint32_t>& devices, const std::string& out) {
+  const size_t n = devices.size();
+  const std::string base = out.empty() ? "results/gemmtune-devices" : out;
+  std::vector<std::string> parts;
+  std::vector<pid_t> workers;
+  const SignalForwarding forwarding;
+  for (size_t k = 0; k < n; ++k) {
+    parts.push_back(part_path(base, k, n));
+    std::vector<std::string> worker = args;
+    for (const std::string& a : {std::string("--device"), std::to_string(devices[k]), std::string("--shard"),
+                                 std::to_string(k) + "/" + std::to_string(n), std::string("--out"), parts.back()}) {
+      worker.push_back(a);
+    }
+    workers.push_back(spawn_self(worker, "--devices"));
+  }
+  std::string list;
+  for (uint32_t d : devices) list.append(list.empty() ? "" : ",").append(std::to_string(d));
+  spdlog::info("--devices: {} workers, one per device ({}), parts {}.part*of{}.json", n, list, base, n);
+
+  const std::vector<int> codes = wait_for(workers, devices, forwarding);
+  merge_parts(parts, out);
 
   int worst = 0;
   for (int c : codes) worst = std::max(worst, c < 0 ? int(ExitCode::device_fault) : c);

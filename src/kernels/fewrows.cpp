@@ -27,6 +27,20 @@ uint64_t column_tiles(const Config& c, const GemmProblem& p) {
   return (p.shape.n + columns - 1) / columns;
 }
 
+/// The rows of op(A) the kernel holds, K's split-k ranges and, where rows of B are not 16-byte aligned and are read
+/// in units of UNIT elements, an N that makes SLICES x N a whole number of units (the unit_shift constraint; B
+/// stored K x N, N its leading dimension).
+ShapeNeeds shape_needs(const Config& c, DType dtype) {
+  ShapeNeeds needs;
+  needs.max_m = max_rows_of(dtype);
+  if (!is_integer(dtype) && c.get("vec") > 1) {
+    const uint64_t unit = std::min<uint64_t>(c.get("vec"), 16 / dtype_bytes(dtype));
+    needs.n_multiple = unit / std::gcd<uint64_t>(unit, c.get("slices"));
+  }
+  needs.splits = c.get("splits");
+  return needs;
+}
+
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
@@ -94,18 +108,7 @@ KernelFamily make_fewrows() {
            split_fill_cost(c.get("splits"), double(column_tiles(c, p) * p.shape.batch), 64, 64, 32);
   };
   f.few_rows = true;
-  // Unaligned rows of B (N not a multiple of 16 bytes) are read in units of UNIT elements: SLICES x N must be a
-  // whole number of them (the unit_shift constraint, for B stored K x N with N as its leading dimension).
-  f.shape_needs = [](const Config& c, DType dtype) {
-    ShapeNeeds needs;
-    needs.max_m = max_rows_of(dtype);
-    if (!is_integer(dtype) && c.get("vec") > 1) {
-      const uint64_t unit = std::min<uint64_t>(c.get("vec"), 16 / dtype_bytes(dtype));
-      needs.n_multiple = unit / std::gcd<uint64_t>(unit, c.get("slices"));
-    }
-    needs.splits = c.get("splits");
-    return needs;
-  };
+  f.shape_needs = shape_needs;
   f.summation_order = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::slices, c.get("slices"), c.get("splits"), p);
   };

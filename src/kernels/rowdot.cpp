@@ -15,6 +15,25 @@ constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumu
 constexpr uint64_t kMaxTripProducts = 32;
 constexpr uint32_t kMinSubgroup = 8;  // the kernel keeps one partial sum per 8 invocations (one per subgroup)
 
+// From M = 4 on in 16 bits (M = 8 in f32) the work on each loaded chunk of B bounds the kernel (probe 24: B
+// resident in L2 ran no faster per byte), and trips of up to 16 chunk products (8 in f32: ROWS x M, times UNROLL)
+// with as many rows as that allows won; more than that costs registers and much time (the H200, probe 24 and step
+// 25, us: 4x4096x14336 f16 nt rows4 unroll1 33.5, rows2 unroll2 35.5-35.8, rows2 unroll1 36.5-36.9; 5x rows2
+// unroll1 41.4, rows4 unroll1 69.6-73.6; 8x rows2 unroll1 51.5, unroll2 54.0, rows1 64.9 or more; 8x4096x2048 f32
+// rows1 16.4-21.1, rows2 slower than all 12 of those).
+double screening_rank(const Config& c, const GemmProblem& p) {
+  const double groups = double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
+  const double per_doubling = p.dtype == DType::f32 ? 0.25 : 1.0;
+  const double split = per_doubling * std::log2(double(c.get("splits"))), size = c.get("wg") == 128 ? 0.0 : 0.5;
+  const bool work_bound = p.shape.m >= (p.dtype == DType::f32 ? 8u : 4u);
+  if (work_bound) {
+    const double trip = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows)) / (p.dtype == DType::f32 ? 8.0 : 16.0);
+    return (trip > 1.0 ? 3.0 * std::log2(trip) : -std::log2(trip)) + 0.5 * std::log2(double(c.get("unroll"))) +
+           0.25 * std::abs(std::log2(groups / 2048.0)) + split + size;
+  }
+  return std::abs(std::log2(groups / 2048.0)) + split + size + (c.get("unroll") == 2 ? 0.0 : 0.25);
+}
+
 KernelFamily make_rowdot() {
   KernelFamily f;
   f.name = "rowdot";
@@ -66,24 +85,7 @@ KernelFamily make_rowdot() {
   // two chunks in flight per row. Each doubling of the splits costs a quarter point in f32 and a point in 16 bits:
   // on the H200 at 8x768x14336 nt 4 ranges won in f32 (23.2 us, unsplit 34.3 at best screened) and lost in f16
   // (16.4 against 13.2 unsplit; notes, issue 18 step 19).
-  // From M = 4 on in 16 bits (M = 8 in f32) the work on each loaded chunk of B bounds the kernel (probe 24: B
-  // resident in L2 ran no faster per byte), and trips of up to 16 chunk products (8 in f32: ROWS x M, times UNROLL)
-  // with as many rows as that allows won; more than that costs registers and much time (the H200, probe 24 and step
-  // 25, us: 4x4096x14336 f16 nt rows4 unroll1 33.5, rows2 unroll2 35.5-35.8, rows2 unroll1 36.5-36.9; 5x rows2
-  // unroll1 41.4, rows4 unroll1 69.6-73.6; 8x rows2 unroll1 51.5, unroll2 54.0, rows1 64.9 or more; 8x4096x2048 f32
-  // rows1 16.4-21.1, rows2 slower than all 12 of those).
-  f.screening_rank = [](const Config& c, const GemmProblem& p) {
-    const double groups = double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
-    const double per_doubling = p.dtype == DType::f32 ? 0.25 : 1.0;
-    const double split = per_doubling * std::log2(double(c.get("splits"))), size = c.get("wg") == 128 ? 0.0 : 0.5;
-    const bool work_bound = p.shape.m >= (p.dtype == DType::f32 ? 8u : 4u);
-    if (work_bound) {
-      const double trip = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows)) / (p.dtype == DType::f32 ? 8.0 : 16.0);
-      return (trip > 1.0 ? 3.0 * std::log2(trip) : -std::log2(trip)) + 0.5 * std::log2(double(c.get("unroll"))) +
-             0.25 * std::abs(std::log2(groups / 2048.0)) + split + size;
-    }
-    return std::abs(std::log2(groups / 2048.0)) + split + size + (c.get("unroll") == 2 ? 0.0 : 0.25);
-  };
+  f.screening_rank = screening_rank;
   f.few_rows = true;
   // M is bounded by the kernel (16 rows), the accumulators (ROWS x M) and the unrolled trip (UNROLL x ROWS x M).
   f.shape_needs = [](const Config& c, DType) {

@@ -154,6 +154,101 @@ std::string table_to_json(const TuningTable& t) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+void read_device(const json& d, TuningTable& t) {
+  t.device.name = d.at("name").get<std::string>();
+  t.device.vendor_id = uint32_t(get_uint(d, "vendor_id", UINT32_MAX));
+  t.device.device_id = uint32_t(get_uint(d, "device_id", UINT32_MAX));
+  t.device.driver_version = d.at("driver_version").get<std::string>();
+  t.device.driver_name = d.at("driver_name").get<std::string>();
+  t.device.driver_id = uint32_t(get_uint(d, "driver_id", UINT32_MAX));
+  t.device.api_version = d.at("api_version").get<std::string>();
+  t.device.type = d.at("type").get<std::string>();
+  t.device.pipeline_cache_uuid = d.at("pipeline_cache_uuid").get<std::string>();
+  if (d.contains("peak") && !d.at("peak").is_null()) {
+    const json& pk = d.at("peak");
+    const json& mma = pk.at("coopmat_f16_tflops");
+    t.peak = DevicePeak{pk.at("f32_tflops").get<double>(), mma.is_null() ? 0.0 : mma.get<double>(), pk.at("copy_gbps").get<double>(),
+                        pk.at("measured").get<std::string>()};
+  }
+}
+
+/// The problem of an entry: shape, types, operand placement and the operation.
+void read_problem(const json& e, TableEntry& entry) {
+  entry.m = get_uint(e, "m", UINT64_MAX, 1);
+  entry.n = get_uint(e, "n", UINT64_MAX, 1);
+  entry.k = get_uint(e, "k", UINT64_MAX, 1);
+  entry.batch = get_uint(e, "batch", UINT64_MAX, 1);
+  entry.dtype = e.at("dtype").get<std::string>();
+  entry.layout = e.at("layout").get<std::string>();
+  auto triple = [&](const char* key) {
+    const json& abc = e.at(key);
+    if (!abc.is_object()) throw std::invalid_argument(std::string(key) + ": expected an object with a, b, c");
+    return PerOperand{get_uint(abc, "a"), get_uint(abc, "b"), get_uint(abc, "c")};
+  };
+  entry.ld = triple("ld");
+  entry.offset = triple("offset");
+  entry.batch_stride = triple("batch_stride");
+  entry.alpha = e.at("alpha").get<double>();
+  entry.beta = e.at("beta").get<double>();
+  const json& epi = e.at("epilogue");
+  entry.bias = epi.at("bias").get<bool>();
+  entry.bias_offset = get_uint(epi, "bias_offset");
+  entry.activation = epi.at("activation").get<std::string>();
+  entry.mode = e.at("mode").get<std::string>();
+  entry.cold = e.at("cold").get<bool>();
+}
+
+/// What the search found and how: candidates, the choice's margin, the baseline and each variant's best.
+void read_outcome(const json& e, TableEntry& entry) {
+  entry.unsupported = e.at("unsupported").get<std::string>();
+  for (const json& note : e.at("not_applicable")) {
+    entry.not_applicable.push_back({note.at("variant").get<std::string>(), note.at("reason").get<std::string>()});
+  }
+  const json& c = e.at("candidates");
+  entry.candidates = {get_uint(c, "evaluated"), get_uint(c, "failed"), get_uint(c, "pruned"), get_uint(c, "skipped")};
+  entry.budget_exhausted = e.at("budget_exhausted").get<bool>();
+  entry.interrupted = e.at("interrupted").get<bool>();
+  entry.strategy = e.at("strategy").get<std::string>();
+  entry.tie = e.at("tie").get<bool>();
+  entry.margin = e.at("margin").get<double>();
+  entry.noise_band = e.at("noise_band").get<double>();
+  entry.tune_seconds = e.at("tune_seconds").get<double>();
+  if (e.contains("baseline_us") && !e.at("baseline_us").is_null()) {  // optional: older tables lack it
+    const json& b = e.at("baseline_us");
+    if (!b.is_number() || !(b.get<double>() > 0.0)) throw std::invalid_argument("baseline_us: expected a positive number or null");
+    entry.baseline_us = b.get<double>();
+  }
+  if (e.contains("variant_best")) {  // optional: older tables lack it
+    for (const json& v : e.at("variant_best")) {
+      VariantBest vb{v.at("variant").get<std::string>(), v.at("name").get<std::string>(), v.at("median_us").get<double>(),
+                     v.at("gflops").get<double>()};
+      if (!(vb.median_us > 0.0) || !(vb.gflops >= 0.0)) throw std::invalid_argument("variant_best: median_us must be positive");
+      entry.variant_best.push_back(std::move(vb));
+    }
+  }
+}
+
+/// Entry `where` ("entries[3]"); `where` names the part being read when something in it is refused.
+TableEntry read_entry(const json& e, int version, std::string& where) {
+  const std::string at = where;
+  TableEntry entry;
+  read_problem(e, entry);
+  read_outcome(e, entry);
+  where = at + ".best";
+  entry.best = config_from_json(e.at("best"));
+  where = at + ".runner_up";
+  entry.runner_up = config_from_json(e.at("runner_up"));
+  where = at;
+  if (version == kMigratedSchemaVersion) {
+    // Version 4's kernel_hash covered the main pass only: unknown for the modules version 5 covers.
+    for (std::optional<ConfigResult>* kept : {&entry.best, &entry.runner_up})
+      if (*kept) (*kept)->kernel_hash.clear();
+  }
+  return entry;
+}
+}  // namespace
+
 TuningTable table_from_json(const std::string& text, const std::string& source) {
   json j;
   try {
@@ -177,22 +272,7 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
     const json& tool = j.at("tool");
     t.tool = {tool.at("name").get<std::string>(), tool.at("version").get<std::string>(), tool.at("git").get<std::string>()};
     where = "device";
-    const json& d = j.at("device");
-    t.device.name = d.at("name").get<std::string>();
-    t.device.vendor_id = uint32_t(get_uint(d, "vendor_id", UINT32_MAX));
-    t.device.device_id = uint32_t(get_uint(d, "device_id", UINT32_MAX));
-    t.device.driver_version = d.at("driver_version").get<std::string>();
-    t.device.driver_name = d.at("driver_name").get<std::string>();
-    t.device.driver_id = uint32_t(get_uint(d, "driver_id", UINT32_MAX));
-    t.device.api_version = d.at("api_version").get<std::string>();
-    t.device.type = d.at("type").get<std::string>();
-    t.device.pipeline_cache_uuid = d.at("pipeline_cache_uuid").get<std::string>();
-    if (d.contains("peak") && !d.at("peak").is_null()) {
-      const json& pk = d.at("peak");
-      const json& mma = pk.at("coopmat_f16_tflops");
-      t.peak = DevicePeak{pk.at("f32_tflops").get<double>(), mma.is_null() ? 0.0 : mma.get<double>(),
-                          pk.at("copy_gbps").get<double>(), pk.at("measured").get<std::string>()};
-    }
+    read_device(j.at("device"), t);
     where = "top level";
     t.created = j.at("created").get<std::string>();
     t.timing = j.at("timing").get<std::string>();
@@ -200,67 +280,7 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
     if (!entries.is_array()) throw Error(ExitCode::usage, source + ": entries: expected an array");
     for (size_t i = 0; i < entries.size(); ++i) {
       where = "entries[" + std::to_string(i) + "]";
-      const json& e = entries[i];
-      TableEntry entry;
-      entry.m = get_uint(e, "m", UINT64_MAX, 1);
-      entry.n = get_uint(e, "n", UINT64_MAX, 1);
-      entry.k = get_uint(e, "k", UINT64_MAX, 1);
-      entry.batch = get_uint(e, "batch", UINT64_MAX, 1);
-      entry.dtype = e.at("dtype").get<std::string>();
-      entry.layout = e.at("layout").get<std::string>();
-      auto triple = [&](const char* key) {
-        const json& abc = e.at(key);
-        if (!abc.is_object()) throw std::invalid_argument(std::string(key) + ": expected an object with a, b, c");
-        return PerOperand{get_uint(abc, "a"), get_uint(abc, "b"), get_uint(abc, "c")};
-      };
-      entry.ld = triple("ld");
-      entry.offset = triple("offset");
-      entry.batch_stride = triple("batch_stride");
-      entry.alpha = e.at("alpha").get<double>();
-      entry.beta = e.at("beta").get<double>();
-      const json& epi = e.at("epilogue");
-      entry.bias = epi.at("bias").get<bool>();
-      entry.bias_offset = get_uint(epi, "bias_offset");
-      entry.activation = epi.at("activation").get<std::string>();
-      entry.mode = e.at("mode").get<std::string>();
-      entry.cold = e.at("cold").get<bool>();
-      entry.unsupported = e.at("unsupported").get<std::string>();
-      for (const json& note : e.at("not_applicable")) {
-        entry.not_applicable.push_back({note.at("variant").get<std::string>(), note.at("reason").get<std::string>()});
-      }
-      where += ".best";
-      entry.best = config_from_json(e.at("best"));
-      where = "entries[" + std::to_string(i) + "].runner_up";
-      entry.runner_up = config_from_json(e.at("runner_up"));
-      where = "entries[" + std::to_string(i) + "]";
-      const json& c = e.at("candidates");
-      entry.candidates = {get_uint(c, "evaluated"), get_uint(c, "failed"), get_uint(c, "pruned"), get_uint(c, "skipped")};
-      entry.budget_exhausted = e.at("budget_exhausted").get<bool>();
-      entry.interrupted = e.at("interrupted").get<bool>();
-      entry.strategy = e.at("strategy").get<std::string>();
-      entry.tie = e.at("tie").get<bool>();
-      entry.margin = e.at("margin").get<double>();
-      entry.noise_band = e.at("noise_band").get<double>();
-      entry.tune_seconds = e.at("tune_seconds").get<double>();
-      if (e.contains("baseline_us") && !e.at("baseline_us").is_null()) {  // optional: older tables lack it
-        const json& b = e.at("baseline_us");
-        if (!b.is_number() || !(b.get<double>() > 0.0)) throw std::invalid_argument("baseline_us: expected a positive number or null");
-        entry.baseline_us = b.get<double>();
-      }
-      if (e.contains("variant_best")) {  // optional: older tables lack it
-        for (const json& v : e.at("variant_best")) {
-          VariantBest vb{v.at("variant").get<std::string>(), v.at("name").get<std::string>(), v.at("median_us").get<double>(),
-                         v.at("gflops").get<double>()};
-          if (!(vb.median_us > 0.0) || !(vb.gflops >= 0.0)) throw std::invalid_argument("variant_best: median_us must be positive");
-          entry.variant_best.push_back(std::move(vb));
-        }
-      }
-      if (version == kMigratedSchemaVersion) {
-        // Version 4's kernel_hash covered the main pass only: unknown for the modules version 5 covers.
-        for (std::optional<ConfigResult>* kept : {&entry.best, &entry.runner_up})
-          if (*kept) (*kept)->kernel_hash.clear();
-      }
-      t.entries.push_back(std::move(entry));
+      t.entries.push_back(read_entry(entries[i], version, where));
     }
     return t;
   } catch (const json::exception& e) {

@@ -67,54 +67,61 @@ void choose_winner(TuneResult& r, std::vector<EvaluatedConfig*>& finals, double 
   }
   r.margin = finals[1]->measurement.median_us / finals[0]->measurement.median_us - 1.0;
 }
-}  // namespace
 
-void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev, const TuneOptions& o, const ProgressFn& progress) {
-  r.strategy = o.strategy;
-  r.timestamps = ev.timestamps();
-  if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
-  const double start = ev.now_s();
+/// The configs screened, in candidate order, and the candidate each came from.
+struct Screened {
+  std::vector<EvaluatedConfig> configs;
+  std::vector<const Candidate*> candidates;
+};
+
+/// Builds, before candidate i is measured, the pipelines of the next candidates together (after i's begin mark,
+/// so a driver crash while compiling is charged to a config of the batch). A batch is sized to what is left of
+/// the screening budget, so builds that would never be measured are not paid for; the first batch is one config,
+/// which gives the estimate (on the H200 a first batch of 8 fresh coopmat builds took most of a dtype's 10 s
+/// share, and one config was measured in 12.6 s; drivers that build one pipeline at a time make a batch cost its
+/// size).
+class BatchBuilder {
+ public:
+  void before(size_t i, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o, double left_s) {
+    if (o.compile_threads <= 1 || i < built_until_) return;
+    size_t batch = s_per_config_ < 0.0 ? 1 : o.compile_threads;
+    if (s_per_config_ > 0.0) batch = std::clamp<size_t>(size_t(std::max(0.0, left_s / s_per_config_)), 1, o.compile_threads);
+    std::vector<const Candidate*> next;
+    size_t j = i;
+    for (; j < candidates.size() && next.size() < batch; ++j) {
+      if (!o.known.count(candidates[j].name)) next.push_back(&candidates[j]);
+    }
+    built_until_ = j;
+    const double start = ev.now_s();
+    ev.precompile(next);
+    s_per_config_ = (ev.now_s() - start) / double(next.size());
+  }
+
+ private:
+  size_t built_until_ = 0;     ///< candidates before this index had their pipelines built in a batch
+  double s_per_config_ = -1.0;  ///< from the last batch (< 0: none yet)
+};
+
+/// Screening: one verified, timed batch per candidate until `share` of the budget is spent. The first candidate
+/// always runs, so a tiny budget still yields a result; configs the journal already holds are taken from it.
+Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o, const ProgressFn& progress,
+                double start, double share) {
   auto spent = [&] { return ev.now_s() - start; };
   auto stopped = [&] { return o.stop && o.stop->load(); };
-
-  // Screening: one verified, timed batch per candidate until 3/4 of the budget is spent (exhaustive: all of
-  // it). The first candidate always runs, so a tiny budget still yields a result.
-  const double screen_share = o.strategy == Strategy::exhaustive ? 1.0 : 0.75;
-  std::vector<EvaluatedConfig> screened;
-  std::vector<const Candidate*> screened_candidates;
-  size_t precompiled_until = 0;  // candidates before this index had their pipelines built in a batch
-  double build_s_per_config = -1.0;  // from the last batch (< 0: none yet); drivers that build one pipeline at a
-                                     // time (NVIDIA's) make a batch cost its size
+  Screened s;
+  BatchBuilder builder;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     auto known = o.known.find(c.name);
-    const bool over = i > 0 && spent() >= screen_share * o.budget_s;
+    const bool over = i > 0 && spent() >= share * o.budget_s;
     if (known == o.known.end() && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
       r.skipped = candidates.size() - i;
       break;
     }
-    if (known == o.known.end() && o.on_begin) o.on_begin(c.name);
-    if (o.compile_threads > 1 && known == o.known.end() && i >= precompiled_until) {
-      // The next candidates to measure (this one first) get their pipelines built together; after the
-      // begin mark, so a driver crash while compiling is charged to a config of the batch, not to the last one.
-      // A batch is sized to what is left of the screening budget, so builds that would never be measured are
-      // not paid for. The first batch is one config, which gives the estimate: on the H200 a first batch of 8
-      // fresh coopmat builds took most of a dtype's 10 s share, and one config was measured in 12.6 s.
-      size_t batch = build_s_per_config < 0.0 ? 1 : o.compile_threads;
-      if (build_s_per_config > 0.0) {
-        const double left_s = screen_share * o.budget_s - spent();
-        batch = std::clamp<size_t>(size_t(std::max(0.0, left_s / build_s_per_config)), 1, o.compile_threads);
-      }
-      std::vector<const Candidate*> next;
-      size_t j = i;
-      for (; j < candidates.size() && next.size() < batch; ++j) {
-        if (!o.known.count(candidates[j].name)) next.push_back(&candidates[j]);
-      }
-      precompiled_until = j;
-      const double build_start = ev.now_s();
-      ev.precompile(next);
-      build_s_per_config = (ev.now_s() - build_start) / double(next.size());
+    if (known == o.known.end()) {
+      if (o.on_begin) o.on_begin(c.name);
+      builder.before(i, candidates, ev, o, share * o.budget_s - spent());
     }
     EvaluatedConfig e{c.family, c.name, c.config, known != o.known.end() ? known->second : ev.screen(c), false};
     if (known != o.known.end()) {
@@ -123,75 +130,92 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
       o.on_evaluated(e, "screen");
     }
     if (progress) progress(i + 1, candidates.size(), e);
-    screened.push_back(std::move(e));
-    screened_candidates.push_back(&c);
+    s.configs.push_back(std::move(e));
+    s.candidates.push_back(&c);
   }
+  return s;
+}
 
-  // Finals: the fastest verified configs (exhaustive: all) are prepared (verified again, warmed up), then
-  // sampled in rounds across all of them, so clock drift and thermal changes hit every finalist alike.
-  std::vector<size_t> order(screened.size());
+/// Finals: the finalists are prepared (verified again, warmed up), then sampled in rounds across all of them, so
+/// clock drift and thermal changes hit every finalist alike: as many rounds as the rest of the budget holds (from
+/// the screening times), at least 3, at most --samples.
+void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals, const std::vector<const Candidate*>& candidates, Evaluator& ev,
+                const TuneOptions& o, double start) {
+  std::vector<double> estimate_us;
+  for (size_t f = 0; f < finals.size(); ++f) {
+    estimate_us.push_back(finals[f]->measurement.median_us);
+    const double compile_ms = finals[f]->measurement.compile_ms;
+    if (o.on_begin) o.on_begin(finals[f]->name);
+    finals[f]->measurement = ev.prepare(*candidates[f], o.warmup);
+    finals[f]->measurement.compile_ms = compile_ms;
+  }
+  double round_s = 0.0;
+  for (size_t f = 0; f < finals.size(); ++f) {
+    round_s += std::max({1e-6, estimate_us[f] * 1e-6 * finals[f]->measurement.runs_per_sample, o.run.min_sample_ns * 1e-9});
+  }
+  const double left_s = std::max(0.0, o.budget_s - (ev.now_s() - start));
+  const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
+  for (int round = 0; round < rounds; ++round) {
+    if (round > 0 && o.stop && o.stop->load()) {
+      r.interrupted = true;
+      break;
+    }
+    for (size_t f = 0; f < finals.size(); ++f) {
+      Measurement& m = finals[f]->measurement;
+      if (m.disposition != Disposition::passed) continue;
+      // Each sample is begun anew, so a fault or hang in this round is blamed on the finalist that ran.
+      if (o.on_begin) o.on_begin(finals[f]->name);
+      m.samples_us.push_back(ev.sample(*candidates[f], m.runs_per_sample));
+    }
+  }
+  const double flops = r.problem.flops();
+  for (EvaluatedConfig* f : finals) {
+    f->measurement.summarize(flops);
+    if (o.on_evaluated) o.on_evaluated(*f, "final");
+  }
+}
+}  // namespace
+
+void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev, const TuneOptions& o, const ProgressFn& progress) {
+  r.strategy = o.strategy;
+  r.timestamps = ev.timestamps();
+  if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
+  const double start = ev.now_s();
+  // Screening takes 3/4 of the budget (exhaustive: all of it).
+  Screened screened = screen(r, candidates, ev, o, progress, start, o.strategy == Strategy::exhaustive ? 1.0 : 0.75);
+
+  // The fastest verified configs (exhaustive: all) go to the finals; the others' pipelines are released.
+  std::vector<size_t> order(screened.configs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return faster(screened[a], screened[b]); });
-  const size_t verified = size_t(std::count_if(screened.begin(), screened.end(), passed));
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return faster(screened.configs[a], screened.configs[b]); });
+  const size_t verified = size_t(std::count_if(screened.configs.begin(), screened.configs.end(), passed));
   const size_t wanted = o.strategy == Strategy::exhaustive ? verified : std::min<size_t>(size_t(std::max(1, o.finalists)), verified);
   std::vector<EvaluatedConfig*> finals;
   std::vector<const Candidate*> final_candidates;
   for (size_t rank = 0; rank < order.size(); ++rank) {
-    EvaluatedConfig& e = screened[order[rank]];
+    EvaluatedConfig& e = screened.configs[order[rank]];
     if (rank < wanted && passed(e)) {
       finals.push_back(&e);
-      final_candidates.push_back(screened_candidates[order[rank]]);
+      final_candidates.push_back(screened.candidates[order[rank]]);
     } else {
-      ev.release(*screened_candidates[order[rank]]);
+      ev.release(*screened.candidates[order[rank]]);
     }
   }
   if (r.interrupted) {
     // Nothing more is measured: the best screened config stands, with its one sample.
     if (finals.size() > 1) finals.erase(finals.begin() + 1, finals.end());
   } else {
-    std::vector<double> estimate_us;
-    for (size_t f = 0; f < finals.size(); ++f) {
-      estimate_us.push_back(finals[f]->measurement.median_us);
-      const double compile_ms = finals[f]->measurement.compile_ms;
-      if (o.on_begin) o.on_begin(finals[f]->name);
-      finals[f]->measurement = ev.prepare(*final_candidates[f], o.warmup);
-      finals[f]->measurement.compile_ms = compile_ms;
-    }
-    // Rounds: as many as the rest of the budget holds (from the screening times), at least 3, at most samples.
-    double round_s = 0.0;
-    for (size_t f = 0; f < finals.size(); ++f) {
-      round_s += std::max({1e-6, estimate_us[f] * 1e-6 * finals[f]->measurement.runs_per_sample, o.run.min_sample_ns * 1e-9});
-    }
-    const double left_s = std::max(0.0, o.budget_s - spent());
-    const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
-    for (int round = 0; round < rounds; ++round) {
-      if (round > 0 && stopped()) {
-        r.interrupted = true;
-        break;
-      }
-      for (size_t f = 0; f < finals.size(); ++f) {
-        Measurement& m = finals[f]->measurement;
-        if (m.disposition != Disposition::passed) continue;
-        // Each sample is begun anew, so a fault or hang in this round is blamed on the finalist that ran.
-        if (o.on_begin) o.on_begin(finals[f]->name);
-        m.samples_us.push_back(ev.sample(*final_candidates[f], m.runs_per_sample));
-      }
-    }
-    const double flops = r.problem.flops();
-    for (EvaluatedConfig* f : finals) {
-      f->measurement.summarize(flops);
-      if (o.on_evaluated) o.on_evaluated(*f, "final");
-    }
+    run_finals(r, finals, final_candidates, ev, o, start);
   }
   for (EvaluatedConfig* f : finals) f->finalist = true;
-  r.search_s = spent();
+  r.search_s = ev.now_s() - start;
   choose_winner(r, finals, o.noise_factor);
 
   // Finalists first, the winner leading, then every other screened config from the fastest.
   std::vector<EvaluatedConfig> ordered;
   for (EvaluatedConfig* f : finals) ordered.push_back(*f);
   for (size_t i : order) {
-    if (!screened[i].finalist) ordered.push_back(screened[i]);
+    if (!screened.configs[i].finalist) ordered.push_back(screened.configs[i]);
   }
   r.evaluated = std::move(ordered);
 }

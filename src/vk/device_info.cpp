@@ -241,6 +241,45 @@ std::optional<std::string> coopmat2_unsupported(const DeviceInfo& d, const std::
          std::to_string(invocations);
 }
 
+namespace {
+/// The memory heaps, each marked device-local and host-visible as its memory types are.
+std::vector<MemoryHeap> query_heaps(VkPhysicalDevice physical) {
+  std::vector<MemoryHeap> heaps;
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
+    MemoryHeap heap{memory.memoryHeaps[h].size, (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0};
+    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
+      if (memory.memoryTypes[t].heapIndex == h && (memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+        heap.host_visible = true;
+      }
+    }
+    heaps.push_back(heap);
+  }
+  return heaps;
+}
+
+/// The compute queue family gemmtune uses, and its timestamps: one with timestamps first, then a compute-only one
+/// (async compute), lowest index first.
+void pick_compute_queue(VkPhysicalDevice physical, DeviceInfo& d) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  int best_score = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+    int score = (families[i].timestampValidBits > 0 ? 2 : 0) + ((families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 0 : 1);
+    if (score > best_score) {
+      best_score = score;
+      d.compute_queue_family = i;
+      d.timestamp_valid_bits = families[i].timestampValidBits;
+    }
+  }
+}
+
+}  // namespace
+
 DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uint32_t index) {
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
@@ -295,33 +334,8 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
   d.matrix = query_matrix(instance, physical, std::min(basic.apiVersion, uint32_t(VK_API_VERSION_1_3)));
   d.matrix2 = query_matrix2(instance, physical, d.matrix);
   d.pipeline_statistics = query_pipeline_statistics(physical, basic.apiVersion);
-  VkPhysicalDeviceMemoryProperties memory;
-  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
-  for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
-    MemoryHeap heap{memory.memoryHeaps[h].size, (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0};
-    for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
-      if (memory.memoryTypes[t].heapIndex == h && (memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
-        heap.host_visible = true;
-      }
-    }
-    d.heaps.push_back(heap);
-  }
-
-  // Prefer a family with timestamps, then a compute-only one (async compute), lowest index first.
-  uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
-  int best_score = -1;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
-    int score = (families[i].timestampValidBits > 0 ? 2 : 0) + ((families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 0 : 1);
-    if (score > best_score) {
-      best_score = score;
-      d.compute_queue_family = i;
-      d.timestamp_valid_bits = families[i].timestampValidBits;
-    }
-  }
+  d.heaps = query_heaps(physical);
+  pick_compute_queue(physical, d);
   return d;
 }
 
