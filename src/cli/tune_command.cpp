@@ -359,224 +359,292 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
   return static_cast<int>(worst);
 }
 
-int run_tune(const TuneCommandOptions& o) {
-  // Every operation is resolved before any Vulkan work, so a bad leading dimension or stride is exit 2 at once.
-  for (const ShapeRequest& shape : o.shapes) {
-    for (const GemmProblem& problem : problems_of(o, shape)) resolve(problem);
+namespace {
+constexpr int kMaxDeviceLosses = 16;  // losses and timeouts per run: a device that keeps failing ends it (exit 4)
+
+/// One `gemmtune tune` run: the table and journal it writes, its device, and the problems it tunes one at a time
+/// (each recorded as it finishes; a device loss retries the problem on a new device).
+class TuningRun {
+ public:
+  explicit TuningRun(const TuneCommandOptions& o) : o_(o) {}
+  int run();
+
+ private:
+  enum class Outcome { done, retry };
+  void open_device();
+  void open_table();
+  void open_journal();
+  void configure_search();
+  void count_problems();
+  Outcome tune_problem_once(const GemmProblem& problem, double& shape_budget, size_t shape_size, size_t index_in_shape);
+  void record(const TuneResult& result, const std::string& key);
+  bool finished_before(const std::string& key) const;
+  bool ours(const JournalRecord& r, const std::string& key) const { return r.device == device_key_ && r.tool == tool_key_ && r.problem == key; }
+  void record_entry(const TableEntry& entry);
+  int finish(ExitCode code);
+  /// A fault that ends the run, said with the problem and config it happened in.
+  [[noreturn]] void end_run(const Error& e, const GemmProblem& problem) const;
+  /// After the config in hand lost the device, or its work outlived the fence limit: it is recorded (and never run
+  /// again) and the device recreated (a timed-out queue cannot be trusted); the problem resumes from the journal.
+  void recover(const vk::VulkanError& e, const GemmProblem& problem, const std::string& key);
+
+  const TuneCommandOptions& o_;
+  std::vector<KernelFamily> owned_families_;
+  std::vector<const KernelFamily*> families_;
+  std::optional<vk::Instance> instance_;
+  std::optional<vk::Device> device_;  // recreated after a device loss
+  vk::DeviceInfo info_;
+  std::string out_;
+  TuningTable table_;
+  std::vector<JournalRecord> prior_;
+  std::optional<AppendOnlyFile> journal_;
+  std::string device_key_, tool_key_;
+  std::optional<StopOnSignals> stop_on_signals_;
+  TuneOptions tune_;
+  ExitCode worst_ = ExitCode::ok;
+  size_t problems_left_ = 0, problem_count_ = 0, problem_index_ = 0;
+  int device_losses_ = 0;
+  std::chrono::steady_clock::time_point run_start_ = std::chrono::steady_clock::now();
+  nlohmann::ordered_json summaries_ = nlohmann::ordered_json::array();  // --json
+  std::string in_hand_;  // the config being measured, for a device loss
+};
+
+void TuningRun::open_device() {
+  instance_.emplace(vk::validation_requested_by_env());
+  device_.emplace(*instance_, instance_->select(o_.device));
+  info_ = device_->info();
+  spdlog::info("device {}: {} ({}, driver {}, Vulkan {})", info_.index, info_.name, vk::device_type_name(info_.type),
+               info_.driver_version, vk::api_version_string(info_.api_version));
+}
+
+void TuningRun::open_table() {
+  out_ = o_.out.empty() ? "results/" + vk::device_slug(info_.name) + ".json" : o_.out;
+  table_ = load_table_for_device(out_, device_identity(info_), true);
+  size_t stale = 0;
+  for (const TableEntry& e : table_.entries) stale += e.best && kernel_status(*e.best, e.dtype) == "stale";
+  if (stale) spdlog::warn("{}: {} entries were tuned with kernels that have changed since (stale): tune them again", out_, stale);
+  adopt_device(table_, info_, out_);
+  if (!info_.timestamps()) spdlog::warn("the compute queue has no timestamps: timing with the host clock");
+}
+
+// The journal beside the table: every measured config on disk as it is measured, appended across runs (runs
+// tuning into one table at once share it; whole lines never interleave). --resume reads it first.
+void TuningRun::open_journal() {
+  const std::string path = journal_path_for(out_);
+  if (o_.resume && std::filesystem::exists(path)) {
+    size_t torn = 0;
+    prior_ = read_journal(path, &torn);
+    if (torn) spdlog::info("{}: skipped a torn last line (a kill while writing)", path);
   }
-  const std::vector<KernelFamily> owned_families = families_of(o);  // a bad --space file fails here, before any work
-  check_kernels_glob(o, owned_families);
-  // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
-  // tables fail fast, and a table that cannot be read is never overwritten.
-  TuningTable table;
-  if (!o.out.empty()) table = load_table_for_device(o.out, {}, false);
+  journal_.emplace(path, false);
+  device_key_ = info_.name + " driver " + info_.driver_version + " cache " + vk::uuid_string(info_.pipeline_cache_uuid);
+  tool_key_ = std::string(kVersion) + " " + kGitHash;
+  size_t foreign = 0;
+  for (const JournalRecord& r : prior_) foreign += r.device != device_key_ || r.tool != tool_key_;
+  if (foreign) spdlog::warn("{}: {} records of another device or tool version are not used", path, foreign);
+}
 
-  vk::Instance instance(vk::validation_requested_by_env());
-  std::optional<vk::Device> device;  // recreated after a device loss
-  device.emplace(instance, instance.select(o.device));
-  const vk::DeviceInfo info = device->info();
-  spdlog::info("device {}: {} ({}, driver {}, Vulkan {})", info.index, info.name, vk::device_type_name(info.type),
-               info.driver_version, vk::api_version_string(info.api_version));
+void TuningRun::configure_search() {
+  tune_.strategy = parse_strategy(o_.strategy, "--strategy");
+  tune_.stop = &g_stop;
+  tune_.warmup = o_.warmup;
+  tune_.samples = o_.samples;
+  tune_.finalists = o_.finalists;
+  if (o_.compile_threads > 0) tune_.compile_threads = o_.compile_threads;
+  tune_.run.seed = o_.seed;
+  tune_.run.cold_bytes = o_.cold ? kColdBytes : 0;
+  if (o_.screen_warmup_s >= 0.0) tune_.run.screen_warmup_ns = o_.screen_warmup_s * 1e9;
+  tune_.kernels = o_.kernels;
+  families_ = pointers(owned_families_);
+}
 
-  const std::string out = o.out.empty() ? "results/" + vk::device_slug(info.name) + ".json" : o.out;
-  table = load_table_for_device(out, device_identity(info), true);
-  // Each entry goes in by a locked read-modify-write of the file as it is then, so runs tuning into one table
-  // at once (shards on one host) all keep their entries.
-  auto record_entry = [&](TuningTable& t, const TableEntry& entry) {
-    adopt_device(t, info, out);
+// --shard i/n: problems are numbered over the whole request; this run takes those with number % n == i.
+void TuningRun::count_problems() {
+  size_t numbered = 0;
+  for (const ShapeRequest& shape : o_.shapes) {
+    for (size_t k = 0; k < problems_of(o_, shape).size(); ++k) problems_left_ += numbered++ % o_.shard_count == o_.shard_index;
+  }
+  problem_count_ = problems_left_;
+}
+
+// Each entry goes in by a locked read-modify-write of the file as it is then, so runs tuning into one table at
+// once (shards on one host) all keep their entries.
+void TuningRun::record_entry(const TableEntry& entry) {
+  table_ = update_table(out_, [&](TuningTable& t) {
+    adopt_device(t, info_, out_);
     t.created = utc_now();
     t.upsert(entry);
-  };
-  size_t stale = 0;
-  for (const TableEntry& e : table.entries) stale += e.best && kernel_status(*e.best, e.dtype) == "stale";
-  if (stale) spdlog::warn("{}: {} entries were tuned with kernels that have changed since (stale): tune them again", out, stale);
-  adopt_device(table, info, out);
-  if (!info.timestamps()) spdlog::warn("the compute queue has no timestamps: timing with the host clock");
+  });
+}
 
-  // The journal beside the table: every measured config on disk as it is measured, appended across runs (runs
-  // tuning into one table at once share it; whole lines never interleave). --resume reads it first.
-  const std::string journal_path = journal_path_for(out);
-  std::vector<JournalRecord> prior;
-  if (o.resume && std::filesystem::exists(journal_path)) {
-    size_t torn = 0;
-    prior = read_journal(journal_path, &torn);
-    if (torn) spdlog::info("{}: skipped a torn last line (a kill while writing)", journal_path);
+bool TuningRun::finished_before(const std::string& key) const {
+  return std::any_of(prior_.begin(), prior_.end(), [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
+         std::any_of(table_.entries.begin(), table_.entries.end(), [&](const TableEntry& e) { return entry_key(e) == key; });
+}
+
+// The --json summary goes to stdout whenever the run ends with a code (not when a fault ends it: stderr has it).
+void TuningRun::end_run(const Error& e, const GemmProblem& problem) const {
+  throw Error(e.code(), describe(problem) + (in_hand_.empty() ? "" : ", " + in_hand_) + ": " + e.what() +
+                            " (finished entries are kept; --resume carries on)");
+}
+
+void TuningRun::recover(const vk::VulkanError& e, const GemmProblem& problem, const std::string& key) {
+  if (o_.live_progress) std::fprintf(stderr, "\r\033[K");
+  const bool lost_device = e.result() == VK_ERROR_DEVICE_LOST;
+  const Disposition disposition = lost_device ? Disposition::device_lost : Disposition::timed_out;
+  spdlog::warn("{}: {} {} ({}): recorded as {}; recreating the device", describe(problem), in_hand_,
+               lost_device ? "lost the device" : "did not finish", e.what(), disposition_name(disposition));
+  const JournalRecord lost{device_key_, tool_key_, key, "screen", in_hand_, disposition_name(disposition), e.what()};
+  journal_->append(journal_line(lost));
+  prior_.push_back(lost);
+  device_.reset();
+  device_.emplace(*instance_, instance_->select(o_.device));
+}
+
+int TuningRun::finish(ExitCode code) {
+  if (o_.json) {
+    const nlohmann::ordered_json summary = {{"table", out_}, {"device", info_.name}, {"exit_code", int(code)}, {"problems", summaries_}};
+    std::printf("%s\n", summary.dump(2).c_str());
   }
-  AppendOnlyFile journal(journal_path, false);
-  const std::string device_key = info.name + " driver " + info.driver_version + " cache " + vk::uuid_string(info.pipeline_cache_uuid);
-  const std::string tool_key = std::string(kVersion) + " " + kGitHash;
-  size_t foreign = 0;
-  for (const JournalRecord& r : prior) foreign += r.device != device_key || r.tool != tool_key;
-  if (foreign) spdlog::warn("{}: {} records of another device or tool version are not used", journal_path, foreign);
-  auto ours = [&](const JournalRecord& r, const std::string& key) { return r.device == device_key && r.tool == tool_key && r.problem == key; };
+  return static_cast<int>(code);
+}
 
-  StopOnSignals stop_on_signals;
-  TuneOptions tune;
-  tune.strategy = parse_strategy(o.strategy, "--strategy");
-  tune.stop = &g_stop;
-  tune.warmup = o.warmup;
-  tune.samples = o.samples;
-  tune.finalists = o.finalists;
-  if (o.compile_threads > 0) tune.compile_threads = o.compile_threads;
-  tune.run.seed = o.seed;
-  tune.run.cold_bytes = o.cold ? kColdBytes : 0;
-  if (o.screen_warmup_s >= 0.0) tune.run.screen_warmup_ns = o.screen_warmup_s * 1e9;
-  tune.kernels = o.kernels;
-
-  const std::vector<const KernelFamily*> families = pointers(owned_families);
-
-  ExitCode worst = ExitCode::ok;
-  // --shard i/n: problems are numbered over the whole request; this run takes those with number % n == i.
-  size_t problems_left = 0, numbered = 0;
-  for (const ShapeRequest& shape : o.shapes) {
-    for (size_t k = 0; k < problems_of(o, shape).size(); ++k) problems_left += numbered++ % o.shard_count == o.shard_index;
+void TuningRun::record(const TuneResult& result, const std::string& key) {
+  if (o_.json) {
+    summaries_.push_back(result_summary(result, o_.cold));
+  } else {
+    print_result(result, info_.name, o_.cold, o_.color);
   }
-  size_t problem_number = 0;
-  const size_t problem_count = problems_left;
-  constexpr int kMaxDeviceLosses = 16;  // losses and timeouts per run: a device that keeps failing ends it (exit 4)
-  int device_losses = 0;
-  size_t problem_index = 0;
-  const auto run_start = std::chrono::steady_clock::now();
-  nlohmann::ordered_json summaries = nlohmann::ordered_json::array();  // --json
-  // The --json summary goes to stdout whenever the run ends with a code (not when a fault ends it: stderr has it).
-  auto finish = [&](ExitCode code) {
-    if (o.json) {
-      const nlohmann::ordered_json summary = {{"table", out}, {"device", info.name}, {"exit_code", int(code)}, {"problems", summaries}};
-      std::printf("%s\n", summary.dump(2).c_str());
+  TableEntry entry = table_entry(result, o_.cold);
+  if (table_.peak) {
+    if (entry.best) apply_ceiling(*entry.best, *table_.peak, entry);
+    if (entry.runner_up) apply_ceiling(*entry.runner_up, *table_.peak, entry);
+    if (o_.json && entry.best) summaries_.back()["ceiling_fraction"] = entry.best->ceiling_fraction;
+    if (!o_.json && entry.best && !entry.best->bound_by.empty()) {
+      std::printf("  %.0f %% of the %s ceiling measured by `gemmtune peak`\n", 100.0 * entry.best->ceiling_fraction, entry.best->bound_by.c_str());
     }
-    return static_cast<int>(code);
+  }
+  if (!entry.best && worst_ == ExitCode::ok) worst_ = ExitCode::unverified;
+  record_entry(entry);
+  if (!result.interrupted) journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, "done"}));
+}
+
+TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, double& shape_budget, size_t shape_size, size_t index_in_shape) {
+  // Sharded, a problem keeps the share of its shape's budget it would have had in a whole run.
+  tune_.budget_s = o_.shard_count > 1 ? o_.budget_s / double(shape_size) : problem_budget_s(o_.budget_s, shape_budget, shape_size, index_in_shape);
+  if (o_.total_budget_s > 0) {
+    // --total-budget: an equal share of what is left for each problem still to come.
+    const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start_).count();
+    tune_.budget_s = std::min(tune_.budget_s, std::max(0.0, o_.total_budget_s - used) / double(problems_left_));
+  }
+  const std::string key = entry_key(keyed_entry(problem, o_.cold));
+  if (finished_before(key)) {
+    spdlog::info("{}: already in {} (journal), skipped", describe(problem), out_);
+    return Outcome::done;
+  }
+  tune_.known.clear();
+  for (const JournalRecord& r : prior_) {
+    // Later records win: a config --isolate recorded as timed_out or crashed stays so.
+    if (ours(r, key) && r.phase == "screen") tune_.known[r.config] = measurement_of(r);
+  }
+  in_hand_.clear();
+  tune_.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
+    journal_->append(journal_line(journal_record(device_key_, tool_key_, key, phase, e)));
+    in_hand_.clear();  // a fault between configs is not this config's
   };
-  for (const ShapeRequest& shape : o.shapes) {
-    const std::vector<GemmProblem> problems = problems_of(o, shape);
-    double shape_budget = o.budget_s;
+  tune_.on_begin = [&](const std::string& name) {
+    in_hand_ = name;
+    journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, "begin", name}));
+  };
+  TuneResult result;
+  try {
+    const auto problem_start = std::chrono::steady_clock::now();
+    double best_us = 0.0;
+    std::string best_name;
+    result = tune_problem(*device_, problem, families_, tune_, [&](size_t done, size_t total, const EvaluatedConfig& e) {
+      const Measurement& m = e.measurement;
+      if (m.disposition == Disposition::passed && (best_name.empty() || m.median_us < best_us)) {
+        best_us = m.median_us;
+        best_name = e.name;
+      }
+      if (!o_.live_progress) {
+        spdlog::info("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(m.disposition), m.median_us);
+        return;
+      }
+      // A live line: problem i/n, candidate j/m, best so far, and the time left (the screening share of the
+      // budget bounds it).
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
+      const double eta = std::min(spent / double(done) * double(total - done), std::max(0.0, 0.75 * tune_.budget_s - spent));
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %.1f us, ~%.0f s left", problem_index_, problem_count_,
+                   describe(problem).c_str(), done, total, best_name.c_str(), best_us, eta);
+      std::fflush(stderr);
+    });
+    if (o_.live_progress) std::fprintf(stderr, "\r\033[K");
+  } catch (const vk::VulkanError& e) {
+    const bool lost_device = e.result() == VK_ERROR_DEVICE_LOST, timed_out = e.result() == VK_TIMEOUT;
+    if (!(lost_device || timed_out) || in_hand_.empty() || ++device_losses_ > kMaxDeviceLosses) end_run(e, problem);
+    recover(e, problem, key);
+    return Outcome::retry;
+  } catch (const Error& e) {
+    if (e.code() != ExitCode::unsupported) end_run(e, problem);  // other faults end the run; the table holds what was measured
+    // Recorded, so the table shows why this operation has no entry to use.
+    spdlog::error("{}", e.what());
+    worst_ = ExitCode::unsupported;
+    TableEntry entry = keyed_entry(problem, o_.cold);
+    entry.unsupported = e.what();
+    record_entry(entry);
+    return Outcome::done;
+  }
+  shape_budget = std::max(0.0, shape_budget - result.search_s);  // the reference and baseline are not charged
+  record(result, key);
+  return Outcome::done;
+}
+
+int TuningRun::run() {
+  // Every operation is resolved before any Vulkan work, so a bad leading dimension or stride is exit 2 at once.
+  for (const ShapeRequest& shape : o_.shapes) {
+    for (const GemmProblem& problem : problems_of(o_, shape)) resolve(problem);
+  }
+  owned_families_ = families_of(o_);  // a bad --space file fails here, before any work
+  check_kernels_glob(o_, owned_families_);
+  // An explicit output is checked, and an existing table read, before any Vulkan work: bad paths and malformed
+  // tables fail fast, and a table that cannot be read is never overwritten.
+  if (!o_.out.empty()) table_ = load_table_for_device(o_.out, {}, false);
+  open_device();
+  open_table();
+  open_journal();
+  stop_on_signals_.emplace();
+  configure_search();
+  count_problems();
+  size_t problem_number = 0;
+  for (const ShapeRequest& shape : o_.shapes) {
+    const std::vector<GemmProblem> problems = problems_of(o_, shape);
+    double shape_budget = o_.budget_s;
     for (size_t i = 0; i < problems.size(); ++i) {
-      if (problem_number++ % o.shard_count != o.shard_index) continue;
-      const ProblemCountdown countdown{problems_left};
+      if (problem_number++ % o_.shard_count != o_.shard_index) continue;
+      const ProblemCountdown countdown{problems_left_};
       if (g_stop.load()) {
-        spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out);
+        spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out_);
         return finish(ExitCode::interrupted);
       }
-      const GemmProblem& problem = problems[i];
-      ++problem_index;
-      // Sharded, a problem keeps the share of its shape's budget it would have had in a whole run.
-      tune.budget_s = o.shard_count > 1 ? o.budget_s / double(problems.size()) : problem_budget_s(o.budget_s, shape_budget, problems.size(), i);
-      if (o.total_budget_s > 0) {
-        // --total-budget: an equal share of what is left for each problem still to come.
-        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
-        tune.budget_s = std::min(tune.budget_s, std::max(0.0, o.total_budget_s - used) / double(problems_left));
+      ++problem_index_;
+      while (tune_problem_once(problems[i], shape_budget, problems.size(), i) == Outcome::retry && !g_stop.load()) {
       }
-      const std::string key = entry_key(keyed_entry(problem, o.cold));
-      const bool finished = std::any_of(prior.begin(), prior.end(), [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
-                            std::any_of(table.entries.begin(), table.entries.end(), [&](const TableEntry& e) { return entry_key(e) == key; });
-      if (finished) {
-        spdlog::info("{}: already in {} (journal), skipped", describe(problem), out);
-        continue;
-      }
-      tune.known.clear();
-      for (const JournalRecord& r : prior) {
-        // Later records win: a config --isolate recorded as timed_out or crashed stays so.
-        if (ours(r, key) && r.phase == "screen") tune.known[r.config] = measurement_of(r);
-      }
-      std::string in_hand;  // the config being measured, for a device loss
-      tune.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
-        journal.append(journal_line(journal_record(device_key, tool_key, key, phase, e)));
-        in_hand.clear();  // a fault between configs is not this config's
-      };
-      tune.on_begin = [&](const std::string& name) {
-        in_hand = name;
-        JournalRecord begin{device_key, tool_key, key, "begin", name};
-        journal.append(journal_line(begin));
-      };
-      // A fault that ends the run, said with the problem and config it happened in.
-      auto end_run = [&](const Error& e) {
-        throw Error(e.code(), describe(problem) + (in_hand.empty() ? "" : ", " + in_hand) + ": " + e.what() +
-                                  " (finished entries are kept; --resume carries on)");
-      };
-      TuneResult result;
-      try {
-        const auto problem_start = std::chrono::steady_clock::now();
-        double best_us = 0.0;
-        std::string best_name;
-        result = tune_problem(*device, problem, families, tune, [&](size_t done, size_t total, const EvaluatedConfig& e) {
-          const Measurement& m = e.measurement;
-          if (m.disposition == Disposition::passed && (best_name.empty() || m.median_us < best_us)) {
-            best_us = m.median_us;
-            best_name = e.name;
-          }
-          if (!o.live_progress) {
-            spdlog::info("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(m.disposition), m.median_us);
-            return;
-          }
-          // A live line: problem i/n, candidate j/m, best so far, and the time left (the screening share of the
-          // budget bounds it).
-          const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
-          const double eta = std::min(spent / double(done) * double(total - done), std::max(0.0, 0.75 * tune.budget_s - spent));
-          std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %.1f us, ~%.0f s left", problem_index,
-                       problem_count, describe(problem).c_str(), done, total, best_name.c_str(), best_us, eta);
-          std::fflush(stderr);
-        });
-        if (o.live_progress) std::fprintf(stderr, "\r\033[K");
-      } catch (const vk::VulkanError& e) {
-        const bool lost_device = e.result() == VK_ERROR_DEVICE_LOST, timed_out = e.result() == VK_TIMEOUT;
-        if (!(lost_device || timed_out) || in_hand.empty() || ++device_losses > kMaxDeviceLosses) end_run(e);
-        // The config in hand lost the device, or its work outlived the fence limit: it is recorded (and never run
-        // again), the device is recreated (a timed-out queue cannot be trusted) and the problem resumes from the
-        // journal.
-        if (o.live_progress) std::fprintf(stderr, "\r\033[K");
-        const Disposition disposition = lost_device ? Disposition::device_lost : Disposition::timed_out;
-        spdlog::warn("{}: {} {} ({}): recorded as {}; recreating the device", describe(problem), in_hand,
-                     lost_device ? "lost the device" : "did not finish", e.what(), disposition_name(disposition));
-        const JournalRecord lost{device_key, tool_key, key, "screen", in_hand, disposition_name(disposition), e.what()};
-        journal.append(journal_line(lost));
-        prior.push_back(lost);
-        device.reset();
-        device.emplace(instance, instance.select(o.device));
-        --i;  // the same problem again (unsigned wrap-around is undone by the loop's ++i)
-        --problem_number;
-        ++problems_left;
-        --problem_index;
-        continue;
-      } catch (const Error& e) {
-        if (e.code() != ExitCode::unsupported) end_run(e);  // other faults end the run; the table holds what was measured
-        // Recorded, so the table shows why this operation has no entry to use.
-        spdlog::error("{}", e.what());
-        worst = ExitCode::unsupported;
-        TableEntry entry = keyed_entry(problem, o.cold);
-        entry.unsupported = e.what();
-        table = update_table(out, [&](TuningTable& t) { record_entry(t, entry); });
-        continue;
-      }
-      shape_budget = std::max(0.0, shape_budget - result.search_s);  // the reference and baseline are not charged
-      if (o.json) {
-        summaries.push_back(result_summary(result, o.cold));
-      } else {
-        print_result(result, info.name, o.cold, o.color);
-      }
-      TableEntry entry = table_entry(result, o.cold);
-      if (table.peak) {
-        if (entry.best) apply_ceiling(*entry.best, *table.peak, entry);
-        if (entry.runner_up) apply_ceiling(*entry.runner_up, *table.peak, entry);
-        if (o.json && entry.best) summaries.back()["ceiling_fraction"] = entry.best->ceiling_fraction;
-        if (!o.json && entry.best && !entry.best->bound_by.empty()) {
-          std::printf("  %.0f %% of the %s ceiling measured by `gemmtune peak`\n", 100.0 * entry.best->ceiling_fraction,
-                      entry.best->bound_by.c_str());
-        }
-      }
-      if (!entry.best && worst == ExitCode::ok) worst = ExitCode::unverified;
-      table = update_table(out, [&](TuningTable& t) { record_entry(t, entry); });
-      if (!result.interrupted) journal.append(journal_line(JournalRecord{device_key, tool_key, key, "done"}));
     }
   }
   if (g_stop.load()) {
-    spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out);
+    spdlog::warn("interrupted: {} holds every finished entry; --resume carries on", out_);
     return finish(ExitCode::interrupted);
   }
-  spdlog::info("tuning table: {}", out);
-  if (instance.validation_errors() > 0) {
-    spdlog::error("the validation layer reported {} errors", instance.validation_errors());
-    if (worst == ExitCode::ok) worst = ExitCode::device_fault;
+  spdlog::info("tuning table: {}", out_);
+  if (instance_->validation_errors() > 0) {
+    spdlog::error("the validation layer reported {} errors", instance_->validation_errors());
+    if (worst_ == ExitCode::ok) worst_ = ExitCode::device_fault;
   }
-  return finish(worst);
+  return finish(worst_);
 }
+}  // namespace
+
+int run_tune(const TuneCommandOptions& o) { return TuningRun(o).run(); }
 
 }  // namespace gemmtune
