@@ -73,7 +73,7 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
 /// Which candidates: tune and list.
 void add_space_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
-  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: tiled, splitk, fewrows, rowdot, rowmma, coopmat, coopmat2, naive (default all but naive)");
+  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: " + variant_names("and") + " (default all but naive)");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
@@ -91,7 +91,7 @@ void add_timing_options(CLI::App& app, TuneArgs& args) {
 /// The search, its budget and its table: tune only (list runs nothing, bench one config and writes no table).
 void add_search_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
-  app.add_option("--out", o.out, "Tuning table to write (default results/<device>.json); entries for other shapes are kept");
+  app.add_option("--out", o.out, "Tuning table to write (default gemmtune-<device>.json in the working folder); entries for other shapes are kept");
   app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
   app.add_option("--screen-warmup", args.screen_warmup,
                  "Device time of back-to-back runs before each screening batch (0.3, 2s; default: from the device's idle time before it, GPUs 3x it, 20 ms to 1 s, CPU devices 1x, 20 to 200 ms)");
@@ -224,7 +224,7 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
 
   c.peak = app.add_subcommand("peak", "Measure the device's f32 FMA rate and copy bandwidth; store them in the table");
   c.peak->add_flag("--json", c.peak_options.json, "Machine-readable output");
-  c.peak->add_option("--out", c.peak_options.out, "Table whose device section receives the ceilings (default results/<device>.json)");
+  c.peak->add_option("--out", c.peak_options.out, "Table whose device section receives the ceilings (default gemmtune-<device>.json in the working folder)");
   c.peak->add_option("--device", c.peak_options.device, "Device index, UUID or name substring");
   c.peak->add_option("--samples", c.peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
   c.peak->add_option("--copy-bytes", c.peak_options.copy_bytes,

@@ -70,7 +70,7 @@ void remove_part(const std::string& part) {
 /// The table a device identity's entries go to.
 std::string target_for(const std::string& out, const DeviceIdentity& device, size_t identities) {
   const std::string slug = vk::device_slug(device.name);
-  if (out.empty()) return "results/" + slug + ".json";
+  if (out.empty()) return "gemmtune-" + slug + ".json";
   if (identities == 1) return out;
   const std::string stem = out.size() > 5 && out.substr(out.size() - 5) == ".json" ? out.substr(0, out.size() - 5) : out;
   return stem + "." + slug + ".json";
@@ -140,7 +140,7 @@ void merge_parts(const std::vector<std::string>& parts, const std::string& out) 
 
 int run_on_devices(const std::vector<std::string>& args, const std::vector<uint32_t>& devices, const std::string& out) {
   const size_t n = devices.size();
-  const std::string base = out.empty() ? "results/gemmtune-devices" : out;
+  const std::string base = out.empty() ? "gemmtune-devices" : out;
   std::vector<std::string> parts;
   std::vector<pid_t> workers;
   const SignalForwarding forwarding;

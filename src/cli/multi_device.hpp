@@ -15,7 +15,7 @@ namespace gemmtune {
 std::vector<uint32_t> devices_to_use(const std::string& spec);
 
 /// Runs `args` (this tune command line without --devices) once per device with --device, --shard k/n and a
-/// part table beside `out` (empty: results/<device>.json), waits, forwards SIGINT/SIGTERM, and merges the
+/// part table beside `out` (empty: gemmtune-<device>.json), waits, forwards SIGINT/SIGTERM, and merges the
 /// parts into the device tables (entries with the same key are replaced, as a tune does). Part tables are
 /// removed once every worker finished; otherwise they stay for --resume. Returns the most severe exit code.
 int run_on_devices(const std::vector<std::string>& args, const std::vector<uint32_t>& devices, const std::string& out);

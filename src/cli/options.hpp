@@ -19,7 +19,7 @@ struct TuneCommandOptions {
   std::vector<std::string> variants;  ///< empty: every variant
   /// The operation every shape is tuned for (dtype, layout and shape come from the lists above).
   GemmProblem operation;
-  std::string out;         ///< empty: results/<device>.json
+  std::string out;         ///< empty: gemmtune-<device>.json in the working folder
   std::string device;      ///< index, UUID or name substring; empty: best device
   uint64_t seed = 1;
   int samples = 10;

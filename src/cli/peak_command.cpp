@@ -20,7 +20,7 @@ int run_peak(const PeakCommandOptions& o) {
   vk::Instance instance(vk::validation_requested_by_env());
   vk::Device device(instance, instance.select(o.device));
   const vk::DeviceInfo& info = device.info();
-  const std::string out = o.out.empty() ? "results/" + vk::device_slug(info.name) + ".json" : o.out;
+  const std::string out = o.out.empty() ? "gemmtune-" + vk::device_slug(info.name) + ".json" : o.out;
   table = load_table_for_device(out, device_identity(info), true);
 
   PeakOptions options;

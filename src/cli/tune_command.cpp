@@ -418,7 +418,7 @@ void TuningRun::open_device() {
 }
 
 void TuningRun::open_table() {
-  out_ = o_.out.empty() ? "results/" + vk::device_slug(info_.name) + ".json" : o_.out;
+  out_ = o_.out.empty() ? "gemmtune-" + vk::device_slug(info_.name) + ".json" : o_.out;  // in the working folder
   table_ = load_table_for_device(out_, device_identity(info_), true);
   size_t stale = 0;
   for (const TableEntry& e : table_.entries) stale += e.best && kernel_status(*e.best, e.dtype) == "stale";

@@ -27,6 +27,15 @@ const KernelFamily* find_family(const std::string& name) {
   return name == naive_family().name ? &naive_family() : nullptr;
 }
 
+std::string variant_names(const std::string& last_word) {
+  std::vector<std::string> names;
+  for (const KernelFamily* f : kernel_families()) names.push_back(f->name);
+  names.push_back(naive_family().name);
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " " + last_word + " " : ", ") + names[i];
+  return text;
+}
+
 std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant, const std::vector<std::pair<std::string, uint32_t>>& params,
                                             DType dtype) {
   const KernelFamily* family = find_family(variant);
@@ -55,7 +64,7 @@ std::vector<const KernelFamily*> parse_variant_list(const std::string& text, con
     size_t comma = text.find(',', start);
     std::string name = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const KernelFamily* f = find_family(name);
-    if (!f) throw usage_error(what, name, "unknown variant (expected tiled, splitk, fewrows, rowdot, rowmma, coopmat, coopmat2 or naive)");
+    if (!f) throw usage_error(what, name, "unknown variant (expected " + variant_names() + ")");
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
     if (comma == std::string::npos) break;
     start = comma + 1;

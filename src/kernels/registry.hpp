@@ -34,6 +34,10 @@ const std::vector<PlantedFault>& planted_faults();
 
 /// The families a tune sweeps by default, in sweep order (naive is not one of them).
 std::vector<const KernelFamily*> kernel_families();
+/// Every variant name a user can give, in sweep order with naive last: "tiled, splitk, ... or naive" (`last_word`
+/// joins the last two).
+std::string variant_names(const std::string& last_word = "or");
+
 /// The family called `name` (naive included), or nullptr.
 const KernelFamily* find_family(const std::string& name);
 

@@ -46,7 +46,7 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
   if (!j.contains("space_version") || j.at("space_version") != 1) throw refuse("space_version", "expected 1");
   const json& variants = j.at("variants");
   for (const auto& [name, params] : variants.items()) {
-    if (!find_family(name)) throw refuse("variants." + name, "unknown variant (expected tiled, splitk, fewrows, rowdot, rowmma, coopmat, coopmat2 or naive)");
+    if (!find_family(name)) throw refuse("variants." + name, "unknown variant (expected " + variant_names() + ")");
     if (!params.is_object()) throw refuse("variants." + name, "expected an object {parameter: [values]}");
   }
   std::vector<KernelFamily> out;

@@ -223,14 +223,13 @@ class Tune(unittest.TestCase):
         for key in ["max_storage_buffer_range", "max_memory_allocation_size", "max_buffer_size"]:
             self.assertGreater(limits[key], 0, key)
 
-    def test_default_output_is_results_slash_device(self):
+    def test_default_output_is_gemmtune_device_in_the_working_folder(self):
         with tempfile.TemporaryDirectory() as d:
-            os.mkdir(os.path.join(d, "results"))
             rc, _, err = run("--shape", "4x4x4", "--budget", "0", "--samples", "3", cwd=d)
             self.assertEqual(rc, 0, err)
-            files = sorted(os.listdir(os.path.join(d, "results")))
+            files = sorted(os.listdir(d))
             self.assertEqual(len(files), 3)
-            self.assertTrue(files[0].endswith(".json"))
+            self.assertTrue(files[0].startswith("gemmtune-") and files[0].endswith(".json"), files)
             self.assertEqual(files[1:], [files[0] + ".journal.jsonl", files[0] + ".lock"])
 
 
