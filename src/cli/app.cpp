@@ -82,8 +82,8 @@ void add_space_options(CLI::App& app, TuneArgs& args) {
 void add_timing_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
   app.add_option("--seed", o.seed, "Seed of the random inputs");
-  app.add_option("--samples", o.samples, "Timed runs per finalist")->check(CLI::Range(1, 100000));
-  app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000));
+  app.add_option("--samples", o.samples, "Timed samples per finalist (tune: at least 3)")->check(CLI::Range(1, 100000))->capture_default_str();
+  app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000))->capture_default_str();
   app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
   app.add_flag("--json", o.json, "Print one JSON summary on stdout at the end instead of the per-problem tables");
 }
@@ -92,7 +92,7 @@ void add_timing_options(CLI::App& app, TuneArgs& args) {
 void add_search_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
   app.add_option("--out", o.out, "Tuning table to write (default gemmtune-<device>.json in the working folder); entries for other shapes are kept");
-  app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000));
+  app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000))->capture_default_str();
   app.add_option("--screen-warmup", args.screen_warmup,
                  "Device time of back-to-back runs before each screening batch (0.3, 2s; default: from the device's idle time before it, GPUs 3x it, 20 ms to 1 s, CPU devices 1x, 20 to 200 ms)");
   app.add_option("--compile-threads", o.compile_threads,
@@ -383,6 +383,10 @@ int run_cli(int argc, char** argv) {
     throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, bench, devices, peak)");
   }
   resolve_tune_args(tune_args);
+  // The finals sample every finalist in 3 rounds or more (the noise band and ties need them): say so, never raise it.
+  if (tune_args.parsed.samples < 3) {
+    throw usage_error("--samples", std::to_string(tune_args.parsed.samples), "tune takes at least 3 (bench takes any count)");
+  }
   return run_tune_command(tune_args, argc, argv);
 }
 

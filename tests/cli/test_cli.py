@@ -37,6 +37,8 @@ class BadInput(unittest.TestCase):
         self.expect(2, ["--shape", "8x8x8", "--dtype", "f64"], "--dtype", "'f64'")
         self.expect(2, ["--shape", "8x8x8", "--samples", "-1"], "--samples")
         self.expect(2, ["--shape", "8x8x8", "--samples", "abc"], "--samples")
+        # tune takes at least 3 rounds of finals: fewer is refused, not silently raised (bench takes any count).
+        self.expect(2, ["--shape", "8x8x8", "--samples", "2"], "--samples", "'2'", "at least 3")
         self.expect(2, ["--shape", "8x8x8", "--budget", "-3"], "--budget")
         self.expect(2, ["--shape", "8x8x8", "--compile-threads", "0"], "--compile-threads")
         self.expect(2, ["--shape", "8x8x8", "--screen-warmup", "61"], "--screen-warmup", "'61'", "at most 60 s")
