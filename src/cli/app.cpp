@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -263,6 +264,44 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
   c.compare->add_flag("--allow-device-mismatch", c.compare_options.allow_device_mismatch, "Compare tables of different devices");
 }
 
+/// Edits (insertions, deletions, substitutions) from a to b.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+/// " (did you mean --budget?)" for the first unknown --option in CLI11's message that is within two edits of an option
+/// of the command line (any command's), or "".
+std::string nearest_option_hint(const CLI::App& app, const std::string& message) {
+  std::vector<std::string> known;
+  std::vector<const CLI::App*> apps{&app};
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) apps.push_back(sub);
+  for (const CLI::App* a : apps)
+    for (const CLI::Option* option : a->get_options())
+      for (const std::string& name : option->get_lnames()) known.push_back("--" + name);
+  for (size_t at = message.find("--"); at != std::string::npos; at = message.find("--", at + 2)) {
+    const std::string given = message.substr(at, message.find_first_of(" ,=", at) - at);
+    std::string best;
+    size_t best_edits = 3;
+    for (const std::string& name : known) {
+      const size_t edits = edit_distance(given, name);
+      if (edits > 0 && edits < best_edits) best = name, best_edits = edits;
+    }
+    if (!best.empty()) return " (did you mean " + best + "?)";
+  }
+  return "";
+}
+
 /// The status of the other command the line named, or nullopt for none.
 std::optional<int> run_other_command(const OtherCommands& c) {
   if (c.devices->parsed()) return run_devices(c.devices_options);
@@ -361,7 +400,7 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    throw Error(ExitCode::usage, e.what());
+    throw Error(ExitCode::usage, e.what() + nearest_option_hint(app, e.what()));
   }
   const char* no_color_env = std::getenv("NO_COLOR");
   const bool colorless = no_color || (no_color_env != nullptr && *no_color_env != '\0');

@@ -47,6 +47,8 @@ class BadInput(unittest.TestCase):
         self.expect(2, ["--shape", "8x8x8", "--device", "99"], "--device", "'99'")
         self.expect(2, ["--shape", "8x8x8", "--device", "no-such-gpu"], "--device")
         self.expect(2, ["--frobnicate"], "frobnicate")
+        self.expect(2, ["--shape", "8x8x8", "--budgt", "5"], "--budgt", "did you mean --budget?")
+        self.expect(2, ["lookup", "t.json", "--shape", "8x8x8", "--any-devce"], "did you mean --any-device?")
 
     def test_bad_operation_flags_exit_2_before_any_vulkan_work(self):
         self.expect(2, ["--shape", "8x8x8", "--layout", "nx"], "--layout", "'nx'")
