@@ -47,7 +47,7 @@ struct RunOptions {
   /// check of the candidate). GPUs: 3x that, 20 ms to 1 s, so the device is busy at least 3/4 of the time: on
   /// the H200 a warm-up of at most 200 ms after seconds of builds, or 20 ms after the host's check of a large result, screened
   /// compute-bound configs 2-4x slower than their finals, fixed warm-ups of 0.3, 0.5 and 1 s agreed within 4 %,
-  /// and short gaps with short warm-ups agreed within 2 % (results/h200/screen-warmup/). CPU devices
+  /// and short gaps with short warm-ups agreed within 2 % (results/h200/screen-warmup/ (git history, commit d280906)). CPU devices
   /// (lavapipe), which have no such clocks: 1x, 20 to 200 ms.
   double screen_warmup_ns = -1.0;
   /// Elements of guard band before and after every buffer.

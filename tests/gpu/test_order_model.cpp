@@ -7,7 +7,6 @@
 // chunks, xor butterfly and subgroups, the tiled kernel's chains, blocks and groups, split-k's ranges.
 #include <algorithm>
 #include <cstring>
-#include <functional>
 
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/kernel_def.hpp"
