@@ -28,6 +28,7 @@
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SUBGROUPS * 32   1: FRAGS, 16-row blocks of B per workgroup
 //   2: UNROLL, k fragments per subgroup and trip   3: WIDE, how a trip's loads of B cover it (below)
+//   4: REGS, fragments built in registers where the device's fragment layout allows (below)
 // Problem constant 25: SPLIT, k ranges (split-k, 1 = none): workgroup x covers block x / SPLIT of rows over range
 // x % SPLIT (p.k_split terms, a multiple of 32), so the workgroups resident at once cover SPLIT times fewer rows;
 // with SPLIT > 1 the raw sums go to scratch planes and splitk_reduce.comp finishes them.
@@ -45,6 +46,7 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint FRAGS = 1;
 layout(constant_id = 2) const uint UNROLL = 2;
 layout(constant_id = 3) const bool WIDE = false;
+layout(constant_id = 4) const bool REGS = false;
 layout(constant_id = 31) const uint M_ROWS = 1;
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
 
@@ -68,6 +70,7 @@ const uint A_SLOT = 16 * ROW;
 const uint B_SLOT = 64;
 shared uvec4 stage_a[SUBGROUPS * A_SLOT];
 shared uvec4 stage_b[SUBGROUPS * FRAGS * B_SLOT];
+shared uint layout_differs[SUBGROUPS];
 
 // A trip in registers (two buffers): lane l holds half a row (row l / 2, values (l % 2) * 8 onwards) of every fragment of B,
 // and 16-byte groups g = l + 32 i of op(A), group g being row m = (g / 2) % M_ROWS, values (g % 2) * 8 of
@@ -96,6 +99,15 @@ const uint LOAD_ROWS = 32 / PIECES;  // rows one wide load covers
 /// load in flight, here the next trip's loads of B (results/h200/notes.md, issue 18 step 11).
 void staged() { controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease); }
 
+/// Values k .. k + 7 of row m of op(A), packed in pairs.
+uvec4 op_a_group(uint z, uint m, uint k) {
+  if (A_ROWS_VECTOR) return a_vec[index_op_a(z, m, k) / 8];
+  float16_t e[8];
+  [[unroll]] for (uint j = 0; j < 8; ++j) e[j] = a_data[index_op_a(z, m, k + j)];
+  return uvec4(packFloat2x16(f16vec2(e[0], e[1])), packFloat2x16(f16vec2(e[2], e[3])), packFloat2x16(f16vec2(e[4], e[5])),
+               packFloat2x16(f16vec2(e[6], e[7])));
+}
+
 /// Issues the loads of `count` fragments from k0 on into buffer `buf` (values of op(A) with k < k_low are zero).
 void fetch(uint buf, uint z, uint k0, uint count, uint k_low, uint lane) {
   const uint r = lane / 2, h = (lane % 2) * 8;
@@ -113,18 +125,7 @@ void fetch(uint buf, uint z, uint k0, uint count, uint k_low, uint lane) {
     const uint g = lane + 32 * i;
     const uint u = g / (2 * M_ROWS), m = (g / 2) % M_ROWS;
     const uint k = k0 + u * 16 + (g % 2) * 8;
-    uvec4 v = uvec4(0);
-    if (u < count && k >= k_low) {
-      if (A_ROWS_VECTOR) {
-        v = a_vec[index_op_a(z, m, k) / 8];
-      } else {
-        float16_t e[8];
-        [[unroll]] for (uint j = 0; j < 8; ++j) e[j] = a_data[index_op_a(z, m, k + j)];
-        v = uvec4(packFloat2x16(f16vec2(e[0], e[1])), packFloat2x16(f16vec2(e[2], e[3])), packFloat2x16(f16vec2(e[4], e[5])),
-                  packFloat2x16(f16vec2(e[6], e[7])));
-      }
-    }
-    reg_a[buf][i] = v;
+    reg_a[buf][i] = u < count && k >= k_low ? op_a_group(z, m, k) : uvec4(0);
   }
 }
 
@@ -159,6 +160,107 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
   staged();  // read before the next fragment is stored
 }
 
+// REGS: each lane puts its own loads in its fragments' elements, with no shared-memory round trip. Which elements
+// of a fragment a lane holds is the driver's choice; the layout assumed here is the matrix units' on NVIDIA: lane
+// l = 4 g + t holds, of an A fragment (rows n, columns k), elements 0-7 at (g, 2t), (g, 2t+1), (g, 2t+8),
+// (g, 2t+9), (g+8, 2t), (g+8, 2t+1), (g+8, 2t+8), (g+8, 2t+9), and of a B fragment (rows k, columns m) the same
+// with rows and columns swapped (read on the H200 by tests/gpu/test_rowmma.cpp's probe, results/h200/notes.md). The sum over k does not depend on which k a column holds as long as both operands
+// agree, so a pair of fragments covers 32 values of k with each lane's 8 contiguous values of a row: columns 2t,
+// 2t+1, 2t+8, 2t+9 of fragment h of the pair hold k = 8t + 4h + 0..3. Each subgroup checks the layout at its start
+// (layout_is_assumed); where it differs, the subgroup stages its fragments as REGS = 0 does.
+const uint PAIRS = UNROLL / 2;              // fragment pairs (32 values of k) a trip
+const uint A_HALVES = M_ROWS > 8 ? 2 : 1;   // rows g and g + 8 of op(A)
+uvec4 reg_pair_a[2][PAIRS * A_HALVES];
+
+/// Whether this subgroup's fragments hold the elements the REGS layout assumes: a fragment of distinct bit patterns
+/// (0x3C00 | 16 row + column, normal numbers in f16 and bf16) loaded from shared memory, every element compared.
+bool layout_is_assumed(uint sg, uint lane) {
+  const uint slot = sg * FRAGS * B_SLOT;  // 16 rows of 16 values: 32 of the slot's 64 uvec4s
+  const uint v = 0x3C00u | (lane * 8);
+  stage_b[slot + lane] = uvec4(v | ((v + 1) << 16), (v + 2) | ((v + 3) << 16), (v + 4) | ((v + 5) << 16), (v + 6) | ((v + 7) << 16));
+  if (lane == 0) layout_differs[sg] = 0;
+  staged();
+  FRAG_A fa;
+  FRAG_B fb;
+  coopMatLoad(fa, stage_b, slot, 2, gl_CooperativeMatrixLayoutRowMajor);
+  coopMatLoad(fb, stage_b, slot, 2, gl_CooperativeMatrixLayoutRowMajor);
+  bool same = fa.length() == 8 && fb.length() == 8;
+  if (same) {
+    const uint g = lane / 4, t = lane % 4;
+    [[unroll]] for (uint i = 0; i < 8; ++i) {
+      const uint a_row = g + 8 * (i / 4), a_col = 2 * t + i % 2 + 8 * ((i / 2) % 2);
+      const uint b_row = a_col, b_col = a_row;
+      same = same && (packFloat2x16(f16vec2(fa[i], fa[i])) & 0xFFFFu) == (0x3C00u | (a_row * 16 + a_col));
+      same = same && (packFloat2x16(f16vec2(fb[i], fb[i])) & 0xFFFFu) == (0x3C00u | (b_row * 16 + b_col));
+    }
+  }
+  if (!same) layout_differs[sg] = 1;
+  staged();
+  const bool assumed = layout_differs[sg] == 0;
+  staged();  // read before the slot is used again
+  return assumed;
+}
+
+/// REGS: issues a trip's loads from k0 on into buffer `buf`: per pair of fragments and block, rows g and g + 8 of B,
+/// and rows g (and g + 8) of op(A), 16 bytes each at k0 + 32 q + 8 t.
+void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
+  const uint g = lane / 4, k = k0 + 8 * (lane % 4);
+  [[unroll]] for (uint f = 0; f < FRAGS; ++f)
+    [[unroll]] for (uint q = 0; q < PAIRS; ++q) {
+      if (!live(f)) continue;
+      reg_b[buf][f * UNROLL + 2 * q] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g) / 8];
+      reg_b[buf][f * UNROLL + 2 * q + 1] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g + 8) / 8];
+    }
+  // Lanes past row M - 1 load that row and keep zeros: a branch around their loads (M = 5) cost 15 % on the H200.
+  [[unroll]] for (uint q = 0; q < PAIRS; ++q)
+    [[unroll]] for (uint h = 0; h < A_HALVES; ++h) {
+      const uint m = g + 8 * h;
+      reg_pair_a[buf][q * A_HALVES + h] = mix(uvec4(0), op_a_group(z, min(m, M_ROWS - 1), k + 32 * q), bvec4(m < M_ROWS));
+    }
+}
+
+// Elements 2 j and 2 j + 1 of `frag` from the two 16-bit values packed in `word`.
+#define PUT_PAIR(frag, j, word) { const f16vec2 pair_ = unpackFloat2x16(word); frag[2 * (j)] = pair_.x; frag[2 * (j) + 1] = pair_.y; }
+
+/// REGS: multiplies pair q of the trip in buffer `buf` into the sums, fragment h of the pair from words 2h, 2h + 1.
+void multiply_pair(uint buf, uint q) {
+  const uvec4 a_g = reg_pair_a[buf][q * A_HALVES];
+  const uvec4 a_g8 = A_HALVES > 1 ? reg_pair_a[buf][q * A_HALVES + 1] : uvec4(0);
+  [[unroll]] for (uint h = 0; h < 2; ++h) {
+    FRAG_B a_frag;
+    PUT_PAIR(a_frag, 0, h == 0 ? a_g.x : a_g.z);
+    PUT_PAIR(a_frag, 1, h == 0 ? a_g.y : a_g.w);
+    PUT_PAIR(a_frag, 2, h == 0 ? a_g8.x : a_g8.z);
+    PUT_PAIR(a_frag, 3, h == 0 ? a_g8.y : a_g8.w);
+    [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
+      if (!live(f)) continue;
+      const uvec4 b_g = reg_b[buf][f * UNROLL + 2 * q], b_g8 = reg_b[buf][f * UNROLL + 2 * q + 1];
+      FRAG_A b_frag;
+      PUT_PAIR(b_frag, 0, h == 0 ? b_g.x : b_g.z);
+      PUT_PAIR(b_frag, 1, h == 0 ? b_g.y : b_g.w);
+      PUT_PAIR(b_frag, 2, h == 0 ? b_g8.x : b_g8.z);
+      PUT_PAIR(b_frag, 3, h == 0 ? b_g8.y : b_g8.w);
+      acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
+    }
+  }
+}
+
+/// A whole trip's loads into buffer `buf`, and its multiplies, the REGS way or staged.
+void fetch_trip(bool regs, uint buf, uint z, uint k0, uint lane) {
+  if (regs) {
+    fetch_pairs(buf, z, k0, lane);
+  } else {
+    fetch(buf, z, k0, UNROLL, 0, lane);
+  }
+}
+void multiply_trip(bool regs, uint buf, uint sg, uint lane) {
+  if (regs) {
+    [[unroll]] for (uint q = 0; q < PAIRS; ++q) multiply_pair(buf, q);
+  } else {
+    [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(buf, u, UNROLL, sg, lane);
+  }
+}
+
 void main() {
   const uint lid = gl_LocalInvocationID.x, sg = lid / 32, lane = lid % 32;
   const uint z = gl_WorkGroupID.z + p.base_z;
@@ -169,6 +271,7 @@ void main() {
   [[unroll]] for (uint f = 0; f < FRAGS; ++f) acc[f] = FRAG_ACC(0.0);
   for (uint i = lane; i < A_SLOT; i += 32) stage_a[sg * A_SLOT + i] = uvec4(0);
   staged();
+  const bool regs = REGS && layout_is_assumed(sg, lane);
 
   if (p.alpha != 0.0) {  // alpha = 0: A and B are never read (NaN in them must not leak)
     const uint whole = (k_end - k_begin) / 16;  // whole k fragments of the range (ranges are multiples of 32 terms)
@@ -179,13 +282,13 @@ void main() {
     const uint first = trips > 0 ? block % trips : 0;
 #define TRIP_K(t) (k_begin + ((((t) + first) % trips) * SUBGROUPS + sg) * UNROLL * 16)
     // Trips in pairs, buffer 0 then 1, each trip's successor fetched before it is multiplied.
-    if (trips > 0) fetch(0, z, TRIP_K(0), UNROLL, 0, lane);
+    if (trips > 0) fetch_trip(regs, 0, z, TRIP_K(0), lane);
     for (uint t = 0; t < trips; t += 2) {
-      if (t + 1 < trips) fetch(1, z, TRIP_K(t + 1), UNROLL, 0, lane);
-      [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(0, u, UNROLL, sg, lane);
+      if (t + 1 < trips) fetch_trip(regs, 1, z, TRIP_K(t + 1), lane);
+      multiply_trip(regs, 0, sg, lane);
       if (t + 1 < trips) {
-        if (t + 2 < trips) fetch(0, z, TRIP_K(t + 2), UNROLL, 0, lane);
-        [[unroll]] for (uint u = 0; u < UNROLL; ++u) multiply(1, u, UNROLL, sg, lane);
+        if (t + 2 < trips) fetch_trip(regs, 0, z, TRIP_K(t + 2), lane);
+        multiply_trip(regs, 1, sg, lane);
       }
     }
     // Whole fragments left over (fewer than a trip's), one at a time round the subgroups, then the partial one

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates kernels/prebuilt/: the cooperative-matrix SPIR-V that Debian 12's glslang (12.0) cannot build
-# (the coopmat, coopmat2 and rowmma GEMM kernels in f16 and bf16, the f16 matrix-unit peak kernel, the integer tiled
+# (the coopmat, coopmat2 and rowmma GEMM kernels in f16 and bf16, the f16 matrix-unit peak kernel and fragment probe, the integer tiled
 # kernel's packed-dot-product form and the integer coopmat kernel).
 # Uses glslang 15 from ../shared/tools/glslang15 (or GLSLANG15=path/to/run), validates the f16 module with
 # spirv-val, derives the bf16 module with scripts/spirv_bf16.py, and writes the manifest of source hashes that
@@ -22,6 +22,8 @@ python3 "$root/scripts/spirv_bf16.py" "$out/coopmat2_f16.spv" "$out/coopmat2_bf1
 "$run" glslangValidator -V --target-env vulkan1.3 -S comp -I. gemm_rowmma.comp -o "$out/rowmma_f16.spv" >/dev/null
 "$run" spirv-val --target-env vulkan1.3 "$out/rowmma_f16.spv"
 python3 "$root/scripts/spirv_bf16.py" "$out/rowmma_f16.spv" "$out/rowmma_bf16.spv"
+"$run" glslangValidator -V --target-env vulkan1.3 -S comp probe_fragments.comp -o "$out/probe_fragments_f16.spv" >/dev/null
+"$run" spirv-val --target-env vulkan1.3 "$out/probe_fragments_f16.spv"
 for dtype in i8 u8 u8i8; do
   upper=$(echo "$dtype" | tr a-z A-Z)
   "$run" glslangValidator -V --target-env vulkan1.3 -S comp -I. -DINPUT_$upper=1 -DUSE_DOT=1 gemm_tiled_int.comp -o "$out/tiled_dot_$dtype.spv" >/dev/null
@@ -33,10 +35,10 @@ cd "$root"
 {
   echo "# sha256 of the sources kernels/prebuilt/*.spv were built from (scripts/regen-prebuilt.sh)"
   sha256sum kernels/gemm_coopmat.comp kernels/gemm_coopmat2.comp kernels/gemm_rowmma.comp kernels/gemm_tiled_int.comp kernels/gemm_coopmat_int.comp \
-    kernels/common/gemm_common.glsl kernels/common/int8.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp
+    kernels/common/gemm_common.glsl kernels/common/int8.glsl scripts/spirv_bf16.py kernels/peak_coopmat.comp kernels/probe_fragments.comp
   echo "# outputs"
   sha256sum kernels/prebuilt/coopmat_f16.spv kernels/prebuilt/coopmat_bf16.spv kernels/prebuilt/coopmat2_f16.spv \
-    kernels/prebuilt/coopmat2_bf16.spv kernels/prebuilt/rowmma_f16.spv kernels/prebuilt/rowmma_bf16.spv kernels/prebuilt/peak_coopmat_f16.spv kernels/prebuilt/tiled_dot_i8.spv \
+    kernels/prebuilt/coopmat2_bf16.spv kernels/prebuilt/rowmma_f16.spv kernels/prebuilt/rowmma_bf16.spv kernels/prebuilt/probe_fragments_f16.spv kernels/prebuilt/peak_coopmat_f16.spv kernels/prebuilt/tiled_dot_i8.spv \
     kernels/prebuilt/tiled_dot_u8.spv kernels/prebuilt/tiled_dot_u8i8.spv kernels/prebuilt/coopmat_i8.spv \
     kernels/prebuilt/coopmat_u8.spv kernels/prebuilt/coopmat_u8i8.spv
 } > "$out/MANIFEST"

@@ -19,7 +19,7 @@ KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
   f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}}, {"frags", 1, {1, 2, 4}}, {"unroll", 2, {2, 4, 8}}, {"wide", 3, {0, 1}},
-              {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
+              {"regs", 4, {0, 1}, 0}, {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype != DType::f16 && p.dtype != DType::bf16) return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
     if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
@@ -42,14 +42,19 @@ KernelFamily make_rowmma() {
                                       std::to_string(kMaxTripFragments) + " (16 bytes each per lane, two trips held in registers)";
                              return std::nullopt;
                            }});
+  f.constraints.push_back({"regs", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (c.get("regs") == 1 && c.get("wide") == 1)
+                               return std::string("wide loads are a way of staging fragments; fragments built in registers load their rows their own way");
+                             return std::nullopt;
+                           }});
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgk") * 32; };
-  // As declared in the shader, per subgroup: one staged fragment of op(A) (16 rows of 24 values) and, per block
-  // of rows, one of B or its 16 x 16 f32 sums (1 KiB).
-  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024); };
+  // As declared in the shader, per subgroup: one staged fragment of op(A) (16 rows of 24 values), per block of
+  // rows one of B or its 16 x 16 f32 sums (1 KiB), and the flag of its fragment-layout check.
+  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024 + 4); };
   // Workgroup x: block of rows x / SPLITS, k range x % SPLITS (the workgroups resident at once share their rows).
   f.grid = [](const Config& c, const GemmProblem& p) {
     const uint64_t rows = 16 * uint64_t(c.get("frags"));
@@ -71,7 +76,7 @@ KernelFamily make_rowmma() {
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
     return std::abs(std::log2(groups / 128.0)) + (c.get("sgk") == 16 ? 0.0 : 0.5) + (c.get("unroll") == 8 ? 0.25 : 0.0) +
-           (c.get("wide") == 1 ? 0.0 : 0.125) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
+           (c.get("wide") == 1 || c.get("regs") == 1 ? 0.0 : 0.125) + (c.get("regs") == 1 ? 0.0 : 0.25) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
   f.screening_weight = 2;
   f.few_rows = true;

@@ -488,8 +488,7 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
     // Clocks fall while the device idles (an H200 went to 345 of 1980 MHz between candidates whose host-side
     // compile and check took a few hundred ms) and only sustained work brings them back. The idle counts from
     // the end of the last candidate's device work to now: the build, and this candidate's check on the host.
-    const double idle_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - device_idle_since_).count();
-    const double target = screen_warmup_target_ns(options_, device_.info().type, idle_ns);
+    const double target = screen_warmup_target_ns(options_, device_.info().type, device_idle_ns());
     if (run_ns < target) warm_up(0, target - run_ns);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
@@ -498,6 +497,10 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   }
+}
+
+double GemmRunner::device_idle_ns() const {
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - device_idle_since_).count();
 }
 
 double GemmRunner::sample(const KernelFamily& family, const Config& config, uint32_t runs) {

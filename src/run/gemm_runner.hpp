@@ -100,6 +100,9 @@ class GemmRunner {
   /// One timed batch of `runs` runs of a config (verified before through evaluate or prepare): per-run us.
   /// The finals take their samples this way, in rounds across the finalists, so clock drift hits all alike.
   double sample(const KernelFamily& family, const Config& config, uint32_t runs);
+  /// How long the device has idled for this runner: since its last evaluation ended, or since construction began
+  /// (the screening warm-up grows with it).
+  double device_idle_ns() const;
   /// Runs the config with its epilogue as separate passes (product, then bias, then activation) and returns the
   /// written region: the fused result must equal it bit for bit.
   std::vector<float> run_unfused(const KernelFamily& family, const Config& config);
@@ -156,6 +159,10 @@ class GemmRunner {
   const vk::Device& device_;
   GemmProblem problem_;
   RunOptions options_;
+  /// The end of the last evaluation; before the first, the start of construction: the device idles while the
+  /// host computes the reference (the H200 screened the first config of a problem 3.5x slow with the idle
+  /// counted from the end of construction instead: results/h200/notes.md, issue 18 step 28).
+  std::chrono::steady_clock::time_point device_idle_since_ = std::chrono::steady_clock::now();
   HostOperands operands_;
   std::vector<double> reference_;
   std::vector<float> last_result_;
@@ -169,7 +176,6 @@ class GemmRunner {
   uint64_t copies_ = 1;                ///< input copies (cold runs rotate through them)
   uint64_t a_copy_ = 0, b_copy_ = 0;   ///< elements from one copy of A (B) to the next
   uint64_t next_copy_ = 0;             ///< the copy the next recorded run reads
-  std::chrono::steady_clock::time_point device_idle_since_ = std::chrono::steady_clock::now();  ///< end of the last evaluation
   std::map<std::string, std::unique_ptr<Passes>> passes_;
   /// precompile()'s results not yet taken by passes_for: the pipelines, or the error their build threw.
   std::map<std::string, std::unique_ptr<Passes>> precompiled_;

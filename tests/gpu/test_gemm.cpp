@@ -84,6 +84,19 @@ TEST_F(GemmOperation, BatchedProductsAreIndependent) {
   expect_all_verified(runner, sampled_candidates(p, 37));
 }
 
+// The device idles while a runner computes its reference on the host: the first screening warm-up must count that
+// time (the H200 screened the first config of each problem 3.5x slow when it did not).
+TEST_F(GemmOperation, TheIdleBeforeTheFirstScreenIncludesTheReference) {
+  GemmProblem p{{384, 384, 384, 1}, DType::f32, 1.0f, 0.0f};
+  const auto start = std::chrono::steady_clock::now();
+  GemmRunner runner(device(), p, RunOptions{});
+  const double built_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(runner.device_idle_ns(), built_ns);
+  Candidate c = sampled_candidates(p, 1).front();
+  ASSERT_EQ(runner.evaluate(*c.family, c.config, 0, 0).disposition, Disposition::passed);
+  EXPECT_LT(runner.device_idle_ns(), built_ns) << "after an evaluation the idle counts from its end";
+}
+
 TEST_F(GemmOperation, RepeatedRunsGiveBitIdenticalResults) {
   GemmProblem p{{67, 45, 300, 1}, DType::f32, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});

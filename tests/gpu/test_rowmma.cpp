@@ -3,13 +3,18 @@
 // results/h200/notes.md) every config at the edges it handles: a last block of rows that overlaps the one
 // before (N = 37), whole-fragment leftovers and a last partial fragment of k (K = 584, 1032), k split over 2 and 4
 // ranges (the last one ending in the partial fragment), op(A) staged from vector loads and element by element
-// (tt), batches with shared B, beta, bias and activations.
+// (tt), batches with shared B, beta, bias and activations; fragments built in registers (REGS) at M = 5 and 16.
+// The fragment-layout probe prints which elements of a 16 x 16 fragment each invocation holds.
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/registry.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
+#include "vk/resources.hpp"
+#include "probe_fragments_f16.h"
 
 namespace gemmtune::test {
 
@@ -92,14 +97,58 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
           if (!device_serves_rowmma(dtype)) continue;
           SearchSpace s = build_search_space({&rowmma_family()}, p, device().info());
           ASSERT_FALSE(s.candidates.empty());
-          const Candidate& c = s.candidates[(turn++ * 7919) % s.candidates.size()];
+          std::vector<const Candidate*> configs{&s.candidates[(turn++ * 7919) % s.candidates.size()]};
+          if (m == 5 || m == 16) {  // and the first with fragments in registers (rows g + 8 of op(A) at M = 16)
+            auto regs = std::find_if(s.candidates.begin(), s.candidates.end(), [](const Candidate& c) { return c.config.get("regs") == 1; });
+            ASSERT_NE(regs, s.candidates.end());
+            configs.push_back(&*regs);
+          }
           GemmRunner runner(device(), p, RunOptions{});
-          const Measurement r = runner.verify(rowmma_family(), c.config);
-          EXPECT_EQ(r.disposition, Disposition::passed) << p.shape.to_string() << " " << p.layout.name() << " " << c.name << ": " << r.detail;
+          for (const Candidate* c : configs) {
+            const Measurement r = runner.verify(rowmma_family(), c->config);
+            EXPECT_EQ(r.disposition, Disposition::passed) << p.shape.to_string() << " " << p.layout.name() << " " << c->name << ": " << r.detail;
+          }
         }
       }
     }
   }
+}
+
+// The layout gemm_rowmma.comp's REGS path assumes (lane l = 4 g + t; element i): of an A fragment row g + 8 (i / 4),
+// column 2 t + i % 2 + 8 ((i / 2) % 2); of a B fragment the same with rows and columns swapped. Where the probe
+// reads another, REGS configs stage their fragments (the kernel checks it too): printed, so the notes can say why.
+TEST_F(RowMma, FragmentLayoutProbe) {
+  if (!device_serves_rowmma(DType::f16)) GTEST_SKIP() << "no 16x16x16 f16 cooperative matrices here; the H200 run covers this test";
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  vk::Buffer in(device(), 256 * 2, storage, true), out(device(), 514 * 4, storage, true);
+  std::vector<uint16_t> matrix(256);
+  for (uint32_t e = 0; e < 256; ++e) matrix[e] = uint16_t(0x3C00u | e);
+  std::memcpy(in.mapped(), matrix.data(), 512);
+  std::memset(out.mapped(), 0xFF, 514 * 4);
+  vk::ComputePipeline probe(device(), std::span<const uint32_t>(spirv_probe_fragments_f16), {}, {in.handle(), out.handle()}, 0,
+                            vk::subgroup_size_to_pin(device().info(), 32));
+  vk::Submitter submitter(device(), 10'000'000'000ull);
+  submitter.run([&](VkCommandBuffer cmd) { probe.record_dispatch(cmd, nullptr, 1, 1, 1); });
+  const auto* got = static_cast<const uint32_t*>(out.mapped());
+  ASSERT_EQ(got[512], 8u) << "elements of an A fragment per invocation";
+  ASSERT_EQ(got[513], 8u) << "elements of a B fragment per invocation";
+  int differ = 0;
+  for (uint32_t use = 0; use < 2; ++use) {
+    std::printf("%s fragment (row,col) per element, lanes 0-7:\n", use == 0 ? "A" : "B");
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      const uint32_t g = lane / 4, t = lane % 4;
+      for (uint32_t i = 0; i < 8; ++i) {
+        const uint32_t value = got[use * 256 + lane * 8 + i], index = value & 0xFF;
+        const uint32_t row = index / 16, col = index % 16;
+        if (lane < 8) std::printf("%s(%u,%u)", i == 0 ? "  " : " ", row, col);
+        uint32_t want_row = g + 8 * (i / 4), want_col = 2 * t + i % 2 + 8 * ((i / 2) % 2);
+        if (use == 1) std::swap(want_row, want_col);
+        differ += (value & 0xFF00) != 0x3C00 || row != want_row || col != want_col;
+      }
+      if (lane < 8) std::printf("\n");
+    }
+  }
+  EXPECT_EQ(differ, 0) << "elements whose place differs from the layout rowmma's REGS path assumes (it stages them instead)";
 }
 
 }  // namespace gemmtune::test

@@ -574,8 +574,9 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   p.shape.m = 1;
   // Its first config: about 2048 workgroups (N / ROWS), 128 invocations, two chunks in flight.
   EXPECT_EQ(s.candidates[0].name, "rowdot_f16_wg128_rows2_unroll2");
-  // rowmma's first: about 128 workgroups (N / (16 FRAGS)), 16 subgroups, 2 fragments a trip, wide loads.
-  EXPECT_EQ(s.candidates[4].name, "rowmma_f16_sgk16_frags2_unroll2_wide1");
+  // rowmma's first: about 128 workgroups (N / (16 FRAGS)), 16 subgroups, 2 fragments a trip, fragments built in
+  // registers.
+  EXPECT_EQ(s.candidates[4].name, "rowmma_f16_sgk16_frags2_unroll2_wide0_regs1");
   // Tiles taller than 4 x M = 4 come after every other config: once one is screened, no short one follows.
   bool tall_seen = false;
   for (const Candidate& c : s.candidates) {
