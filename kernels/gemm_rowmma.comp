@@ -211,12 +211,12 @@ void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
       reg_b[buf][f * UNROLL + 2 * q] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g) / 8];
       reg_b[buf][f * UNROLL + 2 * q + 1] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g + 8) / 8];
     }
-  // Lanes past row M - 1 load that row and keep zeros: a branch around their loads (M = 5) cost 15 % on the H200.
+  // Lanes past row M - 1 load that row again: it lands in columns M..15 of the product, which are never stored
+  // (columns of a product do not mix). A branch around their loads cost 15 % at M = 5 on the H200, zeroing them
+  // with a select 10 % (results/h200/notes.md, issue 18 steps 27-30).
   [[unroll]] for (uint q = 0; q < PAIRS; ++q)
-    [[unroll]] for (uint h = 0; h < A_HALVES; ++h) {
-      const uint m = g + 8 * h;
-      reg_pair_a[buf][q * A_HALVES + h] = mix(uvec4(0), op_a_group(z, min(m, M_ROWS - 1), k + 32 * q), bvec4(m < M_ROWS));
-    }
+    [[unroll]] for (uint h = 0; h < A_HALVES; ++h)
+      reg_pair_a[buf][q * A_HALVES + h] = op_a_group(z, min(g + 8 * h, M_ROWS - 1), k + 32 * q);
 }
 
 // Elements 2 j and 2 j + 1 of `frag` from the two 16-bit values packed in `word`.

@@ -5,6 +5,7 @@
 # Step 27: the defaults (step27/space.json: regs 0 and 1, no splits; M = 5, 8, 16; f16; 60 s a shape). Step 28:
 #   SPACE=results/h200/decode/step28/space.json SHAPES=3x4096x14336,5x4096x14336,8x4096x14336,16x4096x14336 \
 #   DTYPES=f16,bf16 BUDGET=40 results/h200/decode/step27/run.sh OUT_DIR
+# Step 30: the same SPACE, SHAPES=3x4096x14336,5x4096x14336,8x4096x14336 DTYPES=f16 BUDGET=25 BENCH=0 (no bench).
 # Carry .gpu-kit, build/gemmtune and build/tests/gpu_tests:
 #   source .gpu-kit/activate.sh && results/h200/decode/step27/run.sh OUT_DIR
 set -uo pipefail
@@ -25,9 +26,11 @@ python3 scripts/ratio.py "$out/exhaustive/table.json" "$out/exhaustive/cublas.js
 python3 results/h200/decode/list-configs.py "$out/exhaustive/table.json.journal.jsonl" > "$out/configs.txt"
 cat "$out/exhaustive/bench.md"
 for s in ${shapes//,/ }; do grep "^$s " "$out/configs.txt" | head -10; done
-scripts/gpu-bench.sh --suite "" --int8-shapes "" --layout-shapes "" --decode-suite results/h200/decode/step26/decode-m4-16.txt \
-  --budget 20 --out-dir "$out" > "$out/bench.log" 2>&1
-echo "bench exit $?"
-cat "$out/bench.md"
-tar czf "$out/logs.tgz" -C "$out" rowmma-tests.log bench.log tune.log exhaustive
+if [ "${BENCH:-1}" != 0 ]; then
+  scripts/gpu-bench.sh --suite "" --int8-shapes "" --layout-shapes "" --decode-suite results/h200/decode/step26/decode-m4-16.txt \
+    --budget 20 --out-dir "$out" > "$out/bench.log" 2>&1
+  echo "bench exit $?"
+  cat "$out/bench.md"
+fi
+tar czf "$out/logs.tgz" -C "$out" rowmma-tests.log exhaustive $(cd "$out" && ls bench.log tune.log 2>/dev/null)
 rm -rf "$out/rowmma-tests.log" "$out/bench.log" "$out/exhaustive"
