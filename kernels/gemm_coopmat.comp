@@ -5,16 +5,16 @@
 // values. Built with glslang 15 into kernels/prebuilt/ (scripts/regen-prebuilt.sh) where the system glslang
 // lacks GL_KHR_cooperative_matrix.
 //
-// A workgroup owns a BM x BN tile of C, SG_M x SG_N subgroups each own a (BM/SG_M) x (BN/SG_N) block of 16 x 16
-// f32 accumulators. Each k step copies the A and B tiles from the operand buffers, in their own 16-bit type and
-// without conversion, into padded shared memory in their stored orientation (bounds and leading dimensions
-// handled there; groups of 8 contiguous elements move as one 16-byte load where rows are aligned and always as
-// one 16-byte store, and the next step is loaded into registers during the multiply), then every subgroup
-// loads its fragments (column-major for a transposed operand) and multiplies. With STAGES = 2 the tiles are
-// double-buffered: the next step is stored into the other buffer right after the multiply, so one barrier per
-// step suffices (two with STAGES = 1: before the multiply, and before the tiles are overwritten). Accumulators leave through shared memory one fragment at a
-// time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
-// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
+// A workgroup owns a BM x BN tile of C, SG_M x SG_N subgroups each own a (BM/SG_M) x (BN/SG_N) block of 16 x 16 f32
+// accumulators. Each k step copies the A and B tiles from the operand buffers, in their own 16-bit type and without
+// conversion, into padded shared memory in their stored orientation (bounds and leading dimensions handled there;
+// groups of 8 contiguous elements move as one 16-byte load where rows are aligned and always as one 16-byte store, and
+// the next step is loaded into registers during the multiply), then every subgroup loads its fragments (column-major
+// for a transposed operand) and multiplies. With STAGES = 2 the tiles are double-buffered: the next step is stored into
+// the other buffer right after the multiply, so one barrier per step suffices (two with STAGES = 1: before the
+// multiply, and before the tiles are overwritten). Accumulators leave through shared memory one fragment at a time, so
+// alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1, workgroup z covers
+// product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
@@ -160,7 +160,9 @@ void main() {
   const uint k_end = min(p.K, k_begin + p.k_split);
 
   coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc[FM * FN];
-  [[unroll]] for (uint f = 0; f < FM * FN; ++f) acc[f] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+  [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
+    acc[f] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+  }
 
   if (p.alpha != 0.0 && k_begin < k_end) {
     load_step(z, row0, col0, k_begin, k_end, lid);

@@ -71,24 +71,25 @@ Operand operand(uint offset, uint ld, bool aligned) {
 
 // One k step: the A and B slices at k0 (stored orientation, a transposed operand through a swapping view) and
 // their product added to acc. The two bodies differ only in the layout type.
-#define MULTIPLY_STEP(LAYOUT_A, LAYOUT_B)                                                                              \
-  {                                                                                                                    \
-    MatrixA a;                                                                                                         \
-    MatrixB b;                                                                                                         \
-    if (TRANS_A) {                                                                                                     \
-      coopMatLoadTensorNV(a, a_data, oa.base, sliceTensorLayoutNV(LAYOUT_A, k0, BK, row0 + oa.shift, BM), swapped);     \
-    } else {                                                                                                           \
-      coopMatLoadTensorNV(a, a_data, oa.base, sliceTensorLayoutNV(LAYOUT_A, row0, BM, k0 + oa.shift, BK));              \
-    }                                                                                                                  \
-    if (TRANS_B) {                                                                                                     \
-      coopMatLoadTensorNV(b, b_data, ob.base, sliceTensorLayoutNV(LAYOUT_B, col0, BN, k0 + ob.shift, BK), swapped);     \
-    } else {                                                                                                           \
-      coopMatLoadTensorNV(b, b_data, ob.base, sliceTensorLayoutNV(LAYOUT_B, k0, BK, col0 + ob.shift, BN));              \
-    }                                                                                                                  \
-    acc = coopMatMulAdd(a, b, acc);                                                                                    \
+#define MULTIPLY_STEP(LAYOUT_A, LAYOUT_B)                                                                           \
+  {                                                                                                                 \
+    MatrixA a;                                                                                                      \
+    MatrixB b;                                                                                                      \
+    if (TRANS_A) {                                                                                                  \
+      coopMatLoadTensorNV(a, a_data, oa.base, sliceTensorLayoutNV(LAYOUT_A, k0, BK, row0 + oa.shift, BM), swapped); \
+    } else {                                                                                                        \
+      coopMatLoadTensorNV(a, a_data, oa.base, sliceTensorLayoutNV(LAYOUT_A, row0, BM, k0 + oa.shift, BK));          \
+    }                                                                                                               \
+    if (TRANS_B) {                                                                                                  \
+      coopMatLoadTensorNV(b, b_data, ob.base, sliceTensorLayoutNV(LAYOUT_B, col0, BN, k0 + ob.shift, BK), swapped); \
+    } else {                                                                                                        \
+      coopMatLoadTensorNV(b, b_data, ob.base, sliceTensorLayoutNV(LAYOUT_B, k0, BK, col0 + ob.shift, BN));          \
+    }                                                                                                               \
+    acc = coopMatMulAdd(a, b, acc);                                                                                 \
   }
 
-float epilogue_element(const in uint r, const in uint c, const in float sum, const in uint row0, const in uint col0, const in uint z) {
+float epilogue_element(const in uint r, const in uint c, const in float sum, const in uint row0, const in uint col0,
+                       const in uint z) {
   const uint gr = row0 + r, gc = col0 + c;
   if (gr >= p.M || gc >= p.N) return 0.0;  // dropped by the store; C is not read there
   return finish(sum, z, gr, gc);
@@ -111,12 +112,16 @@ void main() {
     tensorViewNV<2, false, 1, 0> swapped = createTensorViewNV(2, false, 1, 0);
     uint k0 = k_begin;
     if (inside) {
-      const OpenLayout open_a = TRANS_A ? open_layout(k_end, p.M, oa.ld, oa.shift) : open_layout(p.M, k_end, oa.ld, oa.shift);
-      const OpenLayout open_b = TRANS_B ? open_layout(p.N, k_end, ob.ld, ob.shift) : open_layout(k_end, p.N, ob.ld, ob.shift);
+      const OpenLayout open_a =
+          TRANS_A ? open_layout(k_end, p.M, oa.ld, oa.shift) : open_layout(p.M, k_end, oa.ld, oa.shift);
+      const OpenLayout open_b =
+          TRANS_B ? open_layout(p.N, k_end, ob.ld, ob.shift) : open_layout(k_end, p.N, ob.ld, ob.shift);
       for (; k0 + BK <= k_end; k0 += BK) MULTIPLY_STEP(open_a, open_b)
     }
-    const ClampedLayout clamped_a = TRANS_A ? clamped_layout(k_end, p.M, oa.ld, oa.shift) : clamped_layout(p.M, k_end, oa.ld, oa.shift);
-    const ClampedLayout clamped_b = TRANS_B ? clamped_layout(p.N, k_end, ob.ld, ob.shift) : clamped_layout(k_end, p.N, ob.ld, ob.shift);
+    const ClampedLayout clamped_a =
+        TRANS_A ? clamped_layout(k_end, p.M, oa.ld, oa.shift) : clamped_layout(p.M, k_end, oa.ld, oa.shift);
+    const ClampedLayout clamped_b =
+        TRANS_B ? clamped_layout(p.N, k_end, ob.ld, ob.shift) : clamped_layout(k_end, p.N, ob.ld, ob.shift);
     for (; k0 < k_end; k0 += BK) MULTIPLY_STEP(clamped_a, clamped_b)
   }
 
@@ -124,17 +129,21 @@ void main() {
   if (SPLIT > 1) {
     const uint base = scratch_index(z, range, 0, 0), shift = base % FLOATS_PER_16B;
     if (inside) {
-      coopMatStoreTensorNV(acc, scratch_data, base - shift, sliceTensorLayoutNV(open_layout(p.M, p.N, p.N, shift), row0, BM, col0 + shift, BN));
+      coopMatStoreTensorNV(acc, scratch_data, base - shift,
+                           sliceTensorLayoutNV(open_layout(p.M, p.N, p.N, shift), row0, BM, col0 + shift, BN));
     } else {
-      coopMatStoreTensorNV(acc, scratch_data, base - shift, sliceTensorLayoutNV(clamped_layout(p.M, p.N, p.N, shift), row0, BM, col0 + shift, BN));
+      coopMatStoreTensorNV(acc, scratch_data, base - shift,
+                           sliceTensorLayoutNV(clamped_layout(p.M, p.N, p.N, shift), row0, BM, col0 + shift, BN));
     }
   } else {
     coopMatPerElementNV(acc, acc, epilogue_element, row0, col0, z);
     const uint base = c_index(z, 0, 0), shift = base % FLOATS_PER_16B;
     if (inside) {
-      coopMatStoreTensorNV(acc, c_data, base - shift, sliceTensorLayoutNV(open_layout(p.M, p.N, p.ldc, shift), row0, BM, col0 + shift, BN));
+      coopMatStoreTensorNV(acc, c_data, base - shift,
+                           sliceTensorLayoutNV(open_layout(p.M, p.N, p.ldc, shift), row0, BM, col0 + shift, BN));
     } else {
-      coopMatStoreTensorNV(acc, c_data, base - shift, sliceTensorLayoutNV(clamped_layout(p.M, p.N, p.ldc, shift), row0, BM, col0 + shift, BN));
+      coopMatStoreTensorNV(acc, c_data, base - shift,
+                           sliceTensorLayoutNV(clamped_layout(p.M, p.N, p.ldc, shift), row0, BM, col0 + shift, BN));
     }
   }
 }

@@ -1,12 +1,12 @@
 #version 450
-// gemm_fewrows: products with at most 8 rows of op(A) (decoding tokens), B stored K x N; streams B once. op(A)
-// may be transposed: its M x K values are few and stay in the caches (B stored N x K goes to gemm_rowdot.comp).
-// A workgroup owns COLS * VEC columns of C for every row (less the overlap below); its COLS * SLICES invocations
-// split k into SLICES interleaved slices (invocation slice s takes k = s, s + SLICES, ...), and each invocation
-// owns VEC consecutive columns. Each invocation chains its terms in increasing k for every row and column; then
-// the workgroup's invocations, one output each at a time, add the slice sums in slice order through shared memory
-// and apply the epilogue. Consecutive invocations read consecutive addresses of B: neighbouring column groups for B stored
-// K x N, neighbouring k for B stored N x K (TRANS_B).
+// gemm_fewrows: products with at most 8 rows of op(A) (decoding tokens), B stored K x N; streams B once. op(A) may be
+// transposed: its M x K values are few and stay in the caches (B stored N x K goes to gemm_rowdot.comp). A workgroup
+// owns COLS * VEC columns of C for every row (less the overlap below); its COLS * SLICES invocations split k into
+// SLICES interleaved slices (invocation slice s takes k = s, s + SLICES, ...), and each invocation owns VEC consecutive
+// columns. Each invocation chains its terms in increasing k for every row and column; then the workgroup's invocations,
+// one output each at a time, add the slice sums in slice order through shared memory and apply the epilogue.
+// Consecutive invocations read consecutive addresses of B: neighbouring column groups for B stored K x N, neighbouring
+// k for B stored N x K (TRANS_B).
 //
 // Each trip of the k loop issues UNROLL loads of B before any of their multiplies, so that many loads are in
 // flight per invocation: a streaming kernel is bound by the bytes in flight, not by arithmetic. With B stored
@@ -197,7 +197,8 @@ void main() {
   if (!split_last_to_arrive(counter)) return;
   for (uint o = lid; o < M_ROWS * WIDTH; o += gl_WorkGroupSize.x) {
     const uint i = o / WIDTH, q = o % WIDTH;
-    if (group0 + q < p.N) c_data[c_index(z, i, group0 + q)] = finish(split_planes_sum(z, i, group0 + q), z, i, group0 + q);
+    if (group0 + q < p.N)
+      c_data[c_index(z, i, group0 + q)] = finish(split_planes_sum(z, i, group0 + q), z, i, group0 + q);
   }
   split_reset_arrivals(counter);
 }

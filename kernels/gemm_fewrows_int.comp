@@ -1,8 +1,8 @@
 #version 450
-// gemm_fewrows_int: the few-rows family for 8-bit integer inputs (see gemm_fewrows.comp for the float form):
-// at most 16 rows of op(A) (A as stored either way: it is small), B streamed once. C[i][j] = sum over k of (A[i][k] - ZERO_A) *
-// (B[k][j] - ZERO_B) in wrapping int32 arithmetic, exact in any order. Built per input type: INPUT_I8,
-// INPUT_U8, INPUT_U8I8 (as gemm_tiled_int.comp).
+// gemm_fewrows_int: the few-rows family for 8-bit integer inputs (see gemm_fewrows.comp for the float form): at most 16
+// rows of op(A) (A as stored either way: it is small), B streamed once. C[i][j] = sum over k of (A[i][k] - ZERO_A) *
+// (B[k][j] - ZERO_B) in wrapping int32 arithmetic, exact in any order. Built per input type: INPUT_I8, INPUT_U8,
+// INPUT_U8I8 (as gemm_tiled_int.comp).
 //
 // A workgroup owns COLS * VEC columns of C for every row; its COLS * SLICES invocations split k into SLICES
 // interleaved slices, each invocation owning VEC consecutive columns. With B stored K x N in 16-byte-aligned

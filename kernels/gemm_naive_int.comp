@@ -28,7 +28,8 @@ void main() {
   int sum = 0;
   for (uint kk = 0; kk < p.K; ++kk) {
     const uint ia = index_op_a(z, i, kk), ib = index_op_b(z, kk, j);
-    sum += (byte_value(a_words[ia >> 2], ia, A_SIGNED) - ZERO_A) * (byte_value(b_words[ib >> 2], ib, B_SIGNED) - ZERO_B);
+    sum +=
+        (byte_value(a_words[ia >> 2], ia, A_SIGNED) - ZERO_A) * (byte_value(b_words[ib >> 2], ib, B_SIGNED) - ZERO_B);
   }
   c_int[c_index(z, i, j)] = sum;
 }

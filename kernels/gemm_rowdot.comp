@@ -94,7 +94,9 @@ void main() {
       // (kb is a multiple of V).
       const uint chunks = ke / V;
       uint row_b[ROWS];
-      [[unroll]] for (uint r = 0; r < ROWS; ++r) row_b[r] = index_op_b(z, 0, min(n0 + r, p.N - 1));  // rows past N repeat the last
+      [[unroll]] for (uint r = 0; r < ROWS; ++r) {
+        row_b[r] = index_op_b(z, 0, min(n0 + r, p.N - 1));  // rows past N repeat the last
+      }
       uint c = kb / V + lid;
       for (; c + (UNROLL - 1) * wg < chunks; c += UNROLL * wg) {
         CHUNK bv[UNROLL * ROWS];
@@ -114,8 +116,11 @@ void main() {
         [[unroll]] for (uint r = 0; r < ROWS; ++r) bv[r] = load_chunk_b(row_b[r] + c * V);
         [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
           const CHUNK av = load_chunk_a(index_op_a(z, i, c * V));
-          [[unroll]] for (uint r = 0; r < ROWS; ++r)
-            [[unroll]] for (uint e = 0; e < V; ++e) acc[r * M_ROWS + i] = fma(chunk_elem(av, e), chunk_elem(bv[r], e), acc[r * M_ROWS + i]);
+          [[unroll]] for (uint r = 0; r < ROWS; ++r) {
+            [[unroll]] for (uint e = 0; e < V; ++e) {
+              acc[r * M_ROWS + i] = fma(chunk_elem(av, e), chunk_elem(bv[r], e), acc[r * M_ROWS + i]);
+            }
+          }
         }
       }
       [[unroll]] for (uint r = 0; r < ROWS; ++r) add_elements(z, r, min(n0 + r, p.N - 1), chunks * V, ke, lid);
@@ -135,14 +140,20 @@ void main() {
           [[unroll]] for (uint u = 0; u < UNROLL; ++u) bv[u] = load_chunk_b(start + head + (c + u * wg) * V);
           [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
             const uint k0 = head + (c + u * wg) * V;
-            [[unroll]] for (uint i = 0; i < M_ROWS; ++i)
-              [[unroll]] for (uint e = 0; e < V; ++e) acc[r * M_ROWS + i] = fma(load_op_a(z, i, k0 + e), chunk_elem(bv[u], e), acc[r * M_ROWS + i]);
+            [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+              [[unroll]] for (uint e = 0; e < V; ++e) {
+                acc[r * M_ROWS + i] = fma(load_op_a(z, i, k0 + e), chunk_elem(bv[u], e), acc[r * M_ROWS + i]);
+              }
+            }
           }
         }
         for (; c < chunks; c += wg) {
           const CHUNK bv = load_chunk_b(start + head + c * V);
-          [[unroll]] for (uint i = 0; i < M_ROWS; ++i)
-            [[unroll]] for (uint e = 0; e < V; ++e) acc[r * M_ROWS + i] = fma(load_op_a(z, i, head + c * V + e), chunk_elem(bv, e), acc[r * M_ROWS + i]);
+          [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+            [[unroll]] for (uint e = 0; e < V; ++e) {
+              acc[r * M_ROWS + i] = fma(load_op_a(z, i, head + c * V + e), chunk_elem(bv, e), acc[r * M_ROWS + i]);
+            }
+          }
         }
         // The range's elements outside whole chunks: before the first (the row's head) and after the last.
         const uint body_begin = chunks > first ? head + first * V : clamp(head, kb, ke);

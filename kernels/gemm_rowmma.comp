@@ -9,16 +9,16 @@
 // serves all M rows of op(A), and the multiplies that cost the SIMT row-dot kernel its time at M = 4..16 (M
 // products per loaded element of B) are a few matrix instructions per 512 bytes of B.
 //
-// A workgroup owns FRAGS blocks of 16 rows of B (16 * FRAGS columns of C); its SUBGROUPS subgroups split k:
-// subgroup s takes k fragments [(t * SUBGROUPS + s) * UNROLL, +UNROLL) in its trip t (the trips rotated per
-// workgroup, see main), so a trip of the workgroup reads SUBGROUPS * UNROLL * 32 contiguous bytes of every row. A trip's loads all go out at once into one of two
-// register buffers, one 16-byte load per lane and fragment of B (FRAGS * UNROLL * 512 bytes a subgroup) and its
-// 16-byte groups of op(A), the next trip's before this one is multiplied; then, fragment by fragment, the
-// subgroup stores them to its own shared memory and multiplies. The loads in flight are what decoding is bound
-// by: loading fragments straight from the buffer (coopMatLoad on the storage buffer), staging whole trips in
-// shared memory, and one register buffer (nothing in flight while a trip is multiplied) were each measured
-// slower (results/h200/notes.md, issue 18 steps 5-7). Rows M..15 of the staged op(A) are zero; subgroups meet only at the end, where their sums
-// (stored over their staging slots) are added in subgroup order.
+// A workgroup owns FRAGS blocks of 16 rows of B (16 * FRAGS columns of C); its SUBGROUPS subgroups split k: subgroup s
+// takes k fragments [(t * SUBGROUPS + s) * UNROLL, +UNROLL) in its trip t (the trips rotated per workgroup, see main),
+// so a trip of the workgroup reads SUBGROUPS * UNROLL * 32 contiguous bytes of every row. A trip's loads all go out at
+// once into one of two register buffers, one 16-byte load per lane and fragment of B (FRAGS * UNROLL * 512 bytes a
+// subgroup) and its 16-byte groups of op(A), the next trip's before this one is multiplied; then, fragment by fragment,
+// the subgroup stores them to its own shared memory and multiplies. The loads in flight are what decoding is bound by:
+// loading fragments straight from the buffer (coopMatLoad on the storage buffer), staging whole trips in shared memory,
+// and one register buffer (nothing in flight while a trip is multiplied) were each measured slower
+// (results/h200/notes.md, issue 18 steps 5-7). Rows M..15 of the staged op(A) are zero; subgroups meet only at the end,
+// where their sums (stored over their staging slots) are added in subgroup order.
 //
 // Edges: the last block of rows starts at N - 16 where 16 rows do not fit (rows already owned by the block
 // before are computed again, not written); k beyond the last whole fragment is one more fragment ending at K
@@ -72,9 +72,9 @@ shared uvec4 stage_a[SUBGROUPS * A_SLOT];
 shared uvec4 stage_b[SUBGROUPS * FRAGS * B_SLOT];
 shared uint layout_differs[SUBGROUPS];
 
-// A trip in registers (two buffers): lane l holds half a row (row l / 2, values (l % 2) * 8 onwards) of every fragment of B,
-// and 16-byte groups g = l + 32 i of op(A), group g being row m = (g / 2) % M_ROWS, values (g % 2) * 8 of
-// fragment u = g / (2 M_ROWS).
+// A trip in registers (two buffers): lane l holds half a row (row l / 2, values (l % 2) * 8 onwards) of every
+// fragment of B, and 16-byte groups g = l + 32 i of op(A), group g being row m = (g / 2) % M_ROWS, values (g % 2) * 8
+// of fragment u = g / (2 M_ROWS).
 const uint A_GROUPS = 2 * M_ROWS * UNROLL;
 const uint A_PER = (A_GROUPS + 31) / 32;
 uvec4 reg_b[2][FRAGS * UNROLL];
@@ -97,15 +97,17 @@ const uint LOAD_ROWS = 32 / PIECES;  // rows one wide load covers
 /// The subgroup's shared-memory stores before this are visible to its loads after it. Shared memory only:
 /// subgroupBarrier() also orders buffer memory, and a driver may implement that with a fence that waits for every
 /// load in flight, here the next trip's loads of B (results/h200/notes.md, issue 18 step 11).
-void staged() { controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease); }
+void staged() {
+  controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
 
 /// Values k .. k + 7 of row m of op(A), packed in pairs.
 uvec4 op_a_group(uint z, uint m, uint k) {
   if (A_ROWS_VECTOR) return a_vec[index_op_a(z, m, k) / 8];
   float16_t e[8];
   [[unroll]] for (uint j = 0; j < 8; ++j) e[j] = a_data[index_op_a(z, m, k + j)];
-  return uvec4(packFloat2x16(f16vec2(e[0], e[1])), packFloat2x16(f16vec2(e[2], e[3])), packFloat2x16(f16vec2(e[4], e[5])),
-               packFloat2x16(f16vec2(e[6], e[7])));
+  return uvec4(packFloat2x16(f16vec2(e[0], e[1])), packFloat2x16(f16vec2(e[2], e[3])),
+               packFloat2x16(f16vec2(e[4], e[5])), packFloat2x16(f16vec2(e[6], e[7])));
 }
 
 /// Issues the loads of `count` fragments from k0 on into buffer `buf` (values of op(A) with k < k_low are zero).
@@ -137,12 +139,17 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
     // This lane holds fragment u's pieces only where its piece of the row falls in it: 16 / UNROLL rows' worth.
     const uint piece = lane % PIECES;
     if (piece / 2 == u) {
-      [[unroll]] for (uint f = 0; f < FRAGS; ++f)
-        [[unroll]] for (uint j = 0; j < UNROLL; ++j)
-          stage_b[(sg * FRAGS + f) * B_SLOT + (j * LOAD_ROWS + lane / PIECES) * ROW + piece % 2] = reg_b[buf][f * UNROLL + j];
+      [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
+        [[unroll]] for (uint j = 0; j < UNROLL; ++j) {
+          stage_b[(sg * FRAGS + f) * B_SLOT + (j * LOAD_ROWS + lane / PIECES) * ROW + piece % 2] =
+              reg_b[buf][f * UNROLL + j];
+        }
+      }
     }
   } else {
-    [[unroll]] for (uint f = 0; f < FRAGS; ++f) stage_b[(sg * FRAGS + f) * B_SLOT + r * ROW + h] = reg_b[buf][f * UNROLL + u];
+    [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
+      stage_b[(sg * FRAGS + f) * B_SLOT + r * ROW + h] = reg_b[buf][f * UNROLL + u];
+    }
   }
   [[unroll]] for (uint i = 0; i < A_PER; ++i) {
     const uint g = lane + 32 * i;
@@ -164,7 +171,8 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 // of a fragment a lane holds is the driver's choice; the layout assumed here is the matrix units' on NVIDIA: lane
 // l = 4 g + t holds, of an A fragment (rows n, columns k), elements 0-7 at (g, 2t), (g, 2t+1), (g, 2t+8),
 // (g, 2t+9), (g+8, 2t), (g+8, 2t+1), (g+8, 2t+8), (g+8, 2t+9), and of a B fragment (rows k, columns m) the same
-// with rows and columns swapped (read on the H200 by tests/gpu/test_rowmma.cpp's probe, results/h200/notes.md). The sum over k does not depend on which k a column holds as long as both operands
+// with rows and columns swapped (read on the H200 by tests/gpu/test_rowmma.cpp's probe, results/h200/notes.md). The sum
+// over k does not depend on which k a column holds as long as both operands
 // agree, so a pair of fragments covers 32 values of k with each lane's 8 contiguous values of a row: columns 2t,
 // 2t+1, 2t+8, 2t+9 of fragment h of the pair hold k = 8t + 4h + 0..3. Each subgroup checks the layout at its start
 // (layout_is_assumed); where it differs, the subgroup stages its fragments as REGS = 0 does.
@@ -177,7 +185,8 @@ uvec4 reg_pair_a[2][PAIRS * A_HALVES];
 bool layout_is_assumed(uint sg, uint lane) {
   const uint slot = sg * FRAGS * B_SLOT;  // 16 rows of 16 values: 32 of the slot's 64 uvec4s
   const uint v = 0x3C00u | (lane * 8);
-  stage_b[slot + lane] = uvec4(v | ((v + 1) << 16), (v + 2) | ((v + 3) << 16), (v + 4) | ((v + 5) << 16), (v + 6) | ((v + 7) << 16));
+  stage_b[slot + lane] =
+      uvec4(v | ((v + 1) << 16), (v + 2) | ((v + 3) << 16), (v + 4) | ((v + 5) << 16), (v + 6) | ((v + 7) << 16));
   if (lane == 0) layout_differs[sg] = 0;
   staged();
   FRAG_A fa;
@@ -220,7 +229,12 @@ void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
 }
 
 // Elements 2 j and 2 j + 1 of `frag` from the two 16-bit values packed in `word`.
-#define PUT_PAIR(frag, j, word) { const f16vec2 pair_ = unpackFloat2x16(word); frag[2 * (j)] = pair_.x; frag[2 * (j) + 1] = pair_.y; }
+#define PUT_PAIR(frag, j, word)                  \
+  {                                              \
+    const f16vec2 pair_ = unpackFloat2x16(word); \
+    frag[2 * (j)] = pair_.x;                     \
+    frag[2 * (j) + 1] = pair_.y;                 \
+  }
 
 /// REGS: multiplies pair q of the trip in buffer `buf` into the sums, fragment h of the pair from words 2h, 2h + 1.
 void multiply_pair(uint buf, uint q) {
@@ -312,7 +326,8 @@ void main() {
     if (!live(f) || n < n_first + 16 * f) continue;  // a row of the block before (last block only)
     const uint at = r * 16 + m;  // the value's index within a block's sums
     precise float sum = uintBitsToFloat(stage_b[f * B_SLOT + at / 4][at % 4]);
-    for (uint s = 1; s < SUBGROUPS; ++s) sum = sum + uintBitsToFloat(stage_b[(s * FRAGS + f) * B_SLOT + at / 4][at % 4]);
+    for (uint s = 1; s < SUBGROUPS; ++s)
+      sum = sum + uintBitsToFloat(stage_b[(s * FRAGS + f) * B_SLOT + at / 4][at % 4]);
     if (SPLIT > 1) {
       scratch_data[scratch_index(z, range, m, n)] = sum;
     } else {

@@ -251,7 +251,9 @@ void main() {
             ++chains;
             if (second_half) {
               const uint blocks = chains / 2;
-              [[unroll]] for (uint i = 0; i < TM * TN; ++i) group[i] = ((blocks - 1) % 4 == 0) ? block[i] : group[i] + block[i];
+              [[unroll]] for (uint i = 0; i < TM * TN; ++i) {
+                group[i] = ((blocks - 1) % 4 == 0) ? block[i] : group[i] + block[i];
+              }
               if (blocks % 4 == 0) {
                 [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = total[i] + group[i];
               }

@@ -140,11 +140,13 @@ void main() {
     barrier();
   }
 
-  const int k_zz = int(k_end > k_begin ? k_end - k_begin : 0u) * ZERO_A * ZERO_B;  // this range's terms; wraps like the direct sum
+  const int k_zz =
+      int(k_end > k_begin ? k_end - k_begin : 0u) * ZERO_A * ZERO_B;  // this range's terms; wraps like the direct sum
   [[unroll]] for (uint i = 0; i < TM; ++i) {
     [[unroll]] for (uint j = 0; j < TN; ++j) {
       const uint gr = row0 + ty + i * RY, gc = col0 + tx + j * RX;
-      if (gr < p.M && gc < p.N) store_sum(z, range, gr, gc, acc[i][j] - ZERO_B * row_sum[i] - ZERO_A * col_sum[j] + k_zz);
+      if (gr < p.M && gc < p.N)
+        store_sum(z, range, gr, gc, acc[i][j] - ZERO_B * row_sum[i] - ZERO_A * col_sum[j] + k_zz);
     }
   }
 }

@@ -26,9 +26,15 @@ void main() {
   coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a[2];
   coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b[4];
   coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc[8];
-  [[unroll]] for (uint i = 0; i < 2; ++i) a[i] = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>(float16_t(p.a * float(i + 1)));
-  [[unroll]] for (uint j = 0; j < 4; ++j) b[j] = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>(float16_t(p.b * float(j + 1)));
-  [[unroll]] for (uint f = 0; f < 8; ++f) acc[f] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+  [[unroll]] for (uint i = 0; i < 2; ++i) {
+    a[i] = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>(float16_t(p.a * float(i + 1)));
+  }
+  [[unroll]] for (uint j = 0; j < 4; ++j) {
+    b[j] = coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>(float16_t(p.b * float(j + 1)));
+  }
+  [[unroll]] for (uint f = 0; f < 8; ++f) {
+    acc[f] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
+  }
   for (uint it = 0; it < ITERATIONS; ++it) {
     [[unroll]] for (uint f = 0; f < 8; ++f) acc[f] = coopMatMulAdd(a[f / 4], b[f % 4], acc[f]);
   }

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Installs gemmtune's build, run and test dependencies from Debian 12 / Ubuntu 24.04 packages.
+# Installs gemmtune's dependencies from Debian 12 / Ubuntu 24.04 packages: what the tool needs to build and run
+# (`install-deps.sh --tool`, used by scripts/run), or that and what the tests need (no argument: scripts/test).
 # Idempotent and non-interactive; works as root or through sudo. Does nothing when everything is present.
 set -euo pipefail
 
 packages=(
-  cmake g++ make git pkg-config
+  cmake g++ make pkg-config
   libvulkan-dev libvulkan-volk-dev glslang-tools
-  libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libeigen3-dev libgtest-dev
-  mesa-vulkan-drivers vulkan-validationlayers
-  python3 python3-jsonschema
-  clang libclang-rt-dev
-  chromium
+  libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libeigen3-dev
+  mesa-vulkan-drivers
+  python3
 )
+if [ "${1:-}" != "--tool" ]; then
+  # The tests: GoogleTest, the validation layer, the table schema's checker, the sanitizer and fuzzing builds
+  # (clang), the HTML report rendered headless (chromium), clean clones (git).
+  packages+=(git libgtest-dev vulkan-validationlayers python3-jsonschema clang libclang-rt-dev chromium)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -63,8 +63,12 @@ layout(std430, binding = 3) readonly buffer BufBias { float bias_data[]; };
 layout(std430, binding = 4) buffer BufScratch { float scratch_data[]; };
 
 /// Buffer indices of op(A)[z][i][kk] and op(B)[z][kk][j].
-uint index_op_a(uint z, uint i, uint kk) { return p.off_a + z * p.stride_a + (TRANS_A ? kk * p.lda + i : i * p.lda + kk); }
-uint index_op_b(uint z, uint kk, uint j) { return p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j); }
+uint index_op_a(uint z, uint i, uint kk) {
+  return p.off_a + z * p.stride_a + (TRANS_A ? kk * p.lda + i : i * p.lda + kk);
+}
+uint index_op_b(uint z, uint kk, uint j) {
+  return p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j);
+}
 #if !defined(COOPMAT_OPERANDS) && !defined(INTEGER_OPERANDS)
 float load_op_a(uint z, uint i, uint kk) { return load_a_elem(index_op_a(z, i, kk)); }
 float load_op_b(uint z, uint kk, uint j) { return load_b_elem(index_op_b(z, kk, j)); }
@@ -81,7 +85,8 @@ float erf_approx(float x) {
   // Abramowitz and Stegun 7.1.26 (absolute error below 1.5e-7), odd extension.
   precise float ax = abs(x);
   precise float t = 1.0 / (1.0 + 0.3275911 * ax);
-  precise float poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  precise float poly =
+      t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
   precise float y = 1.0 - poly * exp(-ax * ax);
   return x < 0.0 ? -y : y;
 }

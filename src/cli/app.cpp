@@ -46,9 +46,12 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
   GemmProblem& op = o.operation;
   app.add_option("--shape", args.shapes,
-                 "Problem MxNxK or MxNxKxB (batch); repeatable, comma-separated; a dimension may be a range a:b:step or a:b:*factor");
-  app.add_option("--shapes-file", args.shapes_files, "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
-  app.add_option("--suite", args.suites, "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite; repeatable");
+                 "Problem MxNxK or MxNxKxB (batch); repeatable, comma-separated; a dimension may be a range a:b:step "
+                 "or a:b:*factor");
+  app.add_option("--shapes-file", args.shapes_files,
+                 "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
+  app.add_option("--suite", args.suites,
+                 "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite; repeatable");
   app.add_option("--dtype", args.dtypes, "Input types, comma-separated: f32, f16, bf16, i8, u8, u8i8 (default f32)");
   app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");
   app.add_option("--mode", args.mode, "fast (default) or deterministic (fixed summation order)");
@@ -68,13 +71,15 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--zero-b", op.zero_b, "Zero point of 8-bit integer B, subtracted from every element (default 0)");
   app.add_option("--bias-offset", op.epilogue.bias_offset, "Elements before the bias");
   app.add_option("--activation", args.activation, "Activation after the bias: none, relu, gelu-erf, gelu-tanh");
-  app.add_option("--device", o.device, "Device index, UUID or name substring (default: discrete > integrated > virtual > cpu)");
+  app.add_option("--device", o.device,
+                 "Device index, UUID or name substring (default: discrete > integrated > virtual > cpu)");
 }
 
 /// Which candidates: tune and list.
 void add_space_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
-  app.add_option("--variants", args.variants, "Variants to sweep, comma-separated: " + variant_names("and") + " (default all but naive)");
+  app.add_option("--variants", args.variants,
+                 "Variants to sweep, comma-separated: " + variant_names("and") + " (default all but naive)");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
@@ -83,8 +88,12 @@ void add_space_options(CLI::App& app, TuneArgs& args) {
 void add_timing_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
   app.add_option("--seed", o.seed, "Seed of the random inputs");
-  app.add_option("--samples", o.samples, "Timed samples per finalist (tune: at least 3)")->check(CLI::Range(1, 100000))->capture_default_str();
-  app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")->check(CLI::Range(0, 100000))->capture_default_str();
+  app.add_option("--samples", o.samples, "Timed samples per finalist (tune: at least 3)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--warmup", o.warmup, "Untimed runs before a finalist's samples")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   app.add_flag("--cold", o.cold, "Time with a cold L2: A and B rotate through copies of more than 256 MiB together");
   app.add_flag("--json", o.json, "Print one JSON summary on stdout at the end instead of the per-problem tables");
 }
@@ -92,19 +101,30 @@ void add_timing_options(CLI::App& app, TuneArgs& args) {
 /// The search, its budget and its table: tune only (list runs nothing, bench one config and writes no table).
 void add_search_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
-  app.add_option("--out", o.out, "Tuning table to write (default gemmtune-<device>.json in the working folder); entries for other shapes are kept");
-  app.add_option("--finalists", o.finalists, "Screened configs that get full samples")->check(CLI::Range(1, 1000))->capture_default_str();
+  app.add_option("--out", o.out,
+                 "Tuning table to write (default gemmtune-<device>.json in the working folder); entries for other "
+                 "shapes are kept");
+  app.add_option("--finalists", o.finalists, "Screened configs that get full samples")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   app.add_option("--screen-warmup", args.screen_warmup,
-                 "Device time of back-to-back runs before each screening batch (0.3, 2s; default: from the device's idle time before it, GPUs 3x it, 20 ms to 1 s, CPU devices 1x, 20 to 200 ms)");
-  app.add_option("--compile-threads", o.compile_threads,
-                 "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
+                 "Device time of back-to-back runs before each screening batch (0.3, 2s; default: from the device's "
+                 "idle time before it, GPUs 3x it, 20 ms to 1 s, CPU devices 1x, 20 to 200 ms)");
+  app.add_option(
+         "--compile-threads", o.compile_threads,
+         "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
       ->check(CLI::Range(1, 64));
-  app.add_option("--budget", args.budget, "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
-  app.add_option("--strategy", o.strategy, "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
-  app.add_option("--devices", args.devices, "all, or device indices (0,1): one worker per device, each on its shard; tables merged per device");
-  app.add_option("--shard", args.shard, "i/n: tune problems i, i + n, ... of the shape x layout x dtype list (i from 0)");
+  app.add_option("--budget", args.budget,
+                 "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
+  app.add_option("--strategy", o.strategy,
+                 "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
+  app.add_option("--devices", args.devices,
+                 "all, or device indices (0,1): one worker per device, each on its shard; tables merged per device");
+  app.add_option("--shard", args.shard,
+                 "i/n: tune problems i, i + n, ... of the shape x layout x dtype list (i from 0)");
   app.add_option("--total-budget", args.total_budget, "Time for the whole run (90, 60s, 2m, 1.5h; default: none)");
-  app.add_option("--isolate", o.isolate_s, "Run the sweep in a child process; a config running past SECONDS is killed and recorded as timed_out")
+  app.add_option("--isolate", o.isolate_s,
+                 "Run the sweep in a child process; a config running past SECONDS is killed and recorded as timed_out")
       ->check(CLI::Range(0.001, 1e9));
   app.add_flag("--resume", o.resume, "Skip what the journal beside the table holds (same device and tool version)");
 }
@@ -128,7 +148,8 @@ void resolve_tune_args(TuneArgs& args) {
     throw usage_error("--shape", "", "required: give at least one MxNxK (or --shapes-file FILE, --suite NAME)");
   }
   for (const std::string& text : args.shapes) append_unique(args.parsed.shapes, parse_shape_requests(text));
-  for (const std::string& path : args.shapes_files) append_unique(args.parsed.shapes, parse_shapes_file(read_file(path), path));
+  for (const std::string& path : args.shapes_files)
+    append_unique(args.parsed.shapes, parse_shapes_file(read_file(path), path));
   for (const std::string& name : args.suites) append_unique(args.parsed.shapes, load_suite(name));
   if (!args.layouts.empty()) {
     args.parsed.layouts.clear();
@@ -160,7 +181,8 @@ void resolve_tune_args(TuneArgs& args) {
       }
       return uint32_t(std::stoul(s));
     };
-    if (slash == std::string::npos) throw usage_error("--shard", args.shard, "expected i/n with 0 <= i < n, such as 0/3");
+    if (slash == std::string::npos)
+      throw usage_error("--shard", args.shard, "expected i/n with 0 <= i < n, such as 0/3");
     args.parsed.shard_index = number(args.shard.substr(0, slash));
     args.parsed.shard_count = number(args.shard.substr(slash + 1));
     if (args.parsed.shard_count == 0 || args.parsed.shard_index >= args.parsed.shard_count) {
@@ -170,7 +192,8 @@ void resolve_tune_args(TuneArgs& args) {
   if (!args.total_budget.empty()) {
     args.parsed.total_budget_s = parse_seconds(args.total_budget, "--total-budget");
     // 0 is how TuneOptions says "no limit"; a user who writes 0 means the opposite, so it is refused.
-    if (args.parsed.total_budget_s <= 0.0) throw usage_error("--total-budget", args.total_budget, "must be more than 0 s (leave it out for no limit)");
+    if (args.parsed.total_budget_s <= 0.0)
+      throw usage_error("--total-budget", args.total_budget, "must be more than 0 s (leave it out for no limit)");
   }
   if (!std::isfinite(op.alpha)) throw usage_error("--alpha", std::to_string(op.alpha), "must be finite");
   if (!std::isfinite(op.beta)) throw usage_error("--beta", std::to_string(op.beta), "must be finite");
@@ -186,7 +209,8 @@ class JsonLinesSink : public spdlog::sinks::base_sink<std::mutex> {
   void sink_it_(const spdlog::details::log_msg& msg) override {
     const auto seconds = std::chrono::duration<double>(msg.time.time_since_epoch()).count();
     nlohmann::json j = {{"time", seconds},
-                        {"level", std::string(spdlog::level::to_string_view(msg.level).data(), spdlog::level::to_string_view(msg.level).size())},
+                        {"level", std::string(spdlog::level::to_string_view(msg.level).data(),
+                                              spdlog::level::to_string_view(msg.level).size())},
                         {"message", std::string(msg.payload.data(), msg.payload.size())}};
     std::fprintf(stderr, "%s\n", j.dump().c_str());
   }
@@ -215,8 +239,8 @@ struct OtherCommands {
   ExportCommandOptions export_options;
   MergeCommandOptions merge_options;
   CompareCommandOptions compare_options;
-  CLI::App *devices = nullptr, *peak = nullptr, *lookup = nullptr, *reporter = nullptr, *exporter = nullptr, *merge = nullptr,
-           *compare = nullptr;
+  CLI::App *devices = nullptr, *peak = nullptr, *lookup = nullptr, *reporter = nullptr, *exporter = nullptr,
+           *merge = nullptr, *compare = nullptr;
 };
 
 void add_other_commands(CLI::App& app, OtherCommands& c) {
@@ -225,12 +249,17 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
 
   c.peak = app.add_subcommand("peak", "Measure the device's f32 FMA rate and copy bandwidth; store them in the table");
   c.peak->add_flag("--json", c.peak_options.json, "Machine-readable output");
-  c.peak->add_option("--out", c.peak_options.out, "Table whose device section receives the ceilings (default gemmtune-<device>.json in the working folder)");
+  c.peak->add_option(
+      "--out", c.peak_options.out,
+      "Table whose device section receives the ceilings (default gemmtune-<device>.json in the working folder)");
   c.peak->add_option("--device", c.peak_options.device, "Device index, UUID or name substring");
-  c.peak->add_option("--samples", c.peak_options.samples, "Timed batches per measurement (the best is kept)")->check(CLI::Range(1, 1000));
-  c.peak->add_option("--copy-bytes", c.peak_options.copy_bytes,
-                     "Bytes each copy buffer holds, capped by the device's limits (default 268435456; a weight matrix's size "
-                     "gives the rate one dispatch of that size reaches)")
+  c.peak->add_option("--samples", c.peak_options.samples, "Timed batches per measurement (the best is kept)")
+      ->check(CLI::Range(1, 1000));
+  c.peak
+      ->add_option(
+          "--copy-bytes", c.peak_options.copy_bytes,
+          "Bytes each copy buffer holds, capped by the device's limits (default 268435456; a weight matrix's size "
+          "gives the rate one dispatch of that size reaches)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
 
   c.lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
@@ -238,11 +267,13 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
   c.lookup->add_option("--shape", c.lookup_options.shape, "MxNxK")->required();
   c.lookup->add_option("--dtype", c.lookup_options.dtype, "f32 (default), f16, bf16, i8, u8 or u8i8");
   c.lookup->add_option("--layout", c.lookup_options.layout, "nn (default), nt, tn or tt");
-  c.lookup->add_option("--device", c.lookup_options.device, "The device the table must be of (default: the best device)");
+  c.lookup->add_option("--device", c.lookup_options.device,
+                       "The device the table must be of (default: the best device)");
   c.lookup->add_flag("--any-device", c.lookup_options.any_device, "Use a table of another device (no Vulkan needed)");
   c.lookup->add_flag("--json", c.lookup_options.json, "Machine-readable output");
 
-  c.reporter = app.add_subcommand("report", "One self-contained HTML page: charts per dtype, a roofline and a sortable table");
+  c.reporter =
+      app.add_subcommand("report", "One self-contained HTML page: charts per dtype, a roofline and a sortable table");
   c.reporter->add_option("TABLE", c.report_options.tables, "Tuning tables")->required();
   c.reporter->add_option("-o,--out", c.report_options.out, "The HTML file to write")->required();
   c.exporter = app.add_subcommand("export", "A self-contained C++17 header with a table's entries and the lookup rule");
@@ -258,10 +289,12 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
   c.compare = app.add_subcommand("compare", "CI regression check: compare a new table with a baseline (no GPU)");
   c.compare->add_option("BASE", c.compare_options.base, "Baseline table")->required();
   c.compare->add_option("NEW", c.compare_options.fresh, "New table")->required();
-  c.compare->add_option("--threshold", c.compare_options.threshold, "Slowdown that counts as a regression, beyond the noise (default 5%)");
+  c.compare->add_option("--threshold", c.compare_options.threshold,
+                        "Slowdown that counts as a regression, beyond the noise (default 5%)");
   c.compare->add_option("--format", c.compare_options.format, "text (default), md, json or junit");
   c.compare->add_option("--out", c.compare_options.out, "Write the report to this file (default stdout)");
-  c.compare->add_flag("--allow-device-mismatch", c.compare_options.allow_device_mismatch, "Compare tables of different devices");
+  c.compare->add_flag("--allow-device-mismatch", c.compare_options.allow_device_mismatch,
+                      "Compare tables of different devices");
 }
 
 /// Edits (insertions, deletions, substitutions) from a to b.
@@ -334,12 +367,14 @@ int run_tune_command(TuneArgs& tune_args, int argc, char** argv) {
     const TuneCommandOptions& o = tune_args.parsed;
     const std::string& spec = tune_args.devices;
     if (!o.device.empty()) throw usage_error("--devices", spec, "cannot be combined with --device");
-    if (!tune_args.shard.empty()) throw usage_error("--devices", spec, "cannot be combined with --shard (each device's worker takes a shard)");
+    if (!tune_args.shard.empty())
+      throw usage_error("--devices", spec, "cannot be combined with --shard (each device's worker takes a shard)");
     const std::vector<uint32_t> chosen = devices_to_use(spec);
     if (chosen.size() == 1) {
       tune_args.parsed.device = std::to_string(chosen[0]);  // one device: an ordinary run on it
     } else {
-      if (o.json) throw usage_error("--devices", spec, "--json takes one device (each worker would print its own summary)");
+      if (o.json)
+        throw usage_error("--devices", spec, "--json takes one device (each worker would print its own summary)");
       if (!o.out.empty()) preflight_writable(o.out);
       // Each worker's own --out is its part table: the user's --out goes to the merge only.
       return run_on_devices(without_option(without_option(line, "--devices"), "--out"), chosen, o.out);
@@ -347,9 +382,12 @@ int run_tune_command(TuneArgs& tune_args, int argc, char** argv) {
   }
   if (tune_args.parsed.isolate_s > 0) {
     // The parent only watches: the child is this command line without --isolate.
-    if (tune_args.parsed.out.empty()) throw usage_error("--isolate", std::to_string(tune_args.parsed.isolate_s), "needs --out (the journal beside the table is what the watcher reads)");
+    if (tune_args.parsed.out.empty())
+      throw usage_error("--isolate", std::to_string(tune_args.parsed.isolate_s),
+                        "needs --out (the journal beside the table is what the watcher reads)");
     preflight_writable(tune_args.parsed.out);
-    return run_isolated(without_option(line, "--isolate"), tune_args.parsed.isolate_s, journal_path_for(tune_args.parsed.out));
+    return run_isolated(without_option(line, "--isolate"), tune_args.parsed.isolate_s,
+                        journal_path_for(tune_args.parsed.out));
   }
   return run_tune(tune_args.parsed);
 }
@@ -369,7 +407,8 @@ int run_cli(int argc, char** argv) {
 
   TuneArgs tune_args;
   add_tune_options(app, tune_args);
-  CLI::App* tune = app.add_subcommand("tune", "Sweep, verify and time every config; write the tuning table (the default command)");
+  CLI::App* tune =
+      app.add_subcommand("tune", "Sweep, verify and time every config; write the tuning table (the default command)");
   add_tune_options(*tune, tune_args);
 
   OtherCommands other;
@@ -382,11 +421,13 @@ int run_cli(int argc, char** argv) {
   add_space_options(*list, list_args);
   list->add_flag("--why", list_why, "Also list the pruned configs and inapplicable variants with their reasons");
   bool list_json = false;
-  list->add_flag("--json", list_json, "One JSON object on stdout: every problem's candidates, pruned configs and inapplicable variants");
+  list->add_flag("--json", list_json,
+                 "One JSON object on stdout: every problem's candidates, pruned configs and inapplicable variants");
 
   TuneArgs bench_args;
   std::string bench_config;
-  CLI::App* bench = app.add_subcommand("bench", "Verify and time one config (as printed by tune) without writing a table");
+  CLI::App* bench =
+      app.add_subcommand("bench", "Verify and time one config (as printed by tune) without writing a table");
   add_problem_options(*bench, bench_args);
   add_timing_options(*bench, bench_args);
   bench->add_option("--config", bench_config, "Config name, e.g. tiled_f32_bm64_bn128_bk16_tm8_tn4")->required();
@@ -419,12 +460,14 @@ int run_cli(int argc, char** argv) {
   }
   if (!tune->parsed() && tune_args.shapes.empty() && tune_args.shapes_files.empty() && tune_args.suites.empty()) {
     std::cerr << app.help();
-    throw usage_error("--shape", "", "required: give at least one MxNxK (or a command: tune, list, bench, devices, peak)");
+    throw usage_error("--shape", "",
+                      "required: give at least one MxNxK (or a command: tune, list, bench, devices, peak)");
   }
   resolve_tune_args(tune_args);
   // The finals sample every finalist in 3 rounds or more (the noise band and ties need them): say so, never raise it.
   if (tune_args.parsed.samples < 3) {
-    throw usage_error("--samples", std::to_string(tune_args.parsed.samples), "tune takes at least 3 (bench takes any count)");
+    throw usage_error("--samples", std::to_string(tune_args.parsed.samples),
+                      "tune takes at least 3 (bench takes any count)");
   }
   return run_tune_command(tune_args, argc, argv);
 }

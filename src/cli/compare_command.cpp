@@ -30,7 +30,8 @@ int run_compare(const CompareCommandOptions& o) {
   const TuningTable fresh = load_for_compare(o.fresh);
   const Comparison c = compare_tables(base, fresh, options);
   if (c.device_mismatch && !o.allow_device_mismatch) {
-    throw Error(ExitCode::unsupported, o.fresh + ": a table of " + c.new_device + ", the baseline " + o.base + " is of " + c.base_device +
+    throw Error(ExitCode::unsupported, o.fresh + ": a table of " + c.new_device + ", the baseline " + o.base +
+                                           " is of " + c.base_device +
                                            " (--allow-device-mismatch compares them anyway)");
   }
   const std::string report = render_comparison(c, o.format, options);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/options.hpp"
+#include "kernels/matrix_requirements.hpp"
 #include "vk/instance.hpp"
 
 namespace gemmtune {
@@ -12,39 +13,69 @@ nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
   const vk::MatrixCapabilities& m = d.matrix;
   nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
   for (const vk::CoopmatShape& s : m.shapes) {
-    shapes.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"a", s.a}, {"b", s.b}, {"c", s.c}, {"result", s.result},
-                      {"saturating", s.saturating}, {"scope", s.scope}});
+    shapes.push_back({{"m", s.m},
+                      {"n", s.n},
+                      {"k", s.k},
+                      {"a", s.a},
+                      {"b", s.b},
+                      {"c", s.c},
+                      {"result", s.result},
+                      {"saturating", s.saturating},
+                      {"scope", s.scope}});
   }
   auto why = [&](const char* input) -> nlohmann::ordered_json {
-    auto r = vk::coopmat_unsupported(d, input);
+    auto r = coopmat_unsupported(d, input);
     return r ? nlohmann::ordered_json(*r) : nlohmann::ordered_json(nullptr);
   };
-  return {{"cooperative_matrix", m.feature}, {"properties", shapes}, {"storage_16bit", m.storage_16bit},
-          {"shader_float16", m.shader_float16}, {"vulkan_memory_model", m.memory_model},
-          {"subgroup_size_control", m.subgroup_size_control}, {"full_subgroups", m.full_subgroups},
-          {"min_subgroup_size", m.min_subgroup_size}, {"max_subgroup_size", m.max_subgroup_size},
-          {"bfloat16", m.bf16_type}, {"bfloat16_cooperative_matrix", m.bf16_coopmat}, {"integer_dot_product", m.integer_dot_product},
+  return {{"cooperative_matrix", m.feature},
+          {"properties", shapes},
+          {"storage_16bit", m.storage_16bit},
+          {"shader_float16", m.shader_float16},
+          {"vulkan_memory_model", m.memory_model},
+          {"subgroup_size_control", m.subgroup_size_control},
+          {"full_subgroups", m.full_subgroups},
+          {"min_subgroup_size", m.min_subgroup_size},
+          {"max_subgroup_size", m.max_subgroup_size},
+          {"bfloat16", m.bf16_type},
+          {"bfloat16_cooperative_matrix", m.bf16_coopmat},
+          {"integer_dot_product", m.integer_dot_product},
           {"shader_int8", m.shader_int8},
-          {"coopmat_f16_unsupported", why("f16")}, {"coopmat_bf16_unsupported", why("bf16")}, {"coopmat_i8_unsupported", why("i8")},
-          {"coopmat_u8_unsupported", why("u8")}, {"coopmat_u8i8_unsupported", why("u8i8")}};
+          {"coopmat_f16_unsupported", why("f16")},
+          {"coopmat_bf16_unsupported", why("bf16")},
+          {"coopmat_i8_unsupported", why("i8")},
+          {"coopmat_u8_unsupported", why("u8")},
+          {"coopmat_u8i8_unsupported", why("u8i8")}};
 }
 nlohmann::ordered_json matrix2_json(const vk::DeviceInfo& d) {
   const vk::Matrix2Capabilities& m2 = d.matrix2;
   nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
   for (const vk::FlexibleCoopmatShape& s : m2.shapes) {
-    shapes.push_back({{"m_granularity", s.m_granularity}, {"n_granularity", s.n_granularity}, {"k_granularity", s.k_granularity},
-                      {"a", s.a}, {"b", s.b}, {"c", s.c}, {"result", s.result}, {"saturating", s.saturating}, {"scope", s.scope},
+    shapes.push_back({{"m_granularity", s.m_granularity},
+                      {"n_granularity", s.n_granularity},
+                      {"k_granularity", s.k_granularity},
+                      {"a", s.a},
+                      {"b", s.b},
+                      {"c", s.c},
+                      {"result", s.result},
+                      {"saturating", s.saturating},
+                      {"scope", s.scope},
                       {"workgroup_invocations", s.invocations}});
   }
   auto why = [&](const char* input) -> nlohmann::ordered_json {
-    auto r = vk::coopmat2_unsupported(d, input);
+    auto r = coopmat2_unsupported(d, input);
     return r ? nlohmann::ordered_json(*r) : nlohmann::ordered_json(nullptr);
   };
-  return {{"extension", m2.extension}, {"workgroup_scope", m2.workgroup_scope}, {"flexible_dimensions", m2.flexible_dimensions},
-          {"per_element_operations", m2.per_element_operations}, {"tensor_addressing", m2.tensor_addressing},
-          {"max_workgroup_size", m2.max_workgroup_size}, {"max_dimension", m2.max_dimension},
-          {"reserved_shared_memory", m2.reserved_shared_memory}, {"flexible_properties", shapes},
-          {"coopmat2_f16_unsupported", why("f16")}, {"coopmat2_bf16_unsupported", why("bf16")}};
+  return {{"extension", m2.extension},
+          {"workgroup_scope", m2.workgroup_scope},
+          {"flexible_dimensions", m2.flexible_dimensions},
+          {"per_element_operations", m2.per_element_operations},
+          {"tensor_addressing", m2.tensor_addressing},
+          {"max_workgroup_size", m2.max_workgroup_size},
+          {"max_dimension", m2.max_dimension},
+          {"reserved_shared_memory", m2.reserved_shared_memory},
+          {"flexible_properties", shapes},
+          {"coopmat2_f16_unsupported", why("f16")},
+          {"coopmat2_bf16_unsupported", why("bf16")}};
 }
 nlohmann::ordered_json heaps_json(const vk::DeviceInfo& d) {
   nlohmann::ordered_json heaps = nlohmann::ordered_json::array();
@@ -88,15 +119,18 @@ nlohmann::ordered_json device_json(const vk::DeviceInfo& d) {
 /// The cooperative-matrix capabilities and what gemmtune's matrix-unit kernels make of them.
 void print_matrix_units(const vk::DeviceInfo& d) {
   const vk::MatrixCapabilities& m = d.matrix;
-  std::printf("   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, shaderInt8 %s, memory model %s, bfloat16 %s, integer dot product %s\n",
-              m.min_subgroup_size, m.max_subgroup_size, m.subgroup_size_control ? " (selectable)" : "",
-              m.storage_16bit ? "yes" : "no", m.shader_float16 ? "yes" : "no", m.shader_int8 ? "yes" : "no", m.memory_model ? "yes" : "no",
-              m.bf16_type ? (m.bf16_coopmat ? "yes (cooperative matrix too)" : "yes") : "no", m.integer_dot_product ? "yes" : "no");
+  std::printf(
+      "   subgroup sizes %u..%u%s, 16-bit storage %s, shaderFloat16 %s, shaderInt8 %s, memory model %s, bfloat16 %s, "
+      "integer dot product %s\n",
+      m.min_subgroup_size, m.max_subgroup_size, m.subgroup_size_control ? " (selectable)" : "",
+      m.storage_16bit ? "yes" : "no", m.shader_float16 ? "yes" : "no", m.shader_int8 ? "yes" : "no",
+      m.memory_model ? "yes" : "no", m.bf16_type ? (m.bf16_coopmat ? "yes (cooperative matrix too)" : "yes") : "no",
+      m.integer_dot_product ? "yes" : "no");
   if (!m.extension) {
     std::printf("   cooperative matrix: none (no VK_KHR_cooperative_matrix)\n");
   } else {
-    std::printf("   cooperative matrix (VK_KHR_cooperative_matrix%s): %zu combinations\n", m.feature ? "" : ", feature off",
-                m.shapes.size());
+    std::printf("   cooperative matrix (VK_KHR_cooperative_matrix%s): %zu combinations\n",
+                m.feature ? "" : ", feature off", m.shapes.size());
     std::printf("     %-10s %-5s %-5s %-5s %-6s %-10s %s\n", "MxNxK", "A", "B", "C", "result", "scope", "saturating");
     for (const vk::CoopmatShape& s : m.shapes) {
       std::string mnk = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
@@ -105,47 +139,53 @@ void print_matrix_units(const vk::DeviceInfo& d) {
     }
   }
   for (const char* input : {"f16", "bf16", "i8", "u8", "u8i8"}) {
-    auto reason = vk::coopmat_unsupported(d, input);
+    auto reason = coopmat_unsupported(d, input);
     std::printf("   coopmat %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
   }
   const vk::Matrix2Capabilities& m2 = d.matrix2;
   if (m2.extension) {
-    std::printf("   VK_NV_cooperative_matrix2: workgroups up to %u invocations, dimensions up to %u, %u B shared memory reserved\n",
-                m2.max_workgroup_size, m2.max_dimension, m2.reserved_shared_memory);
-    std::printf("     %-16s %-5s %-5s %-5s %-6s %-10s %s\n", "granularity", "A", "B", "C", "result", "scope", "invocations");
+    std::printf(
+        "   VK_NV_cooperative_matrix2: workgroups up to %u invocations, dimensions up to %u, %u B shared memory "
+        "reserved\n",
+        m2.max_workgroup_size, m2.max_dimension, m2.reserved_shared_memory);
+    std::printf("     %-16s %-5s %-5s %-5s %-6s %-10s %s\n", "granularity", "A", "B", "C", "result", "scope",
+                "invocations");
     for (const vk::FlexibleCoopmatShape& s : m2.shapes) {
-      std::string g = std::to_string(s.m_granularity) + "x" + std::to_string(s.n_granularity) + "x" + std::to_string(s.k_granularity);
-      std::printf("     %-16s %-5s %-5s %-5s %-6s %-10s %u%s\n", g.c_str(), s.a.c_str(), s.b.c_str(), s.c.c_str(), s.result.c_str(),
-                  s.scope.c_str(), s.invocations, s.saturating ? " (saturating)" : "");
+      std::string g = std::to_string(s.m_granularity) + "x" + std::to_string(s.n_granularity) + "x" +
+                      std::to_string(s.k_granularity);
+      std::printf("     %-16s %-5s %-5s %-5s %-6s %-10s %u%s\n", g.c_str(), s.a.c_str(), s.b.c_str(), s.c.c_str(),
+                  s.result.c_str(), s.scope.c_str(), s.invocations, s.saturating ? " (saturating)" : "");
     }
   }
   for (const char* input : {"f16", "bf16"}) {
-    auto reason = vk::coopmat2_unsupported(d, input);
+    auto reason = coopmat2_unsupported(d, input);
     std::printf("   coopmat2 %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
   }
 }
 
 void print_device(const vk::DeviceInfo& d) {
   std::printf("%u: %s [%s]\n", d.index, d.name.c_str(), vk::device_type_name(d.type).c_str());
-  std::printf("   vendor 0x%04x, device 0x%04x, driver %s %s (%s), Vulkan %s\n", d.vendor_id, d.device_id, d.driver_name.c_str(),
-              d.driver_version.c_str(), d.driver_info.c_str(), vk::api_version_string(d.api_version).c_str());
+  std::printf("   vendor 0x%04x, device 0x%04x, driver %s %s (%s), Vulkan %s\n", d.vendor_id, d.device_id,
+              d.driver_name.c_str(), d.driver_version.c_str(), d.driver_info.c_str(),
+              vk::api_version_string(d.api_version).c_str());
   std::printf("   device uuid %s, pipeline cache uuid %s\n", vk::uuid_string(d.device_uuid).c_str(),
               vk::uuid_string(d.pipeline_cache_uuid).c_str());
-  std::printf("   shared memory %u B, %u invocations, workgroup size %ux%ux%u, workgroup count %ux%ux%u\n", d.max_shared_memory,
-              d.max_invocations, d.max_workgroup_size[0], d.max_workgroup_size[1], d.max_workgroup_size[2],
-              d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
-  std::printf("   storage buffer range %u B, allocation %llu B, buffer %llu B, push constants %u B, subgroup size %u%s\n",
-              d.max_storage_buffer_range, static_cast<unsigned long long>(d.max_memory_allocation_size),
-              static_cast<unsigned long long>(d.max_buffer_size), d.max_push_constants_size, d.subgroup_size,
-              d.subgroup_shuffle ? " with shuffles" : ", no shuffles in compute shaders");
+  std::printf("   shared memory %u B, %u invocations, workgroup size %ux%ux%u, workgroup count %ux%ux%u\n",
+              d.max_shared_memory, d.max_invocations, d.max_workgroup_size[0], d.max_workgroup_size[1],
+              d.max_workgroup_size[2], d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
+  std::printf(
+      "   storage buffer range %u B, allocation %llu B, buffer %llu B, push constants %u B, subgroup size %u%s\n",
+      d.max_storage_buffer_range, static_cast<unsigned long long>(d.max_memory_allocation_size),
+      static_cast<unsigned long long>(d.max_buffer_size), d.max_push_constants_size, d.subgroup_size,
+      d.subgroup_shuffle ? " with shuffles" : ", no shuffles in compute shaders");
   for (size_t h = 0; h < d.heaps.size(); ++h) {
     std::printf("   memory heap %zu: %.2f GiB%s%s\n", h, double(d.heaps[h].size) / double(1ull << 30),
                 d.heaps[h].device_local ? ", device-local" : "", d.heaps[h].host_visible ? ", host-visible" : "");
   }
   print_matrix_units(d);
   if (d.timestamps()) {
-    std::printf("   timestamps: %u valid bits, period %g ns (queue family %u)\n", d.timestamp_valid_bits, d.timestamp_period_ns,
-                d.compute_queue_family);
+    std::printf("   timestamps: %u valid bits, period %g ns (queue family %u)\n", d.timestamp_valid_bits,
+                d.timestamp_period_ns, d.compute_queue_family);
   } else {
     std::printf("   timestamps: none on the compute queue (host timing)\n");
   }

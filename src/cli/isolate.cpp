@@ -96,7 +96,8 @@ int run_isolated(const std::vector<std::string>& child_args, double limit_s, con
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     if (killed) {
-      spdlog::warn("--isolate: {} ran past {} s: recorded as timed_out, resuming in a new process", hung->config, limit_s);
+      spdlog::warn("--isolate: {} ran past {} s: recorded as timed_out, resuming in a new process", hung->config,
+                   limit_s);
       record(journal, *hung, Disposition::timed_out, "killed after " + std::to_string(limit_s) + " s (--isolate)");
       continue;
     }
@@ -105,7 +106,8 @@ int run_isolated(const std::vector<std::string>& child_args, double limit_s, con
     std::optional<JournalRecord> last = last_record(journal);
     if (!last || last->phase != "begin") return code == -1 ? static_cast<int>(ExitCode::device_fault) : code;
     const bool signaled = WIFSIGNALED(status);
-    const std::string how = signaled ? "signal " + std::to_string(WTERMSIG(status)) : "exit " + std::to_string(code) + ", a device fault";
+    const std::string how =
+        signaled ? "signal " + std::to_string(WTERMSIG(status)) : "exit " + std::to_string(code) + ", a device fault";
     const Disposition d = signaled ? Disposition::crashed : Disposition::device_lost;
     spdlog::warn("--isolate: the process died in {} ({}): recorded as {}, resuming in a new process with a new device",
                  last->config, how, disposition_name(d));

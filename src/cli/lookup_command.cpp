@@ -22,28 +22,33 @@ int run_lookup(const LookupCommandOptions& o) {
     const DeviceIdentity& there = table.device;
     if (here.name != there.name || here.vendor_id != there.vendor_id || here.device_id != there.device_id ||
         here.driver_id != there.driver_id || here.driver_version != there.driver_version) {
-      throw Error(ExitCode::unsupported, o.table + ": a table of " + there.name + " (driver " + there.driver_version + "), this device is " +
-                                             here.name + " (driver " + here.driver_version + "); --any-device uses it anyway");
+      throw Error(ExitCode::unsupported, o.table + ": a table of " + there.name + " (driver " + there.driver_version +
+                                             "), this device is " + here.name + " (driver " + here.driver_version +
+                                             "); --any-device uses it anyway");
     }
   }
-  const LookupResult r = lookup_config(table, shape.m, shape.n, shape.k, std::string(dtype_name(dtype)), layout.name(), family_shape_needs);
+  const LookupResult r = lookup_config(table, shape.m, shape.n, shape.k, std::string(dtype_name(dtype)), layout.name(),
+                                       family_shape_needs);
   // The kernel of the entry used: the same SPIR-V as this build's, or changed since (stale: tune again).
   std::string kernel = "current";
   for (const TableEntry& e : table.entries) {
     if (r.rule != "default" && e.best && e.best->name == r.config) kernel = kernel_status(*e.best, e.dtype);
   }
   if (o.json) {
-    nlohmann::ordered_json j = {{"config", r.config}, {"rule", r.rule}, {"from", r.from}, {"distance", r.distance},
-                                {"median_us", r.median_us}, {"kernel", kernel}};
+    nlohmann::ordered_json j = {{"config", r.config},     {"rule", r.rule},           {"from", r.from},
+                                {"distance", r.distance}, {"median_us", r.median_us}, {"kernel", kernel}};
     std::printf("%s\n", j.dump(2).c_str());
   } else if (r.rule == "exact") {
     std::printf("%s\n  rule: exact (%s, %.2f us)\n", r.config.c_str(), r.from.c_str(), r.median_us);
   } else if (r.rule == "nearest") {
-    std::printf("%s\n  rule: nearest (%s, distance %.3f on ln M, ln N, ln K)\n", r.config.c_str(), r.from.c_str(), r.distance);
+    std::printf("%s\n  rule: nearest (%s, distance %.3f on ln M, ln N, ln K)\n", r.config.c_str(), r.from.c_str(),
+                r.distance);
   } else {
-    std::printf("%s\n  rule: default (nothing of %s %s in the table)\n", r.config.c_str(), dtype_name(dtype).data(), layout.name().c_str());
+    std::printf("%s\n  rule: default (nothing of %s %s in the table)\n", r.config.c_str(), dtype_name(dtype).data(),
+                layout.name().c_str());
   }
-  if (!o.json && kernel == "stale") std::printf("  kernel: changed since this entry was tuned (stale): tune it again\n");
+  if (!o.json && kernel == "stale")
+    std::printf("  kernel: changed since this entry was tuned (stale): tune it again\n");
   return 0;
 }
 

@@ -27,11 +27,16 @@ std::vector<uint32_t> devices_to_use(const std::string& spec) {
   if (spec == "all") {
     auto rank = [](VkPhysicalDeviceType t) {
       switch (t) {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-        case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-        default: return 4;
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+          return 0;
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+          return 1;
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+          return 2;
+        case VK_PHYSICAL_DEVICE_TYPE_CPU:
+          return 3;
+        default:
+          return 4;
       }
     };
     int best = 5;
@@ -50,7 +55,9 @@ std::vector<uint32_t> devices_to_use(const std::string& spec) {
     }
     const uint32_t index = uint32_t(std::stoul(item));
     if (index >= present.size()) {
-      throw usage_error("--devices", spec, "no device " + item + " (" + std::to_string(present.size()) + " present: see gemmtune devices)");
+      throw usage_error(
+          "--devices", spec,
+          "no device " + item + " (" + std::to_string(present.size()) + " present: see gemmtune devices)");
     }
     chosen.push_back(index);
     start = comma + 1;
@@ -72,12 +79,14 @@ std::string target_for(const std::string& out, const DeviceIdentity& device, siz
   const std::string slug = vk::device_slug(device.name);
   if (out.empty()) return "gemmtune-" + slug + ".json";
   if (identities == 1) return out;
-  const std::string stem = out.size() > 5 && out.substr(out.size() - 5) == ".json" ? out.substr(0, out.size() - 5) : out;
+  const std::string stem =
+      out.size() > 5 && out.substr(out.size() - 5) == ".json" ? out.substr(0, out.size() - 5) : out;
   return stem + "." + slug + ".json";
 }
 /// Waits for every worker and returns their exit codes (negative: no exit status); a signal is passed on to all of
 /// them (each writes its part and exits 130).
-std::vector<int> wait_for(const std::vector<pid_t>& workers, const std::vector<uint32_t>& devices, const SignalForwarding& forwarding) {
+std::vector<int> wait_for(const std::vector<pid_t>& workers, const std::vector<uint32_t>& devices,
+                          const SignalForwarding& forwarding) {
   const size_t n = workers.size();
   std::vector<int> codes(n, -2);
   size_t running = n;
@@ -127,13 +136,15 @@ void merge_parts(const std::vector<std::string>& parts, const std::string& out) 
         return;
       }
       if (!(t.device == merged.device)) {
-        throw Error(ExitCode::usage, target + ": holds another device's table (" + t.device.name + "), not " + merged.device.name);
+        throw Error(ExitCode::usage,
+                    target + ": holds another device's table (" + t.device.name + "), not " + merged.device.name);
       }
       for (const TableEntry& e : merged.entries) t.upsert(e);
       if (merged.peak && (!t.peak || merged.peak->measured > t.peak->measured)) t.peak = merged.peak;
       t.created = utc_now();
     });
-    spdlog::info("--devices: {} entries from {} workers on {} in {}", merged.entries.size(), groups[g].size(), merged.device.name, target);
+    spdlog::info("--devices: {} entries from {} workers on {} in {}", merged.entries.size(), groups[g].size(),
+                 merged.device.name, target);
   }
 }
 }  // namespace

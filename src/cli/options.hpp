@@ -19,22 +19,23 @@ struct TuneCommandOptions {
   std::vector<std::string> variants;  ///< empty: every variant
   /// The operation every shape is tuned for (dtype, layout and shape come from the lists above).
   GemmProblem operation;
-  std::string out;         ///< empty: gemmtune-<device>.json in the working folder
-  std::string device;      ///< index, UUID or name substring; empty: best device
+  std::string out;     ///< empty: gemmtune-<device>.json in the working folder
+  std::string device;  ///< index, UUID or name substring; empty: best device
   uint64_t seed = 1;
   int samples = 10;
   int warmup = 2;
-  double screen_warmup_s = -1.0;  ///< --screen-warmup: device time of runs before each screening batch; < 0: from the idle time
+  double screen_warmup_s =
+      -1.0;  ///< --screen-warmup: device time of runs before each screening batch; < 0: from the idle time
   int finalists = 3;
-  unsigned compile_threads = 0;  ///< pipelines built at once; 0: default_compile_threads()
-  double budget_s = 90.0;  ///< per shape, shared by its dtypes
-  std::string kernels;     ///< shell glob over config names
-  bool cold = false;       ///< time with cold L2: inputs rotated through more than kColdBytes
+  unsigned compile_threads = 0;     ///< pipelines built at once; 0: default_compile_threads()
+  double budget_s = 90.0;           ///< per shape, shared by its dtypes
+  std::string kernels;              ///< shell glob over config names
+  bool cold = false;                ///< time with cold L2: inputs rotated through more than kColdBytes
   std::string strategy = "screen";  ///< screen, random or exhaustive
   double total_budget_s = 0;        ///< for the whole run; 0: none
   bool resume = false;              ///< skip what the journal beside the table already holds
   std::string space;                ///< search-space file; empty: the built-in configs/spaces/default.json
-  double isolate_s = 0;  ///< > 0: run in a watched child process, configs killed past this many seconds
+  double isolate_s = 0;             ///< > 0: run in a watched child process, configs killed past this many seconds
   uint32_t shard_index = 0, shard_count = 1;  ///< --shard i/n: this run takes problems i, i + n, ...
   bool json = false;   ///< --json: one JSON summary on stdout at the end instead of the per-problem tables
   bool color = false;  ///< colour the tables (a terminal, no --no-color, no NO_COLOR)
@@ -50,17 +51,17 @@ struct DevicesCommandOptions {
 
 struct PeakCommandOptions {
   bool json = false;
-  std::string out;     ///< table to store the ceilings in; empty: results/<device>.json
+  std::string out;  ///< table to store the ceilings in; empty: results/<device>.json
   std::string device;
   int samples = 7;
   uint64_t copy_bytes = 256ull << 20;  ///< each copy buffer's size (capped by the device's limits)
 };
 
 struct CompareCommandOptions {
-  std::string base, fresh;         ///< the baseline table and the new one
+  std::string base, fresh;  ///< the baseline table and the new one
   std::string threshold = "5%";
-  std::string format = "text";     ///< text, md, json, junit
-  std::string out;                 ///< empty: stdout
+  std::string format = "text";  ///< text, md, json, junit
+  std::string out;              ///< empty: stdout
   bool allow_device_mismatch = false;
 };
 

@@ -7,6 +7,7 @@
 #include "cli/device_table.hpp"
 #include "cli/options.hpp"
 #include "core/error.hpp"
+#include "kernels/matrix_requirements.hpp"
 #include "report/table.hpp"
 #include "run/peak.hpp"
 #include "version.hpp"
@@ -34,17 +35,21 @@ int run_peak(const PeakCommandOptions& o) {
   });
 
   if (o.json) {
-    nlohmann::ordered_json j = {{"device", info.name}, {"f32_tflops", r.f32_tflops},
-                                {"coopmat_f16_tflops", r.coopmat_f16_tflops > 0.0 ? nlohmann::ordered_json(r.coopmat_f16_tflops) : nlohmann::ordered_json(nullptr)},
-                                {"copy_gbps", r.copy_gbps},
-                                {"copy_buffer_bytes", r.copy_buffer_bytes}, {"table", out}};
+    nlohmann::ordered_json j = {
+        {"device", info.name},
+        {"f32_tflops", r.f32_tflops},
+        {"coopmat_f16_tflops",
+         r.coopmat_f16_tflops > 0.0 ? nlohmann::ordered_json(r.coopmat_f16_tflops) : nlohmann::ordered_json(nullptr)},
+        {"copy_gbps", r.copy_gbps},
+        {"copy_buffer_bytes", r.copy_buffer_bytes},
+        {"table", out}};
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("%s\n  f32 FMA:   %10.3f TFLOP/s\n", info.name.c_str(), r.f32_tflops);
     if (r.coopmat_f16_tflops > 0.0) {
       std::printf("  coopmat:   %10.3f TFLOP/s (f16 x f16 -> f32, 16x16x16)\n", r.coopmat_f16_tflops);
     } else {
-      std::printf("  coopmat:   not measured: %s\n", vk::coopmat_unsupported(info, "f16").value_or("").c_str());
+      std::printf("  coopmat:   not measured: %s\n", coopmat_unsupported(info, "f16").value_or("").c_str());
     }
     std::printf("  copy:      %10.1f GB/s (read + written, %llu-byte buffers)\n  stored in: %s\n", r.copy_gbps,
                 static_cast<unsigned long long>(r.copy_buffer_bytes), out.c_str());

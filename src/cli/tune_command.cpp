@@ -35,15 +35,17 @@ TuningTable load_table_for_device(const std::string& path, const DeviceIdentity&
   TuningTable table;
   if (std::filesystem::exists(path)) table = load_table(path);  // a malformed table is refused, never overwritten
   if (check_device && (!table.entries.empty() || table.peak) && !(table.device == identity)) {
-    throw usage_error("--out", path, "holds a table of another device or driver (" + table.device.name + ", driver " +
-                                         table.device.driver_version + "); choose another --out");
+    throw usage_error("--out", path,
+                      "holds a table of another device or driver (" + table.device.name + ", driver " +
+                          table.device.driver_version + "); choose another --out");
   }
   return table;
 }
 
 void adopt_device(TuningTable& t, const vk::DeviceInfo& info, const std::string& path) {
   if ((!t.entries.empty() || t.peak) && !(t.device == device_identity(info))) {
-    throw usage_error("--out", path, "now holds a table of another device or driver (" + t.device.name + "); choose another --out");
+    throw usage_error("--out", path,
+                      "now holds a table of another device or driver (" + t.device.name + "); choose another --out");
   }
   t.tool = {"gemmtune", kVersion, kGitHash};
   t.device = device_identity(info);
@@ -61,15 +63,23 @@ std::optional<ShapeNeeds> family_shape_needs(const ConfigResult& result, const s
 }
 
 DeviceIdentity device_identity(const vk::DeviceInfo& d) {
-  return {d.name,          d.vendor_id, d.device_id, d.driver_version, d.driver_name, d.driver_id, vk::api_version_string(d.api_version),
-          vk::device_type_name(d.type), vk::uuid_string(d.pipeline_cache_uuid)};
+  return {d.name,
+          d.vendor_id,
+          d.device_id,
+          d.driver_version,
+          d.driver_name,
+          d.driver_id,
+          vk::api_version_string(d.api_version),
+          vk::device_type_name(d.type),
+          vk::uuid_string(d.pipeline_cache_uuid)};
 }
 
 namespace {
 ConfigResult config_result(const EvaluatedConfig& e, DType dtype) {
   const Measurement& m = e.measurement;
-  ConfigResult c{e.family->name, e.name, e.config.values, m.median_us, m.min_us, m.gflops,
-                 m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()), m.runs_per_sample};
+  ConfigResult c{e.family->name,   e.name,        e.config.values,         m.median_us,   m.min_us,
+                 m.gflops,         m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()),
+                 m.runs_per_sample};
   c.cv = m.cv;
   c.kernel_hash = e.family->kernel_hash(dtype);
   return c;
@@ -111,13 +121,15 @@ TableEntry table_entry(const TuneResult& r, bool cold) {
   e.margin = r.margin;
   e.noise_band = r.noise_band;
   e.tune_seconds = std::round(r.elapsed_s * 1000.0) / 1000.0;
-  if (r.baseline && r.baseline->measurement.disposition == Disposition::passed) e.baseline_us = r.baseline->measurement.median_us;
+  if (r.baseline && r.baseline->measurement.disposition == Disposition::passed)
+    e.baseline_us = r.baseline->measurement.median_us;
   // Per variant, its fastest finalist (full samples) or else its fastest screened config (one sample).
   std::map<std::string, bool> from_finals;
   for (const EvaluatedConfig& c : r.evaluated) {
     if (c.measurement.disposition != Disposition::passed) continue;
     const VariantBest candidate{c.family->name, c.name, c.measurement.median_us, c.measurement.gflops};
-    auto same = std::find_if(e.variant_best.begin(), e.variant_best.end(), [&](const VariantBest& v) { return v.variant == c.family->name; });
+    auto same = std::find_if(e.variant_best.begin(), e.variant_best.end(),
+                             [&](const VariantBest& v) { return v.variant == c.family->name; });
     if (same == e.variant_best.end()) {
       e.variant_best.push_back(candidate);
     } else if (c.finalist == from_finals[c.family->name] ? c.measurement.median_us < same->median_us : c.finalist) {
@@ -127,7 +139,8 @@ TableEntry table_entry(const TuneResult& r, bool cold) {
     }
     from_finals[c.family->name] = c.finalist;
   }
-  std::sort(e.variant_best.begin(), e.variant_best.end(), [](const VariantBest& a, const VariantBest& b) { return a.median_us < b.median_us; });
+  std::sort(e.variant_best.begin(), e.variant_best.end(),
+            [](const VariantBest& a, const VariantBest& b) { return a.median_us < b.median_us; });
   return e;
 }
 
@@ -162,14 +175,15 @@ class StopOnSignals {
   StopOnSignals& operator=(const StopOnSignals&) = delete;
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 JournalRecord journal_record(const std::string& device, const std::string& tool, const std::string& problem,
                              const char* phase, const EvaluatedConfig& e) {
   const Measurement& m = e.measurement;
-  JournalRecord r{device, tool, problem, phase, e.name, disposition_name(m.disposition), m.detail, m.samples_us,
-                  m.runs_per_sample};
+  JournalRecord r{device,   tool,         problem,          phase, e.name, disposition_name(m.disposition),
+                  m.detail, m.samples_us, m.runs_per_sample};
   r.median_us = m.median_us;
   r.min_us = m.min_us;
   r.cv = m.cv;
@@ -253,8 +267,9 @@ void check_kernels_glob(const TuneCommandOptions& o, const std::vector<KernelFam
     }
   }
   const KernelFamily& first = families.front();
-  throw usage_error("--kernels", o.kernels, "matches no config of the variants swept in " + names + " (names look like " +
-                                               first.config_name(first.all_configs().front(), *dtypes.begin()) + ")");
+  throw usage_error("--kernels", o.kernels,
+                    "matches no config of the variants swept in " + names + " (names look like " +
+                        first.config_name(first.all_configs().front(), *dtypes.begin()) + ")");
 }
 
 int run_list(const TuneCommandOptions& o, bool why, bool json) {
@@ -272,13 +287,21 @@ int run_list(const TuneCommandOptions& o, bool why, bool json) {
       const size_t filtered = keep_matching(space, o.kernels);
       order_for_screening(space.candidates, problem);
       if (json) {
-        nlohmann::json entry = {{"m", problem.shape.m}, {"n", problem.shape.n}, {"k", problem.shape.k}, {"batch", problem.shape.batch},
-                                {"dtype", std::string(dtype_name(problem.dtype))}, {"layout", problem.layout.name()},
-                                {"candidates", nlohmann::json::array()}, {"left_out_by_kernels", filtered},
-                                {"pruned", nlohmann::json::array()}, {"not_applicable", nlohmann::json::array()}};
+        nlohmann::json entry = {{"m", problem.shape.m},
+                                {"n", problem.shape.n},
+                                {"k", problem.shape.k},
+                                {"batch", problem.shape.batch},
+                                {"dtype", std::string(dtype_name(problem.dtype))},
+                                {"layout", problem.layout.name()},
+                                {"candidates", nlohmann::json::array()},
+                                {"left_out_by_kernels", filtered},
+                                {"pruned", nlohmann::json::array()},
+                                {"not_applicable", nlohmann::json::array()}};
         for (const Candidate& c : space.candidates) entry["candidates"].push_back(c.name);
-        for (const PrunedConfig& pc : space.pruned) entry["pruned"].push_back({{"name", pc.name}, {"code", pc.code}, {"reason", pc.reason}});
-        for (const NotApplicable& n : space.not_applicable) entry["not_applicable"].push_back({{"variant", n.variant}, {"reason", n.reason}});
+        for (const PrunedConfig& pc : space.pruned)
+          entry["pruned"].push_back({{"name", pc.name}, {"code", pc.code}, {"reason", pc.reason}});
+        for (const NotApplicable& n : space.not_applicable)
+          entry["not_applicable"].push_back({{"variant", n.variant}, {"reason", n.reason}});
         problems.push_back(std::move(entry));
         continue;
       }
@@ -287,8 +310,10 @@ int run_list(const TuneCommandOptions& o, bool why, bool json) {
                   filtered ? (", " + std::to_string(filtered) + " left out by --kernels").c_str() : "");
       for (const Candidate& c : space.candidates) std::printf("  %s\n", c.name.c_str());
       if (!why) continue;
-      for (const PrunedConfig& pc : space.pruned) std::printf("  pruned %s: %s: %s\n", pc.name.c_str(), pc.code.c_str(), pc.reason.c_str());
-      for (const NotApplicable& n : space.not_applicable) std::printf("  not applicable %s: %s\n", n.variant.c_str(), n.reason.c_str());
+      for (const PrunedConfig& pc : space.pruned)
+        std::printf("  pruned %s: %s: %s\n", pc.name.c_str(), pc.code.c_str(), pc.reason.c_str());
+      for (const NotApplicable& n : space.not_applicable)
+        std::printf("  not applicable %s: %s\n", n.variant.c_str(), n.reason.c_str());
     }
   }
   if (json) std::printf("%s\n", nlohmann::json{{"device", info.name}, {"problems", problems}}.dump(2).c_str());
@@ -323,11 +348,13 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
     for (const GemmProblem& problem : problems_of(single, shape)) {
       SearchSpace space = build_search_space({family}, problem, device.info());
       for (const NotApplicable& n : space.not_applicable) {
-        throw Error(ExitCode::unsupported, "--config: '" + config_name + "': " + n.variant + " cannot serve " + describe(problem) + ": " + n.reason);
+        throw Error(ExitCode::unsupported, "--config: '" + config_name + "': " + n.variant + " cannot serve " +
+                                               describe(problem) + ": " + n.reason);
       }
       for (const PrunedConfig& pc : space.pruned) {
         if (pc.name == config_name) {
-          throw Error(ExitCode::unsupported, "--config: '" + config_name + "': pruned on " + device.info().name + ": " + pc.reason);
+          throw Error(ExitCode::unsupported,
+                      "--config: '" + config_name + "': pruned on " + device.info().name + ": " + pc.reason);
         }
       }
       RunOptions run;
@@ -337,22 +364,35 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
       const Measurement m = runner.evaluate(*family, *config, o.warmup, o.samples);
       if (m.disposition != Disposition::passed) worst = ExitCode::unverified;
       if (o.json) {
-        results.push_back({{"m", problem.shape.m}, {"n", problem.shape.n}, {"k", problem.shape.k}, {"batch", problem.shape.batch},
-                           {"dtype", std::string(dtype_name(problem.dtype))}, {"layout", problem.layout.name()}, {"cold", o.cold},
-                           {"config", config_name}, {"disposition", disposition_name(m.disposition)}, {"detail", m.detail},
-                           {"median_us", m.median_us}, {"min_us", m.min_us}, {"cv", m.cv}, {"gflops", m.gflops},
-                           {"samples", m.samples_us.size()}, {"runs_per_sample", m.runs_per_sample},
-                           {"error", m.error.error}, {"bound", m.error.bound}});
+        results.push_back({{"m", problem.shape.m},
+                           {"n", problem.shape.n},
+                           {"k", problem.shape.k},
+                           {"batch", problem.shape.batch},
+                           {"dtype", std::string(dtype_name(problem.dtype))},
+                           {"layout", problem.layout.name()},
+                           {"cold", o.cold},
+                           {"config", config_name},
+                           {"disposition", disposition_name(m.disposition)},
+                           {"detail", m.detail},
+                           {"median_us", m.median_us},
+                           {"min_us", m.min_us},
+                           {"cv", m.cv},
+                           {"gflops", m.gflops},
+                           {"samples", m.samples_us.size()},
+                           {"runs_per_sample", m.runs_per_sample},
+                           {"error", m.error.error},
+                           {"bound", m.error.bound}});
         continue;
       }
       if (m.disposition != Disposition::passed) {
-        std::printf("%s %s: %s: %s\n", describe(problem).c_str(), config_name.c_str(), disposition_name(m.disposition), m.detail.c_str());
+        std::printf("%s %s: %s: %s\n", describe(problem).c_str(), config_name.c_str(), disposition_name(m.disposition),
+                    m.detail.c_str());
         continue;
       }
       std::printf("%s%s %s: median %.2f us, min %.2f us, %.2f %s, %zux%u samples, error %.1e / %.0e\n",
-                  describe(problem).c_str(), o.cold ? " cold" : "", config_name.c_str(), m.median_us, m.min_us, m.gflops,
-                  is_integer(problem.dtype) ? "GOP/s" : "GFLOP/s", m.samples_us.size(),
-                  m.runs_per_sample, m.error.error, m.error.bound);
+                  describe(problem).c_str(), o.cold ? " cold" : "", config_name.c_str(), m.median_us, m.min_us,
+                  m.gflops, is_integer(problem.dtype) ? "GOP/s" : "GFLOP/s", m.samples_us.size(), m.runs_per_sample,
+                  m.error.error, m.error.bound);
     }
   }
   if (o.json) std::printf("%s\n", nlohmann::json{{"results", results}}.dump(2).c_str());
@@ -379,7 +419,9 @@ class TuningRun {
   Outcome tune_problem_once(const GemmProblem& problem, double& shape_budget, size_t shape_size, size_t index_in_shape);
   void record(const TuneResult& result, const std::string& key);
   bool finished_before(const std::string& key) const;
-  bool ours(const JournalRecord& r, const std::string& key) const { return r.device == device_key_ && r.tool == tool_key_ && r.problem == key; }
+  bool ours(const JournalRecord& r, const std::string& key) const {
+    return r.device == device_key_ && r.tool == tool_key_ && r.problem == key;
+  }
   void record_entry(const TableEntry& entry);
   int finish(ExitCode code);
   /// A fault that ends the run, said with the problem and config it happened in.
@@ -406,7 +448,7 @@ class TuningRun {
   int device_losses_ = 0;
   std::chrono::steady_clock::time_point run_start_ = std::chrono::steady_clock::now();
   nlohmann::ordered_json summaries_ = nlohmann::ordered_json::array();  // --json
-  std::string in_hand_;  // the config being measured, for a device loss
+  std::string in_hand_;                                                 // the config being measured, for a device loss
 };
 
 void TuningRun::open_device() {
@@ -422,7 +464,9 @@ void TuningRun::open_table() {
   table_ = load_table_for_device(out_, device_identity(info_), true);
   size_t stale = 0;
   for (const TableEntry& e : table_.entries) stale += e.best && kernel_status(*e.best, e.dtype) == "stale";
-  if (stale) spdlog::warn("{}: {} entries were tuned with kernels that have changed since (stale): tune them again", out_, stale);
+  if (stale)
+    spdlog::warn("{}: {} entries were tuned with kernels that have changed since (stale): tune them again", out_,
+                 stale);
   adopt_device(table_, info_, out_);
   if (!info_.timestamps()) spdlog::warn("the compute queue has no timestamps: timing with the host clock");
 }
@@ -462,7 +506,8 @@ void TuningRun::configure_search() {
 void TuningRun::count_problems() {
   size_t numbered = 0;
   for (const ShapeRequest& shape : o_.shapes) {
-    for (size_t k = 0; k < problems_of(o_, shape).size(); ++k) problems_left_ += numbered++ % o_.shard_count == o_.shard_index;
+    for (size_t k = 0; k < problems_of(o_, shape).size(); ++k)
+      problems_left_ += numbered++ % o_.shard_count == o_.shard_index;
   }
   problem_count_ = problems_left_;
 }
@@ -478,8 +523,10 @@ void TuningRun::record_entry(const TableEntry& entry) {
 }
 
 bool TuningRun::finished_before(const std::string& key) const {
-  return std::any_of(prior_.begin(), prior_.end(), [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
-         std::any_of(table_.entries.begin(), table_.entries.end(), [&](const TableEntry& e) { return entry_key(e) == key; });
+  return std::any_of(prior_.begin(), prior_.end(),
+                     [&](const JournalRecord& r) { return ours(r, key) && r.phase == "done"; }) &&
+         std::any_of(table_.entries.begin(), table_.entries.end(),
+                     [&](const TableEntry& e) { return entry_key(e) == key; });
 }
 
 // The --json summary goes to stdout whenever the run ends with a code (not when a fault ends it: stderr has it).
@@ -503,7 +550,8 @@ void TuningRun::recover(const vk::VulkanError& e, const GemmProblem& problem, co
 
 int TuningRun::finish(ExitCode code) {
   if (o_.json) {
-    const nlohmann::ordered_json summary = {{"table", out_}, {"device", info_.name}, {"exit_code", int(code)}, {"problems", summaries_}};
+    const nlohmann::ordered_json summary = {
+        {"table", out_}, {"device", info_.name}, {"exit_code", int(code)}, {"problems", summaries_}};
     std::printf("%s\n", summary.dump(2).c_str());
   }
   return static_cast<int>(code);
@@ -521,7 +569,8 @@ void TuningRun::record(const TuneResult& result, const std::string& key) {
     if (entry.runner_up) apply_ceiling(*entry.runner_up, *table_.peak, entry);
     if (o_.json && entry.best) summaries_.back()["ceiling_fraction"] = entry.best->ceiling_fraction;
     if (!o_.json && entry.best && !entry.best->bound_by.empty()) {
-      std::printf("  %.0f %% of the %s ceiling measured by `gemmtune peak`\n", 100.0 * entry.best->ceiling_fraction, entry.best->bound_by.c_str());
+      std::printf("  %.0f %% of the %s ceiling measured by `gemmtune peak`\n", 100.0 * entry.best->ceiling_fraction,
+                  entry.best->bound_by.c_str());
     }
   }
   if (!entry.best && worst_ == ExitCode::ok) worst_ = ExitCode::unverified;
@@ -529,9 +578,11 @@ void TuningRun::record(const TuneResult& result, const std::string& key) {
   if (!result.interrupted) journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, "done"}));
 }
 
-TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, double& shape_budget, size_t shape_size, size_t index_in_shape) {
+TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, double& shape_budget, size_t shape_size,
+                                                size_t index_in_shape) {
   // Sharded, a problem keeps the share of its shape's budget it would have had in a whole run.
-  tune_.budget_s = o_.shard_count > 1 ? o_.budget_s / double(shape_size) : problem_budget_s(o_.budget_s, shape_budget, shape_size, index_in_shape);
+  tune_.budget_s = o_.shard_count > 1 ? o_.budget_s / double(shape_size)
+                                      : problem_budget_s(o_.budget_s, shape_budget, shape_size, index_in_shape);
   if (o_.total_budget_s > 0) {
     // --total-budget: an equal share of what is left for each problem still to come.
     const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start_).count();
@@ -561,24 +612,26 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
     const auto problem_start = std::chrono::steady_clock::now();
     double best_us = 0.0;
     std::string best_name;
-    result = tune_problem(*device_, problem, families_, tune_, [&](size_t done, size_t total, const EvaluatedConfig& e) {
-      const Measurement& m = e.measurement;
-      if (m.disposition == Disposition::passed && (best_name.empty() || m.median_us < best_us)) {
-        best_us = m.median_us;
-        best_name = e.name;
-      }
-      if (!o_.live_progress) {
-        spdlog::info("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(m.disposition), m.median_us);
-        return;
-      }
-      // A live line: problem i/n, candidate j/m, best so far, and the time left (the screening share of the
-      // budget bounds it).
-      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
-      const double eta = std::min(spent / double(done) * double(total - done), std::max(0.0, 0.75 * tune_.budget_s - spent));
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %.1f us, ~%.0f s left", problem_index_, problem_count_,
-                   describe(problem).c_str(), done, total, best_name.c_str(), best_us, eta);
-      std::fflush(stderr);
-    });
+    result =
+        tune_problem(*device_, problem, families_, tune_, [&](size_t done, size_t total, const EvaluatedConfig& e) {
+          const Measurement& m = e.measurement;
+          if (m.disposition == Disposition::passed && (best_name.empty() || m.median_us < best_us)) {
+            best_us = m.median_us;
+            best_name = e.name;
+          }
+          if (!o_.live_progress) {
+            spdlog::info("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(m.disposition), m.median_us);
+            return;
+          }
+          // A live line: problem i/n, candidate j/m, best so far, and the time left (the screening share of the
+          // budget bounds it).
+          const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
+          const double eta =
+              std::min(spent / double(done) * double(total - done), std::max(0.0, 0.75 * tune_.budget_s - spent));
+          std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %.1f us, ~%.0f s left", problem_index_,
+                       problem_count_, describe(problem).c_str(), done, total, best_name.c_str(), best_us, eta);
+          std::fflush(stderr);
+        });
     if (o_.live_progress) std::fprintf(stderr, "\r\033[K");
   } catch (const vk::VulkanError& e) {
     const bool lost_device = e.result() == VK_ERROR_DEVICE_LOST, timed_out = e.result() == VK_TIMEOUT;
@@ -586,7 +639,8 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
     recover(e, problem, key);
     return Outcome::retry;
   } catch (const Error& e) {
-    if (e.code() != ExitCode::unsupported) end_run(e, problem);  // other faults end the run; the table holds what was measured
+    if (e.code() != ExitCode::unsupported)
+      end_run(e, problem);  // other faults end the run; the table holds what was measured
     // Recorded, so the table shows why this operation has no entry to use.
     spdlog::error("{}", e.what());
     worst_ = ExitCode::unsupported;

@@ -24,7 +24,8 @@ std::string describe(const GemmProblem& p) {
 
 /// The command line that reruns exactly one config on exactly this operation.
 std::string rerun_command(const GemmProblem& p, const std::string& config, bool cold) {
-  std::string s = "gemmtune bench --config " + config + " --shape " + p.shape.to_string() + " --layout " + p.layout.name();
+  std::string s =
+      "gemmtune bench --config " + config + " --shape " + p.shape.to_string() + " --layout " + p.layout.name();
   const ResolvedGemm packed = resolve(GemmProblem{p.shape, p.dtype, 1.0f, 0.0f, p.layout});
   const ResolvedGemm l = resolve(p);
   auto num = [](double v) {
@@ -40,10 +41,14 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
   for (int i = 0; i < 3; ++i) {
     if (ops[i]->ld != defaults[i]->ld) s += std::string(" --ld") + names[i] + " " + std::to_string(ops[i]->ld);
     if (ops[i]->offset != 0) s += std::string(" --offset-") + names[i] + " " + std::to_string(ops[i]->offset);
-    if (ops[i]->stride != defaults[i]->stride) s += std::string(" --stride-") + names[i] + " " + std::to_string(ops[i]->stride);
+    if (ops[i]->stride != defaults[i]->stride)
+      s += std::string(" --stride-") + names[i] + " " + std::to_string(ops[i]->stride);
   }
-  if (p.epilogue.bias) s += " --bias" + (p.epilogue.bias_offset ? " --bias-offset " + std::to_string(p.epilogue.bias_offset) : std::string());
-  if (p.epilogue.activation != Activation::none) s += " --activation " + std::string(activation_name(p.epilogue.activation));
+  if (p.epilogue.bias)
+    s += " --bias" +
+         (p.epilogue.bias_offset ? " --bias-offset " + std::to_string(p.epilogue.bias_offset) : std::string());
+  if (p.epilogue.activation != Activation::none)
+    s += " --activation " + std::string(activation_name(p.epilogue.activation));
   if (p.mode != Mode::fast) s += " --mode " + std::string(mode_name(p.mode));
   if (p.zero_a != 0) s += " --zero-a " + std::to_string(p.zero_a);
   if (p.zero_b != 0) s += " --zero-b " + std::to_string(p.zero_b);
@@ -58,10 +63,11 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
   const char* reset = color ? "\033[0m" : "";
   std::printf("\n%s%s%s on %s: %zu evaluated%s, %zu failed, %zu pruned, %zu skipped by the %s; %s, %.1f s%s\n", bold,
               describe(r.problem).c_str(), reset, device_name.c_str(), r.evaluated.size(),
-              r.resumed ? (" (" + std::to_string(r.resumed) + " from the journal)").c_str() : "", r.failed(), r.pruned.size(),
-              r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy), r.elapsed_s,
-              r.timestamps ? "" : " (host timing)");
-  for (const NotApplicable& n : r.not_applicable) std::printf("  %s: not applicable: %s\n", n.variant.c_str(), n.reason.c_str());
+              r.resumed ? (" (" + std::to_string(r.resumed) + " from the journal)").c_str() : "", r.failed(),
+              r.pruned.size(), r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy),
+              r.elapsed_s, r.timestamps ? "" : " (host timing)");
+  for (const NotApplicable& n : r.not_applicable)
+    std::printf("  %s: not applicable: %s\n", n.variant.c_str(), n.reason.c_str());
   const size_t shown_screened = 5;
   // The rows shown, and the name column as wide as the longest of them.
   std::vector<const EvaluatedConfig*> rows;
@@ -74,17 +80,20 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
   for (const EvaluatedConfig* e : rows) width = std::max(width, int(e->name.size()));
   // 8-bit integer products count operations, not floating-point ones.
   const char* rate = is_integer(r.problem.dtype) ? "GOP/s" : "GFLOP/s";
-  std::printf("  %-*s %9s %12s %12s %10s  %s\n", width, "config", "samples", "median us", "min us", rate, "error / bound");
+  std::printf("  %-*s %9s %12s %12s %10s  %s\n", width, "config", "samples", "median us", "min us", rate,
+              "error / bound");
   for (const EvaluatedConfig* e : rows) {
     const Measurement& m = e->measurement;
     const bool best = e == r.best();
     if (m.disposition != Disposition::passed) {
-      std::printf("  %-*s %s%s%s: %s\n", width, e->name.c_str(), red, disposition_name(m.disposition), reset, m.detail.c_str());
+      std::printf("  %-*s %s%s%s: %s\n", width, e->name.c_str(), red, disposition_name(m.disposition), reset,
+                  m.detail.c_str());
       continue;
     }
     const std::string samples = std::to_string(m.samples_us.size()) + "x" + std::to_string(m.runs_per_sample);
-    std::printf("%s%s %-*s %9s %12.2f %12.2f %10.2f  %.1e / %.0e%s\n", best ? green : "", best ? "*" : " ", width, e->name.c_str(),
-                samples.c_str(), m.median_us, m.min_us, m.gflops, m.error.error, m.error.bound, best ? reset : "");
+    std::printf("%s%s %-*s %9s %12.2f %12.2f %10.2f  %.1e / %.0e%s\n", best ? green : "", best ? "*" : " ", width,
+                e->name.c_str(), samples.c_str(), m.median_us, m.min_us, m.gflops, m.error.error, m.error.bound,
+                best ? reset : "");
   }
   if (const EvaluatedConfig* best = r.best()) {
     std::printf("  %sbest: %s, %.1f us, %.2f %s%s\n", green, best->name.c_str(), best->measurement.median_us,
@@ -94,10 +103,11 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
                   r.tie ? ": a tie, the config with fewer resources wins" : "");
     }
     if (r.baseline && r.baseline->measurement.disposition == Disposition::passed) {
-      std::printf("  baseline %s: %.1f us; the best is %.1fx faster\n", r.baseline->name.c_str(), r.baseline->measurement.median_us,
-                  r.baseline->measurement.median_us / best->measurement.median_us);
+      std::printf("  baseline %s: %.1f us; the best is %.1fx faster\n", r.baseline->name.c_str(),
+                  r.baseline->measurement.median_us, r.baseline->measurement.median_us / best->measurement.median_us);
     } else if (r.baseline) {
-      std::printf("  baseline %s: %s\n", r.baseline->name.c_str(), disposition_name(r.baseline->measurement.disposition));
+      std::printf("  baseline %s: %s\n", r.baseline->name.c_str(),
+                  disposition_name(r.baseline->measurement.disposition));
     }
     std::printf("  rerun: %s\n", rerun_command(r.problem, best->name, cold).c_str());
   } else {
@@ -111,21 +121,44 @@ nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
   auto config = [&](const EvaluatedConfig* e) -> json {
     if (!e) return nullptr;
     const Measurement& m = e->measurement;
-    return {{"name", e->name}, {"variant", e->family->name}, {"median_us", m.median_us}, {"min_us", m.min_us},
-            {"gflops", m.gflops}, {"cv", m.cv}, {"samples", m.samples_us.size()}, {"error", m.error.error}, {"bound", m.error.bound}};
+    return {{"name", e->name},
+            {"variant", e->family->name},
+            {"median_us", m.median_us},
+            {"min_us", m.min_us},
+            {"gflops", m.gflops},
+            {"cv", m.cv},
+            {"samples", m.samples_us.size()},
+            {"error", m.error.error},
+            {"bound", m.error.bound}};
   };
   const bool baseline_ok = r.baseline && r.baseline->measurement.disposition == Disposition::passed;
   json not_applicable = json::array();
-  for (const NotApplicable& n : r.not_applicable) not_applicable.push_back({{"variant", n.variant}, {"reason", n.reason}});
+  for (const NotApplicable& n : r.not_applicable)
+    not_applicable.push_back({{"variant", n.variant}, {"reason", n.reason}});
   return {{"problem", describe(r.problem)},
-          {"m", r.problem.shape.m}, {"n", r.problem.shape.n}, {"k", r.problem.shape.k}, {"batch", r.problem.shape.batch},
-          {"dtype", std::string(dtype_name(r.problem.dtype))}, {"layout", r.problem.layout.name()}, {"cold", cold},
-          {"best", config(r.best())}, {"runner_up", config(r.runner_up())},
-          {"margin", r.margin}, {"noise_band", r.noise_band}, {"tie", r.tie},
+          {"m", r.problem.shape.m},
+          {"n", r.problem.shape.n},
+          {"k", r.problem.shape.k},
+          {"batch", r.problem.shape.batch},
+          {"dtype", std::string(dtype_name(r.problem.dtype))},
+          {"layout", r.problem.layout.name()},
+          {"cold", cold},
+          {"best", config(r.best())},
+          {"runner_up", config(r.runner_up())},
+          {"margin", r.margin},
+          {"noise_band", r.noise_band},
+          {"tie", r.tie},
           {"baseline_us", baseline_ok ? json(r.baseline->measurement.median_us) : json(nullptr)},
-          {"speedup_over_baseline", baseline_ok && r.best() ? json(r.baseline->measurement.median_us / r.best()->measurement.median_us) : json(nullptr)},
-          {"evaluated", r.evaluated.size()}, {"failed", r.failed()}, {"pruned", r.pruned.size()}, {"skipped", r.skipped},
-          {"not_applicable", not_applicable}, {"budget_exhausted", r.budget_exhausted}, {"interrupted", r.interrupted},
+          {"speedup_over_baseline", baseline_ok && r.best()
+                                        ? json(r.baseline->measurement.median_us / r.best()->measurement.median_us)
+                                        : json(nullptr)},
+          {"evaluated", r.evaluated.size()},
+          {"failed", r.failed()},
+          {"pruned", r.pruned.size()},
+          {"skipped", r.skipped},
+          {"not_applicable", not_applicable},
+          {"budget_exhausted", r.budget_exhausted},
+          {"interrupted", r.interrupted},
           {"seconds", r.elapsed_s},
           {"rerun", r.best() ? json(rerun_command(r.problem, r.best()->name, cold)) : json(nullptr)}};
 }

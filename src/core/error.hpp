@@ -10,12 +10,12 @@ namespace gemmtune {
 /// The documented process exit codes.
 enum class ExitCode : int {
   ok = 0,
-  unverified = 1,    ///< some entry has no verified candidate
-  usage = 2,         ///< bad input or usage
-  unsupported = 3,   ///< not supported on this device
-  device_fault = 4,  ///< device lost, out of memory, timeout
-  io = 5,            ///< file I/O error
-  interrupted = 130, ///< SIGINT or SIGTERM: the table holds every finished entry
+  unverified = 1,     ///< some entry has no verified candidate
+  usage = 2,          ///< bad input or usage
+  unsupported = 3,    ///< not supported on this device
+  device_fault = 4,   ///< device lost, out of memory, timeout
+  io = 5,             ///< file I/O error
+  interrupted = 130,  ///< SIGINT or SIGTERM: the table holds every finished entry
 };
 
 class Error : public std::runtime_error {

@@ -20,7 +20,8 @@ std::vector<Layout> parse_layout_list(std::string_view text, const std::string& 
   size_t start = 0;
   while (true) {
     size_t comma = text.find(',', start);
-    Layout l = parse_layout(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start), what);
+    Layout l = parse_layout(
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start), what);
     if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -30,10 +31,14 @@ std::vector<Layout> parse_layout_list(std::string_view text, const std::string& 
 
 std::string_view activation_name(Activation a) {
   switch (a) {
-    case Activation::none: return "none";
-    case Activation::relu: return "relu";
-    case Activation::gelu_erf: return "gelu-erf";
-    case Activation::gelu_tanh: return "gelu-tanh";
+    case Activation::none:
+      return "none";
+    case Activation::relu:
+      return "relu";
+    case Activation::gelu_erf:
+      return "gelu-erf";
+    case Activation::gelu_tanh:
+      return "gelu-tanh";
   }
   return "?";
 }

@@ -50,10 +50,12 @@ struct Epilogue {
 struct ResolvedOperand {
   uint64_t rows = 0, cols = 0;  ///< as stored
   uint64_t ld = 0, offset = 0, stride = 0;
-  uint64_t extent = 0;          ///< elements from the buffer start to one past the last element touched
+  uint64_t extent = 0;  ///< elements from the buffer start to one past the last element touched
   uint64_t index(uint64_t z, uint64_t r, uint64_t c) const { return offset + z * stride + r * ld + c; }
   /// Every stored row starts at a multiple of `elements`: ld, offset and batch stride are multiples of it.
-  bool rows_aligned(uint64_t elements) const { return ld % elements == 0 && offset % elements == 0 && stride % elements == 0; }
+  bool rows_aligned(uint64_t elements) const {
+    return ld % elements == 0 && offset % elements == 0 && stride % elements == 0;
+  }
 };
 
 }  // namespace gemmtune

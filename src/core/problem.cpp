@@ -10,12 +10,18 @@ namespace gemmtune {
 
 std::string_view dtype_name(DType dtype) {
   switch (dtype) {
-    case DType::f32: return "f32";
-    case DType::f16: return "f16";
-    case DType::bf16: return "bf16";
-    case DType::i8: return "i8";
-    case DType::u8: return "u8";
-    case DType::u8i8: return "u8i8";
+    case DType::f32:
+      return "f32";
+    case DType::f16:
+      return "f16";
+    case DType::bf16:
+      return "bf16";
+    case DType::i8:
+      return "i8";
+    case DType::u8:
+      return "u8";
+    case DType::u8i8:
+      return "u8i8";
   }
   return "?";
 }
@@ -26,11 +32,14 @@ bool b_signed(DType dtype) { return dtype == DType::i8 || dtype == DType::u8i8; 
 
 void check_integer_options(const GemmProblem& p) {
   if (!is_integer(p.dtype)) {
-    if (p.zero_a != 0) throw usage_error("--zero-a", std::to_string(p.zero_a), "zero points apply to i8, u8 and u8i8 inputs only");
-    if (p.zero_b != 0) throw usage_error("--zero-b", std::to_string(p.zero_b), "zero points apply to i8, u8 and u8i8 inputs only");
+    if (p.zero_a != 0)
+      throw usage_error("--zero-a", std::to_string(p.zero_a), "zero points apply to i8, u8 and u8i8 inputs only");
+    if (p.zero_b != 0)
+      throw usage_error("--zero-b", std::to_string(p.zero_b), "zero points apply to i8, u8 and u8i8 inputs only");
     return;
   }
-  const std::string why = std::string("integer inputs (") + std::string(dtype_name(p.dtype)) + ") give the exact int32 sum";
+  const std::string why =
+      std::string("integer inputs (") + std::string(dtype_name(p.dtype)) + ") give the exact int32 sum";
   if (p.alpha != 1.0f) throw usage_error("--alpha", std::to_string(p.alpha), why + ": alpha must be 1");
   if (p.beta != 0.0f) throw usage_error("--beta", std::to_string(p.beta), why + ": beta must be 0");
   if (p.epilogue.bias) throw usage_error("--bias", "on", why + ": no bias");
@@ -38,9 +47,11 @@ void check_integer_options(const GemmProblem& p) {
     throw usage_error("--activation", std::string(activation_name(p.epilogue.activation)), why + ": no activation");
   auto in_range = [](int32_t z, bool is_signed) { return is_signed ? (z >= -128 && z <= 127) : (z >= 0 && z <= 255); };
   if (!in_range(p.zero_a, a_signed(p.dtype)))
-    throw usage_error("--zero-a", std::to_string(p.zero_a), std::string("outside A's range (") + (a_signed(p.dtype) ? "-128..127)" : "0..255)"));
+    throw usage_error("--zero-a", std::to_string(p.zero_a),
+                      std::string("outside A's range (") + (a_signed(p.dtype) ? "-128..127)" : "0..255)"));
   if (!in_range(p.zero_b, b_signed(p.dtype)))
-    throw usage_error("--zero-b", std::to_string(p.zero_b), std::string("outside B's range (") + (b_signed(p.dtype) ? "-128..127)" : "0..255)"));
+    throw usage_error("--zero-b", std::to_string(p.zero_b),
+                      std::string("outside B's range (") + (b_signed(p.dtype) ? "-128..127)" : "0..255)"));
 }
 
 DType parse_dtype(std::string_view text, const std::string& what) {
@@ -77,12 +88,16 @@ unsigned dtype_bytes(DType dtype) { return dtype == DType::f32 ? 4 : is_integer(
 
 double dtype_error_bound(DType dtype) {
   switch (dtype) {
-    case DType::f32: return 1e-5;
-    case DType::f16: return 2e-3;
-    case DType::bf16: return 8e-3;
+    case DType::f32:
+      return 1e-5;
+    case DType::f16:
+      return 2e-3;
+    case DType::bf16:
+      return 8e-3;
     case DType::i8:
     case DType::u8:
-    case DType::u8i8: return 0.0;  // exact
+    case DType::u8i8:
+      return 0.0;  // exact
   }
   return 0.0;
 }
@@ -132,8 +147,8 @@ Shape parse_shape(std::string_view text, const std::string& what) {
     if (text[pos] != 'x') {
       unsigned char c = static_cast<unsigned char>(text[pos]);
       std::string shown = (c >= 0x20 && c < 0x7f) ? std::string(1, char(c)) : "byte " + std::to_string(c);
-      throw fail("expected 'x' after " + std::string(name) + " at position " + std::to_string(pos + 1) +
-                 ", found '" + shown + "'");
+      throw fail("expected 'x' after " + std::string(name) + " at position " + std::to_string(pos + 1) + ", found '" +
+                 shown + "'");
     }
     ++pos;
   }
@@ -154,12 +169,14 @@ std::vector<Shape> parse_shape_list(std::string_view text, const std::string& wh
 namespace {
 uint64_t mul_checked(uint64_t a, uint64_t b, const std::string& what) {
   uint64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) throw usage_error(what, std::to_string(a) + "*" + std::to_string(b), "size overflows 64 bits");
+  if (__builtin_mul_overflow(a, b, &r))
+    throw usage_error(what, std::to_string(a) + "*" + std::to_string(b), "size overflows 64 bits");
   return r;
 }
 uint64_t add_checked(uint64_t a, uint64_t b, const std::string& what) {
   uint64_t r;
-  if (__builtin_add_overflow(a, b, &r)) throw usage_error(what, std::to_string(a) + "+" + std::to_string(b), "size overflows 64 bits");
+  if (__builtin_add_overflow(a, b, &r))
+    throw usage_error(what, std::to_string(a) + "+" + std::to_string(b), "size overflows 64 bits");
   return r;
 }
 
@@ -172,8 +189,9 @@ ResolvedOperand resolve_operand(const OperandPlacement& p, char name, uint64_t r
   r.cols = cols;
   r.ld = p.ld.value_or(cols);
   if (r.ld < cols) {
-    throw usage_error(ld_flag, std::to_string(r.ld), "below the " + std::to_string(cols) + " columns of " +
-                                                         std::string(1, char(name - 32)) + " as stored (" + stored + ")");
+    throw usage_error(ld_flag, std::to_string(r.ld),
+                      "below the " + std::to_string(cols) + " columns of " + std::string(1, char(name - 32)) +
+                          " as stored (" + stored + ")");
   }
   r.offset = p.offset;
   const uint64_t span = add_checked(mul_checked(rows - 1, r.ld, ld_flag), cols, ld_flag);  // one product
@@ -182,7 +200,8 @@ ResolvedOperand resolve_operand(const OperandPlacement& p, char name, uint64_t r
     throw usage_error(stride_flag, std::to_string(r.stride),
                       "products of C would overlap (a product spans " + std::to_string(span) + " elements)");
   }
-  r.extent = add_checked(add_checked(r.offset, mul_checked(batch - 1, r.stride, stride_flag), offset_flag), span, offset_flag);
+  r.extent =
+      add_checked(add_checked(r.offset, mul_checked(batch - 1, r.stride, stride_flag), offset_flag), span, offset_flag);
   return r;
 }
 }  // namespace

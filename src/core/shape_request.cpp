@@ -11,11 +11,13 @@ namespace {
 const char* const kDimensionNames[] = {"M", "N", "K", "batch"};
 
 /// A whole decimal number in [1, kMaxDimension] (ASCII digits only, as in shapes).
-uint64_t parse_count(std::string_view digits, const std::string& what, const std::string& value, const std::string& role) {
+uint64_t parse_count(std::string_view digits, const std::string& what, const std::string& value,
+                     const std::string& role) {
   if (digits.empty()) throw usage_error(what, value, role + " is missing");
   uint64_t v = 0;
   for (char c : digits) {
-    if (c < '0' || c > '9') throw usage_error(what, value, role + " '" + std::string(digits) + "' is not a decimal number");
+    if (c < '0' || c > '9')
+      throw usage_error(what, value, role + " '" + std::string(digits) + "' is not a decimal number");
     if (v <= kMaxDimension) v = v * 10 + uint64_t(c - '0');
   }
   if (v == 0) throw usage_error(what, value, role + " is 0: it must be at least 1");
@@ -48,15 +50,16 @@ std::vector<std::string_view> words(std::string_view line) {
 
 }  // namespace
 
-std::vector<uint64_t> parse_dimension_values(std::string_view text, const std::string& what, const std::string& dimension,
-                                             const std::string& whole) {
+std::vector<uint64_t> parse_dimension_values(std::string_view text, const std::string& what,
+                                             const std::string& dimension, const std::string& whole) {
   const std::string value = whole.empty() ? std::string(text) : whole;
   const std::vector<std::string_view> parts = split(text, ':');
   if (parts.size() == 1) return {parse_count(parts[0], what, value, dimension)};
   if (parts.size() != 3) throw usage_error(what, value, dimension + ": a range is a:b:step or a:b:*factor");
   const uint64_t first = parse_count(parts[0], what, value, dimension + " range start");
   const uint64_t last = parse_count(parts[1], what, value, dimension + " range end");
-  if (last < first) throw usage_error(what, value, dimension + " range ends (" + std::to_string(last) + ") before it starts");
+  if (last < first)
+    throw usage_error(what, value, dimension + " range ends (" + std::to_string(last) + ") before it starts");
   const bool geometric = !parts[2].empty() && parts[2][0] == '*';
   const uint64_t step = parse_count(geometric ? parts[2].substr(1) : parts[2], what, value,
                                     dimension + (geometric ? " range factor" : " range step"));
@@ -75,7 +78,8 @@ std::vector<Shape> expand_shape_pattern(std::string_view text, const std::string
   if (text.find(':') == std::string_view::npos) return {parse_shape(text, what)};
   const std::string value(text);
   const std::vector<std::string_view> parts = split(text, 'x');
-  if (parts.size() < 3 || parts.size() > 4) throw usage_error(what, value, "expected MxNxK or MxNxKxB, each a number or a range");
+  if (parts.size() < 3 || parts.size() > 4)
+    throw usage_error(what, value, "expected MxNxK or MxNxKxB, each a number or a range");
   std::vector<std::vector<uint64_t>> dims;
   size_t total = 1;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -129,7 +133,8 @@ std::vector<ShapeRequest> parse_shapes_file(const std::string& text, const std::
     std::string name;
     const unsigned char first = static_cast<unsigned char>(tokens[0][0]);
     if ((first >= 'a' && first <= 'z') || (first >= 'A' && first <= 'Z')) name = std::string(tokens[t++]);
-    if (t == tokens.size()) throw usage_error(where, std::string(line), "expected [name] MxNxK[xB] [dtype] [layout] [cold]");
+    if (t == tokens.size())
+      throw usage_error(where, std::string(line), "expected [name] MxNxK[xB] [dtype] [layout] [cold]");
     const std::vector<Shape> shapes = expand_shape_pattern(tokens[t++], where);
     ShapeRequest proto;
     proto.name = name;
@@ -137,13 +142,15 @@ std::vector<ShapeRequest> parse_shapes_file(const std::string& text, const std::
       const std::string token(tokens[t]);
       if (token == "cold" && !proto.cold) {
         proto.cold = true;
-      } else if ((token == "f32" || token == "f16" || token == "bf16") && !proto.dtype && !proto.layout && !proto.cold) {
+      } else if ((token == "f32" || token == "f16" || token == "bf16") && !proto.dtype && !proto.layout &&
+                 !proto.cold) {
         proto.dtype = parse_dtype(token, where);
       } else if (token.size() == 2 && (token[0] == 'n' || token[0] == 't') && (token[1] == 'n' || token[1] == 't') &&
                  !proto.layout && !proto.cold) {
         proto.layout = parse_layout(token, where);
       } else {
-        throw usage_error(where, token, "unexpected here (a line is [name] MxNxK[xB] [dtype] [layout] [cold], in that order)");
+        throw usage_error(where, token,
+                          "unexpected here (a line is [name] MxNxK[xB] [dtype] [layout] [cold], in that order)");
       }
     }
     std::vector<ShapeRequest> expanded;

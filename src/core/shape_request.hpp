@@ -29,8 +29,8 @@ inline constexpr size_t kMaxExpandedShapes = 10000;
 /// One dimension: "a", "a:b:step" (a, a+step, ... up to b) or "a:b:*f" (a, a*f, a*f*f, ... up to b, f >= 2).
 /// `dimension` ("M", "N", "K", "batch") is named in errors, which are usage errors naming `what` and `whole` (the
 /// whole shape the dimension is part of; empty: `text`).
-std::vector<uint64_t> parse_dimension_values(std::string_view text, const std::string& what, const std::string& dimension,
-                                             const std::string& whole = "");
+std::vector<uint64_t> parse_dimension_values(std::string_view text, const std::string& what,
+                                             const std::string& dimension, const std::string& whole = "");
 
 /// A --shape item whose dimensions may be ranges, expanded as a Cartesian product (M slowest, batch fastest).
 /// Without ':' it is exactly parse_shape.

@@ -49,15 +49,20 @@ Json parse_json_without_duplicates(const std::string& text) {
   std::vector<std::set<std::string>> open_objects;
   auto check = [&](int /*depth*/, typename Json::parse_event_t event, Json& parsed) {
     switch (event) {
-      case Json::parse_event_t::object_start: open_objects.emplace_back(); break;
-      case Json::parse_event_t::object_end: open_objects.pop_back(); break;
+      case Json::parse_event_t::object_start:
+        open_objects.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        open_objects.pop_back();
+        break;
       case Json::parse_event_t::key:
         if (!open_objects.back().insert(parsed.template get<std::string>()).second) {
           // Escaped: the key is the file's own text, and a control character in it must not break the line.
           throw JsonRefused("duplicate key '" + gemmtune::escaped(parsed.template get<std::string>()) + "'");
         }
         break;
-      default: break;
+      default:
+        break;
     }
     return true;
   };

@@ -3,6 +3,7 @@
 // the same tuned constants.
 #include <cmath>
 
+#include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 
@@ -15,31 +16,37 @@ KernelFamily make_coopmat() {
   KernelFamily f;
   f.name = "coopmat";
   // Subgroups: 2 x 2 (4) or 2 x 4 (8), each owning a block of 16 x 16 accumulators.
-  f.params = {{"bm", 1, {64, 128, 256}},   {"bn", 2, {64, 128, 256}},
-              {"bk", 3, {16, 32, 64}},        {"sgm", 4, {2}},
-              {"sgn", 5, {2, 4}},          {"splits", kNoSpecConstant, {1, 2, 4, 8}},
+  f.params = {{"bm", 1, {64, 128, 256}}, {"bn", 2, {64, 128, 256}}, {"bk", 3, {16, 32, 64}},
+              {"sgm", 4, {2}},           {"sgn", 5, {2, 4}},        {"splits", kNoSpecConstant, {1, 2, 4, 8}},
               {"stages", 6, {1, 2}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
-    if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16, bf16 or 8-bit integers");
+    if (p.dtype == DType::f32)
+      return std::string("f32 inputs: the cooperative-matrix kernel takes f16, bf16 or 8-bit integers");
     // Integer sums are exact in any order, so only the float kernels are fast mode only.
     if (p.mode == Mode::deterministic && !is_integer(p.dtype))
       return std::string("fast mode only: matrix-unit summation order is the device's");
-    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
+    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype))))
+      return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
-  f.constraints.push_back({"tile", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&)
-                                       -> std::optional<std::string> {
-                             if (uint64_t(c.get("bm")) * c.get("bn") > 256u * 128u) return "tiles go up to 256x128 and 128x256";
+  f.constraints.push_back({"tile",
+                           [](const KernelFamily&, const Config& c, const GemmProblem&,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (uint64_t(c.get("bm")) * c.get("bn") > 256u * 128u)
+                               return "tiles go up to 256x128 and 128x256";
                              if ((c.get("bm") / c.get("sgm")) % 16 != 0 || (c.get("bn") / c.get("sgn")) % 16 != 0)
                                return "a subgroup's block is not a whole number of 16 x 16 fragments";
                              return std::nullopt;
                            }});
   // The integer kernel steps k by whole 32-deep fragments and writes int32 C directly (no split-k).
-  f.constraints.push_back({"integer", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
-                                          -> std::optional<std::string> {
+  f.constraints.push_back({"integer",
+                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (!is_integer(p.dtype)) return std::nullopt;
-                             if (c.get("bk") % 32 != 0) return "8-bit integer fragments are 32 deep: BK must be a multiple of 32";
-                             if (c.get("splits") != 1) return "the integer coopmat kernel has no split-k (the splitk variant serves long k)";
+                             if (c.get("bk") % 32 != 0)
+                               return "8-bit integer fragments are 32 deep: BK must be a multiple of 32";
+                             if (c.get("splits") != 1)
+                               return "the integer coopmat kernel has no split-k (the splitk variant serves long k)";
                              return std::nullopt;
                            }});
   f.constraints.push_back(split_range_constraint());
@@ -57,7 +64,8 @@ KernelFamily make_coopmat() {
     return uint64_t(c.get("stages")) * tiles + uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
   };
   f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
+                                   p.shape.batch * c.get("splits")};
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
   f.shape_needs = [](const Config& c, DType) {
@@ -71,7 +79,10 @@ KernelFamily make_coopmat() {
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
-    return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) + (c.get("bk") == 64 ? 0.0 : c.get("bk") == 32 ? 1.0 : 2.0) +
+    return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) +
+           (c.get("bk") == 64   ? 0.0
+            : c.get("bk") == 32 ? 1.0
+                                : 2.0) +
            (c.get("sgn") == 2 ? 0.0 : 0.5) + (c.get("stages") == 2 ? 0.0 : 1.5);
   };
   f.screening_weight = 3;

@@ -2,6 +2,7 @@
 // f16/bf16 inputs, f32 accumulation, the driver staging operands through shared memory.
 #include <cmath>
 
+#include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 
@@ -13,26 +14,36 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 KernelFamily make_coopmat2() {
   KernelFamily f;
   f.name = "coopmat2";
-  f.params = {{"wg", 0, {128, 256}},    {"bm", 1, {64, 128, 256}},           {"bn", 2, {64, 128, 256}},
-              {"bk", 3, {32, 64}},      {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
+  f.params = {{"wg", 0, {128, 256}},
+              {"bm", 1, {64, 128, 256}},
+              {"bn", 2, {64, 128, 256}},
+              {"bk", 3, {32, 64}},
+              {"splits", kNoSpecConstant, {1, 2, 4, 8}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32) return std::string("f32 inputs: the cooperative-matrix kernel takes f16 or bf16");
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: no coopmat2 kernel for them (coopmat serves them on the matrix units)");
-    if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
-    if (auto reason = vk::coopmat2_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
+    if (is_integer(p.dtype))
+      return std::string("8-bit integer inputs: no coopmat2 kernel for them (coopmat serves them on the matrix units)");
+    if (p.mode == Mode::deterministic)
+      return std::string("fast mode only: matrix-unit summation order is the device's");
+    if (auto reason = coopmat2_unsupported(d, std::string(dtype_name(p.dtype))))
+      return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
-  f.constraints.push_back({"tile", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&)
-                                       -> std::optional<std::string> {
+  f.constraints.push_back({"tile",
+                           [](const KernelFamily&, const Config& c, const GemmProblem&,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
                              // The accumulator lives in registers: 256 x 128 f32 over 256 invocations is 128 each.
-                             if (uint64_t(c.get("bm")) * c.get("bn") > 256u * 128u) return "tiles go up to 256x128 and 128x256";
-                             if (uint64_t(c.get("bm")) * c.get("bn") / c.get("wg") > 128u) return "more than 128 accumulators per invocation";
+                             if (uint64_t(c.get("bm")) * c.get("bn") > 256u * 128u)
+                               return "tiles go up to 256x128 and 128x256";
+                             if (uint64_t(c.get("bm")) * c.get("bn") / c.get("wg") > 128u)
+                               return "more than 128 accumulators per invocation";
                              return std::nullopt;
                            }});
-  f.constraints.push_back({"matrix_shape", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d)
-                                               -> std::optional<std::string> {
-                             return vk::coopmat2_unsupported(d, std::string(dtype_name(p.dtype)), c.get("wg"), c.get("bm"), c.get("bn"),
-                                                             c.get("bk"));
+  f.constraints.push_back({"matrix_shape",
+                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo& d) -> std::optional<std::string> {
+                             return coopmat2_unsupported(d, std::string(dtype_name(p.dtype)), c.get("wg"),
+                                                             c.get("bm"), c.get("bn"), c.get("bk"));
                            }});
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
@@ -40,9 +51,12 @@ KernelFamily make_coopmat2() {
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 0;  // workgroup scope: the driver divides the work among subgroups itself
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
-  f.shared_bytes = [](const Config&, DType) { return uint64_t(0); };  // the kernel declares none; the driver's staging is its own
+  f.shared_bytes = [](const Config&, DType) {
+    return uint64_t(0);
+  };  // the kernel declares none; the driver's staging is its own
   f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
+                                   p.shape.batch * c.get("splits")};
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
   f.shape_needs = [](const Config& c, DType) {

@@ -44,35 +44,46 @@ ShapeNeeds shape_needs(const Config& c, DType dtype) {
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
-  f.params = {{"cols", 1, {8, 16, 32, 64}}, {"slices", 2, {4, 8, 16, 32}}, {"unroll", 3, {1, 4, 8}}, {"vec", 4, {1, 4, 8}},
+  f.params = {{"cols", 1, {8, 16, 32, 64}},
+              {"slices", 2, {4, 8, 16, 32}},
+              {"unroll", 3, {1, 4, 8}},
+              {"vec", 4, {1, 4, 8}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16, 32}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
     const uint64_t max_rows = max_rows_of(p.dtype);
     if (p.shape.m > max_rows)
-      return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most " + std::to_string(max_rows) + " rows of op(A)" +
-             (is_integer(p.dtype) ? " for 8-bit integers" : "");
+      return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most " + std::to_string(max_rows) +
+             " rows of op(A)" + (is_integer(p.dtype) ? " for 8-bit integers" : "");
     // With B stored N x K this kernel would read B across a stride of K; rowdot reads those rows contiguously.
-    if (p.layout.trans_b && !is_integer(p.dtype)) return "B stored N x K: rowdot serves it, reading rows of B contiguously";
+    if (p.layout.trans_b && !is_integer(p.dtype))
+      return "B stored N x K: rowdot serves it, reading rows of B contiguously";
     return std::nullopt;
   };
   f.constraints = device_limit_constraints();
   // Unaligned rows in aligned units: an invocation's shift must be the same in every row it reads (k = s, s +
   // SLICES, ...), so SLICES rows of B must span a whole number of units.
-  f.constraints.push_back({"unit_shift", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+  f.constraints.push_back({"unit_shift",
+                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
                              const uint64_t unit = unaligned_unit(c, p);
                              const uint64_t ldb = resolve(p).b.ld;
                              if (unit > 1 && (uint64_t(c.get("slices")) * ldb) % unit != 0)
-                               return std::to_string(c.get("slices")) + " slices x ldb " + std::to_string(ldb) + " is not a multiple of the " +
-                                      std::to_string(unit) + "-element unit that unaligned rows are read in";
+                               return std::to_string(c.get("slices")) + " slices x ldb " + std::to_string(ldb) +
+                                      " is not a multiple of the " + std::to_string(unit) +
+                                      "-element unit that unaligned rows are read in";
                              return std::nullopt;
                            }});
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
-  f.constraints.push_back({"integer_splits", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (is_integer(p.dtype) && c.get("splits") != 1)
-                               return std::string("the integer few-rows kernel has no split-k (its columns fill the device at the M it serves)");
-                             return std::nullopt;
-                           }});
+  f.constraints.push_back(
+      {"integer_splits",
+       [](const KernelFamily&, const Config& c, const GemmProblem& p,
+          const vk::DeviceInfo&) -> std::optional<std::string> {
+         if (is_integer(p.dtype) && c.get("splits") != 1)
+           return std::string(
+               "the integer few-rows kernel has no split-k (its columns fill the device at the M it serves)");
+         return std::nullopt;
+       }});
   // The last workgroup of a tile is found with a device-scope atomic.
   f.constraints.push_back(split_device_scope_constraint());
   f.workgroup_size_constant_id = 0;
@@ -81,11 +92,13 @@ KernelFamily make_fewrows() {
   // (M is its specialization constant 31, at most 8), the integer one 8 rows a pass whatever M is. The float
   // kernel also holds split-k's arrival flag (common/split_one_pass.glsl).
   f.shared_bytes = [](const Config& c, DType dtype) {
-    return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float) + (is_integer(dtype) ? 0 : kSplitFlagBytes);
+    return uint64_t(c.get("cols")) * c.get("slices") * 8 * c.get("vec") * sizeof(float) +
+           (is_integer(dtype) ? 0 : kSplitFlagBytes);
   };
   f.problem_shared_bytes = [](const Config& c, const GemmProblem& p) {
     const uint64_t rows = is_integer(p.dtype) ? 8 : std::min<uint64_t>(p.shape.m, 8);
-    return uint64_t(c.get("cols")) * c.get("slices") * rows * c.get("vec") * sizeof(float) + (is_integer(p.dtype) ? 0 : kSplitFlagBytes);
+    return uint64_t(c.get("cols")) * c.get("slices") * rows * c.get("vec") * sizeof(float) +
+           (is_integer(p.dtype) ? 0 : kSplitFlagBytes);
   };
   // Workgroup x: tile x / SPLITS of columns, k range x % SPLITS; split-k is finished by each tile's last
   // workgroup (one counter a tile and product).
@@ -102,9 +115,11 @@ KernelFamily make_fewrows() {
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
     const uint32_t vec_first = std::min<uint32_t>(16 / dtype_bytes(p.dtype), 8);
     const bool units = !resolve(p).b.rows_aligned(16 / dtype_bytes(p.dtype));
-    return (c.get("cols") == 32 ? 0.0 : c.get("cols") == 64 ? 0.5 : 1.0) +
-           0.5 * std::abs(std::log2(c.get("slices") / (units ? 16.0 : 8.0))) + (c.get("vec") == vec_first ? 0.0 : 0.25) +
-           (c.get("unroll") == (units ? 4u : 1u) ? 0.0 : 0.25) +
+    return (c.get("cols") == 32   ? 0.0
+            : c.get("cols") == 64 ? 0.5
+                                  : 1.0) +
+           0.5 * std::abs(std::log2(c.get("slices") / (units ? 16.0 : 8.0))) +
+           (c.get("vec") == vec_first ? 0.0 : 0.25) + (c.get("unroll") == (units ? 4u : 1u) ? 0.0 : 0.25) +
            split_fill_cost(c.get("splits"), double(column_tiles(c, p) * p.shape.batch), 64, 64, 32);
   };
   f.few_rows = true;

@@ -25,7 +25,8 @@ SummationOrder ordered_sums(SummationOrder::Kind kind, uint32_t parts, uint32_t 
   return order;
 }
 
-std::span<const uint32_t> KernelFamily::module_for(DType dtype, const vk::DeviceInfo& device, bool allow_alternative) const {
+std::span<const uint32_t> KernelFamily::module_for(DType dtype, const vk::DeviceInfo& device,
+                                                   bool allow_alternative) const {
   if (allow_alternative && alternative_spirv && alternative_applies && alternative_applies(dtype, device)) {
     std::span<const uint32_t> alternative = alternative_spirv(dtype);
     if (!alternative.empty()) return alternative;
@@ -96,15 +97,20 @@ std::vector<Config> KernelFamily::all_configs() const {
 }
 
 Constraint split_range_constraint() {
-  return {"k_ranges", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+  return {"k_ranges",
+          [](const KernelFamily&, const Config& c, const GemmProblem& p,
+             const vk::DeviceInfo&) -> std::optional<std::string> {
             const uint32_t s = c.get("splits");
             if (split_ranges_fit(p.shape.k, s)) return std::nullopt;
-            return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) + " ranges of at least 64 terms (multiples of 32)";
+            return "K = " + std::to_string(p.shape.k) + " does not give " + std::to_string(s) +
+                   " ranges of at least 64 terms (multiples of 32)";
           }};
 }
 
 Constraint split_scratch_constraint() {
-  return {"scratch", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
+  return {"scratch",
+          [](const KernelFamily&, const Config& c, const GemmProblem& p,
+             const vk::DeviceInfo& d) -> std::optional<std::string> {
             const uint64_t floats = uint64_t(c.get("splits")) * p.shape.batch * p.shape.m * p.shape.n;
             if (c.get("splits") > 1 && (floats > UINT32_MAX || floats * 4 > d.max_storage_buffer_range)) {
               return "scratch planes need " + std::to_string(floats * 4) + " B, limit " +
@@ -115,7 +121,9 @@ Constraint split_scratch_constraint() {
 }
 
 Constraint split_device_scope_constraint() {
-  return {"device_scope", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
+  return {"device_scope",
+          [](const KernelFamily&, const Config& c, const GemmProblem&,
+             const vk::DeviceInfo& d) -> std::optional<std::string> {
             if (c.get("splits") != 1 && d.matrix.memory_model && !d.matrix.memory_model_device_scope)
               return std::string("split-k finished in one pass needs vulkanMemoryModelDeviceScope");
             return std::nullopt;
@@ -124,18 +132,26 @@ Constraint split_device_scope_constraint() {
 
 std::vector<Constraint> device_limit_constraints() {
   std::vector<Constraint> out;
-  out.push_back({"invocations", [](const KernelFamily& family, const Config& c, const GemmProblem&, const vk::DeviceInfo& d) -> std::optional<std::string> {
+  out.push_back({"invocations",
+                 [](const KernelFamily& family, const Config& c, const GemmProblem&,
+                    const vk::DeviceInfo& d) -> std::optional<std::string> {
                    uint32_t wg = family.workgroup_size(c);
                    if (wg > d.max_invocations)
-                     return std::to_string(wg) + " invocations > maxComputeWorkGroupInvocations " + std::to_string(d.max_invocations);
+                     return std::to_string(wg) + " invocations > maxComputeWorkGroupInvocations " +
+                            std::to_string(d.max_invocations);
                    if (wg > d.max_workgroup_size[0])
-                     return std::to_string(wg) + " invocations > maxComputeWorkGroupSize.x " + std::to_string(d.max_workgroup_size[0]);
+                     return std::to_string(wg) + " invocations > maxComputeWorkGroupSize.x " +
+                            std::to_string(d.max_workgroup_size[0]);
                    return std::nullopt;
                  }});
-  out.push_back({"shared_memory", [](const KernelFamily& family, const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
-                   const uint64_t bytes = family.problem_shared_bytes ? family.problem_shared_bytes(c, p) : family.shared_bytes(c, p.dtype);
+  out.push_back({"shared_memory",
+                 [](const KernelFamily& family, const Config& c, const GemmProblem& p,
+                    const vk::DeviceInfo& d) -> std::optional<std::string> {
+                   const uint64_t bytes = family.problem_shared_bytes ? family.problem_shared_bytes(c, p)
+                                                                      : family.shared_bytes(c, p.dtype);
                    if (bytes > d.max_shared_memory)
-                     return std::to_string(bytes) + " B shared memory > maxComputeSharedMemorySize " + std::to_string(d.max_shared_memory) + " B";
+                     return std::to_string(bytes) + " B shared memory > maxComputeSharedMemorySize " +
+                            std::to_string(d.max_shared_memory) + " B";
                    return std::nullopt;
                  }});
   return out;

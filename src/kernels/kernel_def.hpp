@@ -22,7 +22,7 @@ namespace gemmtune {
 inline constexpr uint32_t kNoSpecConstant = UINT32_MAX;  ///< a parameter the runner reads itself (split-k's S)
 
 struct ParamSpec {
-  std::string name;  ///< short lower-case name used in config names ("bm")
+  std::string name;      ///< short lower-case name used in config names ("bm")
   uint32_t constant_id;  ///< or kNoSpecConstant
   std::vector<uint32_t> values;
   /// A parameter added to a family later: with this value it is left out of config names, so names written
@@ -40,7 +40,9 @@ struct KernelFamily;
 /// A named constraint: returns the reason when a config cannot serve the problem on the device.
 struct Constraint {
   std::string code;  ///< stable reason code ("shared_memory", "invocations", ...)
-  std::function<std::optional<std::string>(const KernelFamily&, const Config&, const GemmProblem&, const vk::DeviceInfo&)> check;
+  std::function<std::optional<std::string>(const KernelFamily&, const Config&, const GemmProblem&,
+                                           const vk::DeviceInfo&)>
+      check;
 };
 
 /// Specialization constants set from the problem (not tuned); see kernels/common/gemm_common.glsl.
@@ -48,10 +50,10 @@ namespace problem_constant {
 inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25,
                           aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29,
                           /// the rows of op(A), capped at 16 (kernels sized by it serve at most 16)
-                          rows_a = 31,
+    rows_a = 31,
                           /// every row of op(A) is contiguous and 16-byte aligned (A as stored M x K with aligned rows,
                           /// or a single row of op(A) stored K x 1 with ld 1)
-                          a_rows_vector = 32;
+    a_rows_vector = 32;
 }
 
 struct KernelFamily {

@@ -8,7 +8,8 @@
 namespace gemmtune {
 
 std::vector<const KernelFamily*> kernel_families() {
-  std::vector<const KernelFamily*> families{&tiled_family(), &splitk_family(), &fewrows_family(), &rowdot_family(), &rowmma_family(), &coopmat_family(), &coopmat2_family()};
+  std::vector<const KernelFamily*> families{&tiled_family(),  &splitk_family(),  &fewrows_family(), &rowdot_family(),
+                                            &rowmma_family(), &coopmat_family(), &coopmat2_family()};
   // Test-only variants, never in a normal run.
   const std::string test = std::getenv("GEMMTUNE_TEST_KERNELS") ? std::getenv("GEMMTUNE_TEST_KERNELS") : "";
   auto named = [&](const std::string& name) { return ("," + test + ",").find("," + name + ",") != std::string::npos; };
@@ -32,12 +33,13 @@ std::string variant_names(const std::string& last_word) {
   for (const KernelFamily* f : kernel_families()) names.push_back(f->name);
   names.push_back(naive_family().name);
   std::string text;
-  for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " " + last_word + " " : ", ") + names[i];
+  for (size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " " + last_word + " " : ", ") + names[i];
   return text;
 }
 
-std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant, const std::vector<std::pair<std::string, uint32_t>>& params,
-                                            DType dtype) {
+std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant,
+                                            const std::vector<std::pair<std::string, uint32_t>>& params, DType dtype) {
   const KernelFamily* family = find_family(variant);
   if (!family) return std::nullopt;
   Config config;
@@ -52,7 +54,8 @@ std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant, const st
     }
   }
   for (const auto& [name, value] : params) {  // a parameter this build's family does not have
-    if (std::none_of(family->params.begin(), family->params.end(), [&](const ParamSpec& s) { return s.name == name; })) return std::nullopt;
+    if (std::none_of(family->params.begin(), family->params.end(), [&](const ParamSpec& s) { return s.name == name; }))
+      return std::nullopt;
   }
   return family->shape_needs ? family->shape_needs(config, dtype) : ShapeNeeds{};
 }

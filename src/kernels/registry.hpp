@@ -28,7 +28,8 @@ struct PlantedFault {
   std::shared_ptr<const KernelFamily> family;  ///< named fault_<fault>
   const KernelFamily* base;                    ///< the family it copies
   std::string what;                            ///< the mistake, in words
-  bool order_only = false;  ///< a summation-order fault: within the bounds, refused in deterministic mode by the order check
+  bool order_only =
+      false;  ///< a summation-order fault: within the bounds, refused in deterministic mode by the order check
 };
 const std::vector<PlantedFault>& planted_faults();
 
@@ -44,8 +45,8 @@ const KernelFamily* find_family(const std::string& name);
 /// What a tuned config (its variant and parameters as a table records them) needs of other shapes on any device
 /// (KernelFamily::shape_needs; a parameter left out takes its unnamed value), or nullopt for a variant or a
 /// parameter this build does not know.
-std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant, const std::vector<std::pair<std::string, uint32_t>>& params,
-                                            DType dtype);
+std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant,
+                                            const std::vector<std::pair<std::string, uint32_t>>& params, DType dtype);
 /// Parses a comma-separated variant list (--variants); unknown names are a usage Error.
 std::vector<const KernelFamily*> parse_variant_list(const std::string& text, const std::string& what = "--variants");
 

@@ -8,7 +8,7 @@
 namespace gemmtune {
 
 namespace {
-constexpr uint64_t kMaxRows = 16;         // rows of op(A): the kernel's accumulators are sized by M (constant 31)
+constexpr uint64_t kMaxRows = 16;          // rows of op(A): the kernel's accumulators are sized by M (constant 31)
 constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
 // UNROLL x ROWS x M chunk products per loop trip, each V multiplies: the unrolled trip's size (llvmpipe took
 // 80 s to build a trip of 256 for M = 16, the H200's driver 7-19 s for trips of 64 at M = 8 and 16).
@@ -22,12 +22,14 @@ constexpr uint32_t kMinSubgroup = 8;  // the kernel keeps one partial sum per 8 
 // unroll1 41.4, rows4 unroll1 69.6-73.6; 8x rows2 unroll1 51.5, unroll2 54.0, rows1 64.9 or more; 8x4096x2048 f32
 // rows1 16.4-21.1, rows2 slower than all 12 of those).
 double screening_rank(const Config& c, const GemmProblem& p) {
-  const double groups = double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
+  const double groups =
+      double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
   const double per_doubling = p.dtype == DType::f32 ? 0.25 : 1.0;
   const double split = per_doubling * std::log2(double(c.get("splits"))), size = c.get("wg") == 128 ? 0.0 : 0.5;
   const bool work_bound = p.shape.m >= (p.dtype == DType::f32 ? 8u : 4u);
   if (work_bound) {
-    const double trip = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows)) / (p.dtype == DType::f32 ? 8.0 : 16.0);
+    const double trip =
+        double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows)) / (p.dtype == DType::f32 ? 8.0 : 16.0);
     return (trip > 1.0 ? 3.0 * std::log2(trip) : -std::log2(trip)) + 0.5 * std::log2(double(c.get("unroll"))) +
            0.25 * std::abs(std::log2(groups / 2048.0)) + split + size;
   }
@@ -37,30 +39,42 @@ double screening_rank(const Config& c, const GemmProblem& p) {
 KernelFamily make_rowdot() {
   KernelFamily f;
   f.name = "rowdot";
-  f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}}, {"rows", 1, {1, 2, 4, 8}}, {"unroll", 2, {1, 2, 4}},
+  f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}},
+              {"rows", 1, {1, 2, 4, 8}},
+              {"unroll", 2, {1, 2, 4}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (is_integer(p.dtype)) return std::string("8-bit integer inputs: fewrows serves them");
     if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
-    if (!p.layout.trans_b) return std::string("B stored K x N: row-dot reads rows of B stored N x K (fewrows streams K x N)");
-    if (!d.subgroup_shuffle) return std::string("the device lists no subgroup shuffles in compute shaders (row-dot's reduction)");
-    const uint32_t smallest = d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
-    if (smallest < kMinSubgroup) return "subgroups of " + std::to_string(smallest) + " invocations: row-dot needs at least 8";
+    if (!p.layout.trans_b)
+      return std::string("B stored K x N: row-dot reads rows of B stored N x K (fewrows streams K x N)");
+    if (!d.subgroup_shuffle)
+      return std::string("the device lists no subgroup shuffles in compute shaders (row-dot's reduction)");
+    const uint32_t smallest =
+        d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
+    if (smallest < kMinSubgroup)
+      return "subgroups of " + std::to_string(smallest) + " invocations: row-dot needs at least 8";
     return std::nullopt;
   };
   f.constraints = device_limit_constraints();
-  f.constraints.push_back({"registers", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
+  f.constraints.push_back({"registers",
+                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
                              const uint64_t accumulators = uint64_t(c.get("rows")) * std::min(p.shape.m, kMaxRows);
                              if (accumulators > kMaxAccumulators)
-                               return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) + " accumulators > " +
-                                      std::to_string(kMaxAccumulators) + " per invocation";
+                               return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) +
+                                      " accumulators > " + std::to_string(kMaxAccumulators) + " per invocation";
                              return std::nullopt;
                            }});
-  f.constraints.push_back({"unrolled_trip", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-                             const uint64_t products = uint64_t(c.get("unroll")) * c.get("rows") * std::min(p.shape.m, kMaxRows);
+  f.constraints.push_back({"unrolled_trip",
+                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             const uint64_t products =
+                                 uint64_t(c.get("unroll")) * c.get("rows") * std::min(p.shape.m, kMaxRows);
                              if (products > kMaxTripProducts)
-                               return std::to_string(c.get("unroll")) + " unroll x " + std::to_string(c.get("rows")) + " rows x M = " +
-                                      std::to_string(p.shape.m) + " chunk products per trip > " + std::to_string(kMaxTripProducts);
+                               return std::to_string(c.get("unroll")) + " unroll x " + std::to_string(c.get("rows")) +
+                                      " rows x M = " + std::to_string(p.shape.m) + " chunk products per trip > " +
+                                      std::to_string(kMaxTripProducts);
                              return std::nullopt;
                            }});
   f.constraints.push_back(split_range_constraint());
@@ -72,7 +86,8 @@ KernelFamily make_rowdot() {
   // Every subgroup's ROWS x M sums (subgroups of 8 or more); M is the problem's, so this is the bound for
   // M = 16 within the registers constraint (ROWS x M <= 64); and split-k's arrival flag.
   f.shared_bytes = [](const Config& c, DType) {
-    return uint64_t(c.get("wg")) / kMinSubgroup * std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float) +
+    return uint64_t(c.get("wg")) / kMinSubgroup *
+               std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float) +
            kSplitFlagBytes;
   };
   // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
@@ -80,7 +95,9 @@ KernelFamily make_rowdot() {
     return std::array<uint64_t, 3>{(p.shape.n + c.get("rows") - 1) / c.get("rows") * c.get("splits"), 1, p.shape.batch};
   };
   f.splits = [](const Config& c) { return c.get("splits"); };
-  f.arrival_counters = [](const Config& c, const GemmProblem& p) { return (p.shape.n + c.get("rows") - 1) / c.get("rows") * p.shape.batch; };
+  f.arrival_counters = [](const Config& c, const GemmProblem& p) {
+    return (p.shape.n + c.get("rows") - 1) / c.get("rows") * p.shape.batch;
+  };
   // Screening: about 4 workgroups per SM slot of a large GPU first (N / ROWS x SPLITS near 2048), 128 invocations,
   // two chunks in flight per row. Each doubling of the splits costs a quarter point in f32 and a point in 16 bits:
   // on the H200 at 8x768x14336 nt 4 ranges won in f32 (23.2 us, unsplit 34.3 at best screened) and lost in f16
@@ -90,14 +107,16 @@ KernelFamily make_rowdot() {
   // M is bounded by the kernel (16 rows), the accumulators (ROWS x M) and the unrolled trip (UNROLL x ROWS x M).
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;
-    needs.max_m = std::min({kMaxRows, kMaxAccumulators / c.get("rows"), kMaxTripProducts / (uint64_t(c.get("rows")) * c.get("unroll"))});
+    needs.max_m = std::min(
+        {kMaxRows, kMaxAccumulators / c.get("rows"), kMaxTripProducts / (uint64_t(c.get("rows")) * c.get("unroll"))});
     needs.splits = c.get("splits");
     return needs;
   };
   // The butterfly runs over the subgroup the driver picks: any power of two the device lists (8 or more).
   f.summation_order = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
     SummationOrder order = ordered_sums(SummationOrder::Kind::row_chunks, c.get("wg"), c.get("splits"), p);
-    const uint32_t low = d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
+    const uint32_t low =
+        d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
     const uint32_t high = std::max(d.matrix.max_subgroup_size, d.subgroup_size);
     order.subgroup_widths.push_back(d.subgroup_size);
     for (uint32_t w = std::max(low, kMinSubgroup); w <= high; w *= 2)

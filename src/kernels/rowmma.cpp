@@ -3,14 +3,15 @@
 // rows and op(A) padded to 16 rows, B streamed once.
 #include <cmath>
 
+#include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
 namespace {
-constexpr uint64_t kMaxRows = 16;  // op(A) is one fragment wide
-constexpr uint64_t kMinNK = 16;    // edge blocks overlap the block before; the last k fragment ends at K
+constexpr uint64_t kMaxRows = 16;   // op(A) is one fragment wide
+constexpr uint64_t kMinNK = 16;     // edge blocks overlap the block before; the last k fragment ends at K
 constexpr uint64_t kKMultiple = 8;  // ... on a 16-byte boundary
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
@@ -18,35 +19,52 @@ constexpr uint32_t kMaxTripFragments = 8;
 KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
-  f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}}, {"frags", 1, {1, 2, 4}}, {"unroll", 2, {2, 4, 8}}, {"wide", 3, {0, 1}},
-              {"regs", 4, {0, 1}, 0}, {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
+  f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}},
+              {"frags", 1, {1, 2, 4}},
+              {"unroll", 2, {2, 4, 8}},
+              {"wide", 3, {0, 1}},
+              {"regs", 4, {0, 1}, 0},
+              {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
-    if (p.dtype != DType::f16 && p.dtype != DType::bf16) return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
+    if (p.dtype != DType::f16 && p.dtype != DType::bf16)
+      return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
     if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
     if (!p.layout.trans_b) return std::string("B stored K x N: row-mma loads fragments along rows of B stored N x K");
-    if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
+    if (p.mode == Mode::deterministic)
+      return std::string("fast mode only: matrix-unit summation order is the device's");
     // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
-    if (p.shape.n < kMinNK || p.shape.k < kMinNK) return std::string("N and K of at least 16 (row-dot serves smaller ones)");
-    if (p.shape.k % kKMultiple != 0) return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
+    if (p.shape.n < kMinNK || p.shape.k < kMinNK)
+      return std::string("N and K of at least 16 (row-dot serves smaller ones)");
+    if (p.shape.k % kKMultiple != 0)
+      return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
     const ResolvedOperand b = resolve(p).b;
     if (b.ld % 8 != 0 || b.offset % 8 != 0 || b.stride % 8 != 0)
-      return std::string("rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
-    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype)))) return "not supported on " + d.name + ": " + *reason;
+      return std::string(
+          "rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
+    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype))))
+      return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
   f.constraints = device_limit_constraints();
-  f.constraints.push_back({"registers", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&) -> std::optional<std::string> {
+  f.constraints.push_back({"registers",
+                           [](const KernelFamily&, const Config& c, const GemmProblem&,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (c.get("frags") * c.get("unroll") > kMaxTripFragments)
-                               return std::to_string(c.get("frags")) + " blocks x " + std::to_string(c.get("unroll")) + " unroll = " +
-                                      std::to_string(c.get("frags") * c.get("unroll")) + " fragments of B a trip > " +
-                                      std::to_string(kMaxTripFragments) + " (16 bytes each per lane, two trips held in registers)";
+                               return std::to_string(c.get("frags")) + " blocks x " + std::to_string(c.get("unroll")) +
+                                      " unroll = " + std::to_string(c.get("frags") * c.get("unroll")) +
+                                      " fragments of B a trip > " + std::to_string(kMaxTripFragments) +
+                                      " (16 bytes each per lane, two trips held in registers)";
                              return std::nullopt;
                            }});
-  f.constraints.push_back({"regs", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get("regs") == 1 && c.get("wide") == 1)
-                               return std::string("wide loads are a way of staging fragments; fragments built in registers load their rows their own way");
-                             return std::nullopt;
-                           }});
+  f.constraints.push_back(
+      {"regs",
+       [](const KernelFamily&, const Config& c, const GemmProblem&,
+          const vk::DeviceInfo&) -> std::optional<std::string> {
+         if (c.get("regs") == 1 && c.get("wide") == 1)
+           return std::string(
+               "wide loads are a way of staging fragments; fragments built in registers load their rows their own way");
+         return std::nullopt;
+       }});
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.workgroup_size_constant_id = 0;
@@ -54,7 +72,9 @@ KernelFamily make_rowmma() {
   f.workgroup_size = [](const Config& c) { return c.get("sgk") * 32; };
   // As declared in the shader, per subgroup: one staged fragment of op(A) (16 rows of 24 values), per block of
   // rows one of B or its 16 x 16 f32 sums (1 KiB), and the flag of its fragment-layout check.
-  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024 + 4); };
+  f.shared_bytes = [](const Config& c, DType) {
+    return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024 + 4);
+  };
   // Workgroup x: block of rows x / SPLITS, k range x % SPLITS (the workgroups resident at once share their rows).
   f.grid = [](const Config& c, const GemmProblem& p) {
     const uint64_t rows = 16 * uint64_t(c.get("frags"));
@@ -75,8 +95,9 @@ KernelFamily make_rowmma() {
   // us unsplit, 15.7 us in 8 ranges; at N = 4096 every split lost 3-4 us: steps 17 and 18).
   f.screening_rank = [](const Config& c, const GemmProblem& p) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
-    return std::abs(std::log2(groups / 128.0)) + (c.get("sgk") == 16 ? 0.0 : 0.5) + (c.get("unroll") == 8 ? 0.25 : 0.0) +
-           (c.get("wide") == 1 || c.get("regs") == 1 ? 0.0 : 0.125) + (c.get("regs") == 1 ? 0.0 : 0.25) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
+    return std::abs(std::log2(groups / 128.0)) + (c.get("sgk") == 16 ? 0.0 : 0.5) +
+           (c.get("unroll") == 8 ? 0.25 : 0.0) + (c.get("wide") == 1 || c.get("regs") == 1 ? 0.0 : 0.125) +
+           (c.get("regs") == 1 ? 0.0 : 0.25) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
   f.screening_weight = 2;
   f.few_rows = true;

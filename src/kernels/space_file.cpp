@@ -27,7 +27,8 @@ std::string listed(const std::vector<uint32_t>& values) {
 
 }  // namespace
 
-std::vector<KernelFamily> apply_space(const std::string& text, const std::string& source, const std::vector<const KernelFamily*>& families) {
+std::vector<KernelFamily> apply_space(const std::string& text, const std::string& source,
+                                      const std::vector<const KernelFamily*>& families) {
   json j;
   try {
     j = parse_json_without_duplicates<json>(text);
@@ -68,11 +69,12 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
         std::vector<uint32_t> chosen;
         for (const json& v : values) {
           const ParamSpec& supported = family->params[size_t(spec - f.params.begin())];
-          if (!v.is_number_unsigned() ||
-              std::find(supported.values.begin(), supported.values.end(), v.get<uint64_t>()) == supported.values.end()) {
+          if (!v.is_number_unsigned() || std::find(supported.values.begin(), supported.values.end(),
+                                                   v.get<uint64_t>()) == supported.values.end()) {
             throw refuse(where, v.dump() + " is not supported (supported: " + listed(supported.values) + ")");
           }
-          if (std::find(chosen.begin(), chosen.end(), v.get<uint32_t>()) == chosen.end()) chosen.push_back(v.get<uint32_t>());
+          if (std::find(chosen.begin(), chosen.end(), v.get<uint32_t>()) == chosen.end())
+            chosen.push_back(v.get<uint32_t>());
         }
         spec->values = chosen;
       }

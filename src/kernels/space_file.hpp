@@ -15,6 +15,7 @@ const std::string& default_space_text();
 /// Families restricted to a space file's values. `source` names the file in errors: malformed JSON is
 /// "FILE:LINE:COL: reason"; an unknown variant or parameter, an empty list or a value the variant does not
 /// support is "FILE: variants.NAME.PARAM: reason"; all exit 2. A variant the file leaves out keeps its values.
-std::vector<KernelFamily> apply_space(const std::string& text, const std::string& source, const std::vector<const KernelFamily*>& families);
+std::vector<KernelFamily> apply_space(const std::string& text, const std::string& source,
+                                      const std::vector<const KernelFamily*>& families);
 
 }  // namespace gemmtune

@@ -83,84 +83,122 @@ std::span<const uint32_t> words(const uint32_t (&array)[N]) {
 
 std::span<const uint32_t> tiled_spirv(DType dtype) {
   switch (dtype) {
-    case DType::f32: return words(spirv_tiled_f32);
-    case DType::f16: return words(spirv_tiled_f16);
-    case DType::bf16: return words(spirv_tiled_bf16);
-    case DType::i8: return words(spirv_tiled_i8);
-    case DType::u8: return words(spirv_tiled_u8);
-    case DType::u8i8: return words(spirv_tiled_u8i8);
+    case DType::f32:
+      return words(spirv_tiled_f32);
+    case DType::f16:
+      return words(spirv_tiled_f16);
+    case DType::bf16:
+      return words(spirv_tiled_bf16);
+    case DType::i8:
+      return words(spirv_tiled_i8);
+    case DType::u8:
+      return words(spirv_tiled_u8);
+    case DType::u8i8:
+      return words(spirv_tiled_u8i8);
   }
   return {};
 }
 
 std::span<const uint32_t> naive_spirv(DType dtype) {
   switch (dtype) {
-    case DType::f32: return words(spirv_naive_f32);
-    case DType::f16: return words(spirv_naive_f16);
-    case DType::bf16: return words(spirv_naive_bf16);
-    case DType::i8: return words(spirv_naive_i8);
-    case DType::u8: return words(spirv_naive_u8);
-    case DType::u8i8: return words(spirv_naive_u8i8);
+    case DType::f32:
+      return words(spirv_naive_f32);
+    case DType::f16:
+      return words(spirv_naive_f16);
+    case DType::bf16:
+      return words(spirv_naive_bf16);
+    case DType::i8:
+      return words(spirv_naive_i8);
+    case DType::u8:
+      return words(spirv_naive_u8);
+    case DType::u8i8:
+      return words(spirv_naive_u8i8);
   }
   return {};
 }
 
 std::span<const uint32_t> rowdot_spirv(DType dtype) {
   switch (dtype) {
-    case DType::f32: return words(spirv_rowdot_f32);
-    case DType::f16: return words(spirv_rowdot_f16);
-    case DType::bf16: return words(spirv_rowdot_bf16);
-    default: return {};
+    case DType::f32:
+      return words(spirv_rowdot_f32);
+    case DType::f16:
+      return words(spirv_rowdot_f16);
+    case DType::bf16:
+      return words(spirv_rowdot_bf16);
+    default:
+      return {};
   }
 }
 
 std::span<const uint32_t> fewrows_spirv(DType dtype) {
   switch (dtype) {
-    case DType::f32: return words(spirv_fewrows_f32);
-    case DType::f16: return words(spirv_fewrows_f16);
-    case DType::bf16: return words(spirv_fewrows_bf16);
-    case DType::i8: return words(spirv_fewrows_i8);
-    case DType::u8: return words(spirv_fewrows_u8);
-    case DType::u8i8: return words(spirv_fewrows_u8i8);
+    case DType::f32:
+      return words(spirv_fewrows_f32);
+    case DType::f16:
+      return words(spirv_fewrows_f16);
+    case DType::bf16:
+      return words(spirv_fewrows_bf16);
+    case DType::i8:
+      return words(spirv_fewrows_i8);
+    case DType::u8:
+      return words(spirv_fewrows_u8);
+    case DType::u8i8:
+      return words(spirv_fewrows_u8i8);
   }
   return {};
 }
 
 std::span<const uint32_t> coopmat_spirv(DType dtype) {
   switch (dtype) {
-    case DType::f16: return words(spirv_coopmat_f16);
-    case DType::bf16: return words(spirv_coopmat_bf16);
-    case DType::i8: return words(spirv_coopmat_i8);
-    case DType::u8: return words(spirv_coopmat_u8);
-    case DType::u8i8: return words(spirv_coopmat_u8i8);
-    default: return {};
+    case DType::f16:
+      return words(spirv_coopmat_f16);
+    case DType::bf16:
+      return words(spirv_coopmat_bf16);
+    case DType::i8:
+      return words(spirv_coopmat_i8);
+    case DType::u8:
+      return words(spirv_coopmat_u8);
+    case DType::u8i8:
+      return words(spirv_coopmat_u8i8);
+    default:
+      return {};
   }
   return {};
 }
 
 std::span<const uint32_t> rowmma_spirv(DType dtype) {
   switch (dtype) {
-    case DType::f16: return words(spirv_rowmma_f16);
-    case DType::bf16: return words(spirv_rowmma_bf16);
-    default: return {};
+    case DType::f16:
+      return words(spirv_rowmma_f16);
+    case DType::bf16:
+      return words(spirv_rowmma_bf16);
+    default:
+      return {};
   }
 }
 
 std::span<const uint32_t> coopmat2_spirv(DType dtype) {
   switch (dtype) {
-    case DType::f16: return words(spirv_coopmat2_f16);
-    case DType::bf16: return words(spirv_coopmat2_bf16);
-    default: return {};
+    case DType::f16:
+      return words(spirv_coopmat2_f16);
+    case DType::bf16:
+      return words(spirv_coopmat2_bf16);
+    default:
+      return {};
   }
   return {};
 }
 
 std::span<const uint32_t> tiled_dot_spirv(DType dtype) {
   switch (dtype) {
-    case DType::i8: return words(spirv_tiled_dot_i8);
-    case DType::u8: return words(spirv_tiled_dot_u8);
-    case DType::u8i8: return words(spirv_tiled_dot_u8i8);
-    default: return {};
+    case DType::i8:
+      return words(spirv_tiled_dot_i8);
+    case DType::u8:
+      return words(spirv_tiled_dot_u8);
+    case DType::u8i8:
+      return words(spirv_tiled_dot_u8i8);
+    default:
+      return {};
   }
 }
 
@@ -174,28 +212,47 @@ std::span<const uint32_t> test_hang_spirv() { return words(spirv_test_hang_f32);
 std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   auto pick = [&](auto& f32, auto& f16, auto& bf16) -> std::span<const uint32_t> {
     switch (dtype) {
-      case DType::f32: return words(f32);
-      case DType::f16: return words(f16);
-      case DType::bf16: return words(bf16);
-      default: return {};
+      case DType::f32:
+        return words(f32);
+      case DType::f16:
+        return words(f16);
+      case DType::bf16:
+        return words(bf16);
+      default:
+        return {};
     }
   };
-  if (fault == "unroll_tail") return pick(spirv_fault_unroll_tail_f32, spirv_fault_unroll_tail_f16, spirv_fault_unroll_tail_bf16);
-  if (fault == "last_slice") return pick(spirv_fault_last_slice_f32, spirv_fault_last_slice_f16, spirv_fault_last_slice_bf16);
-  if (fault == "dropped_plane") return pick(spirv_fault_dropped_plane_f32, spirv_fault_dropped_plane_f16, spirv_fault_dropped_plane_bf16);
-  if (fault == "reversed_planes") return pick(spirv_fault_reversed_planes_f32, spirv_fault_reversed_planes_f16, spirv_fault_reversed_planes_bf16);
-  if (fault == "rowdot_head") return pick(spirv_fault_rowdot_head_f32, spirv_fault_rowdot_head_f16, spirv_fault_rowdot_head_bf16);
-  if (fault == "edge_column") return pick(spirv_fault_edge_column_f32, spirv_fault_edge_column_f16, spirv_fault_edge_column_bf16);
-  if (fault == "beta_reads_c") return pick(spirv_fault_beta_reads_c_f32, spirv_fault_beta_reads_c_f16, spirv_fault_beta_reads_c_bf16);
-  if (fault == "bias_shift") return pick(spirv_fault_bias_shift_f32, spirv_fault_bias_shift_f16, spirv_fault_bias_shift_bf16);
-  if (fault == "gelu_constant") return pick(spirv_fault_gelu_constant_f32, spirv_fault_gelu_constant_f16, spirv_fault_gelu_constant_bf16);
-  if (fault == "gelu_erf_constant") return pick(spirv_fault_gelu_erf_constant_f32, spirv_fault_gelu_erf_constant_f16, spirv_fault_gelu_erf_constant_bf16);
+  if (fault == "unroll_tail")
+    return pick(spirv_fault_unroll_tail_f32, spirv_fault_unroll_tail_f16, spirv_fault_unroll_tail_bf16);
+  if (fault == "last_slice")
+    return pick(spirv_fault_last_slice_f32, spirv_fault_last_slice_f16, spirv_fault_last_slice_bf16);
+  if (fault == "dropped_plane")
+    return pick(spirv_fault_dropped_plane_f32, spirv_fault_dropped_plane_f16, spirv_fault_dropped_plane_bf16);
+  if (fault == "reversed_planes")
+    return pick(spirv_fault_reversed_planes_f32, spirv_fault_reversed_planes_f16, spirv_fault_reversed_planes_bf16);
+  if (fault == "rowdot_head")
+    return pick(spirv_fault_rowdot_head_f32, spirv_fault_rowdot_head_f16, spirv_fault_rowdot_head_bf16);
+  if (fault == "edge_column")
+    return pick(spirv_fault_edge_column_f32, spirv_fault_edge_column_f16, spirv_fault_edge_column_bf16);
+  if (fault == "beta_reads_c")
+    return pick(spirv_fault_beta_reads_c_f32, spirv_fault_beta_reads_c_f16, spirv_fault_beta_reads_c_bf16);
+  if (fault == "bias_shift")
+    return pick(spirv_fault_bias_shift_f32, spirv_fault_bias_shift_f16, spirv_fault_bias_shift_bf16);
+  if (fault == "gelu_constant")
+    return pick(spirv_fault_gelu_constant_f32, spirv_fault_gelu_constant_f16, spirv_fault_gelu_constant_bf16);
+  if (fault == "gelu_erf_constant")
+    return pick(spirv_fault_gelu_erf_constant_f32, spirv_fault_gelu_erf_constant_f16,
+                spirv_fault_gelu_erf_constant_bf16);
   if (fault == "zero_point") {
     switch (dtype) {
-      case DType::i8: return words(spirv_fault_zero_point_i8);
-      case DType::u8: return words(spirv_fault_zero_point_u8);
-      case DType::u8i8: return words(spirv_fault_zero_point_u8i8);
-      default: return {};
+      case DType::i8:
+        return words(spirv_fault_zero_point_i8);
+      case DType::u8:
+        return words(spirv_fault_zero_point_u8);
+      case DType::u8i8:
+        return words(spirv_fault_zero_point_u8i8);
+      default:
+        return {};
     }
   }
   return {};

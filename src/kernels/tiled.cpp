@@ -15,28 +15,35 @@ KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params)
   f.name = name;
   // Spec constant 0 is the workgroup size; 1..5 are the tile parameters (see the shader header).
   f.params = std::move(params);
-  f.constraints.push_back({"divisibility", [](const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&)
-                                               -> std::optional<std::string> {
+  f.constraints.push_back({"divisibility",
+                           [](const KernelFamily&, const Config& c, const GemmProblem&,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (c.get("bm") % c.get("tm") != 0) return "bm is not a multiple of tm";
                              if (c.get("bn") % c.get("tn") != 0) return "bn is not a multiple of tn";
                              return std::nullopt;
                            }});
-  f.constraints.push_back({"deterministic_order", [](const KernelFamily&, const Config& c, const GemmProblem& p, const vk::DeviceInfo&)
-                                                      -> std::optional<std::string> {
-                             if (p.mode == Mode::deterministic && c.get("bk") % 16 != 0)
-                               return "deterministic mode chains 16 products per staged step: bk must be a multiple of 16";
-                             return std::nullopt;
-                           }});
+  f.constraints.push_back(
+      {"deterministic_order",
+       [](const KernelFamily&, const Config& c, const GemmProblem& p,
+          const vk::DeviceInfo&) -> std::optional<std::string> {
+         if (p.mode == Mode::deterministic && c.get("bk") % 16 != 0)
+           return "deterministic mode chains 16 products per staged step: bk must be a multiple of 16";
+         return std::nullopt;
+       }});
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("tm")) * (c.get("bn") / c.get("tn")); };
   // Two k-major tiles, BK x BM and BK x BN floats, unpadded (held as vec4s: see the shader).
-  f.shared_bytes = [](const Config& c, DType) { return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float); };
+  f.shared_bytes = [](const Config& c, DType) {
+    return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float);
+  };
   f.spirv = tiled_spirv;
   // 8-bit integers (kernels/gemm_tiled_int.comp; split-k keeps int32 partial sums in its planes): packed dot
   // products where the device has them (USE_DOT).
   f.alternative_spirv = tiled_dot_spirv;
-  f.alternative_applies = [](DType dtype, const vk::DeviceInfo& d) { return is_integer(dtype) && d.matrix.integer_dot_product; };
+  f.alternative_applies = [](DType dtype, const vk::DeviceInfo& d) {
+    return is_integer(dtype) && d.matrix.integer_dot_product;
+  };
   return f;
 }
 
@@ -64,14 +71,16 @@ KernelFamily make_splitk() {
                                           {"tn", 5, {2, 4, 8}},
                                           {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    if (p.shape.k < kMinSplitK) return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
+    if (p.shape.k < kMinSplitK)
+      return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";
     return std::nullopt;
   };
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.splits = [](const Config& c) { return c.get("splits"); };
   f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch * c.get("splits")};
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
+                                   p.shape.batch * c.get("splits")};
   };
   // The planes are added in range order by the reduce pass (kernels/splitk_reduce.comp).
   f.shape_needs = [](const Config& c, DType) {

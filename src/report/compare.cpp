@@ -35,7 +35,8 @@ std::string percent(double fraction) {
 }  // namespace
 
 bool Comparison::regressed() const {
-  return std::any_of(entries.begin(), entries.end(), [](const EntryComparison& e) { return e.status == "regressed" || e.status == "lost"; });
+  return std::any_of(entries.begin(), entries.end(),
+                     [](const EntryComparison& e) { return e.status == "regressed" || e.status == "lost"; });
 }
 
 Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, const CompareOptions& o) {
@@ -47,7 +48,8 @@ Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, con
   for (const TableEntry& b : base.entries) {
     EntryComparison r;
     r.key = readable_key(b);
-    auto n = std::find_if(fresh.entries.begin(), fresh.entries.end(), [&](const TableEntry& e) { return e.same_key(b); });
+    auto n =
+        std::find_if(fresh.entries.begin(), fresh.entries.end(), [&](const TableEntry& e) { return e.same_key(b); });
     if (b.best) {
       r.base_config = b.best->name;
       r.base_us = b.best->median_us;
@@ -71,7 +73,8 @@ Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, con
     c.entries.push_back(r);
   }
   for (const TableEntry& n : fresh.entries) {
-    const bool in_base = std::any_of(base.entries.begin(), base.entries.end(), [&](const TableEntry& e) { return e.same_key(n); });
+    const bool in_base =
+        std::any_of(base.entries.begin(), base.entries.end(), [&](const TableEntry& e) { return e.same_key(n); });
     if (in_base) continue;
     EntryComparison r;
     r.key = readable_key(n);
@@ -92,12 +95,19 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
   if (format == "json") {
     json rows = json::array();
     for (const EntryComparison& e : c.entries) {
-      rows.push_back({{"key", e.key}, {"status", e.status}, {"base_config", e.base_config}, {"new_config", e.new_config},
-                      {"base_us", e.base_us}, {"new_us", e.new_us}, {"slowdown", e.slowdown}, {"noise", e.noise}});
+      rows.push_back({{"key", e.key},
+                      {"status", e.status},
+                      {"base_config", e.base_config},
+                      {"new_config", e.new_config},
+                      {"base_us", e.base_us},
+                      {"new_us", e.new_us},
+                      {"slowdown", e.slowdown},
+                      {"noise", e.noise}});
     }
     return json{{"base_device", c.base_device}, {"new_device", c.new_device}, {"device_mismatch", c.device_mismatch},
-                {"threshold", o.threshold}, {"regressions", regressions}, {"entries", rows}}
-               .dump(2) + "\n";
+                {"threshold", o.threshold},     {"regressions", regressions}, {"entries", rows}}
+               .dump(2) +
+           "\n";
   }
   if (format == "junit") {
     out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"gemmtune compare\" tests=\"" +
@@ -105,9 +115,11 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
     for (const EntryComparison& e : c.entries) {
       out += "  <testcase classname=\"gemmtune\" name=\"" + markup_escaped(e.key) + "\">";
       if (e.status == "regressed" || e.status == "lost") {
-        out += "<failure message=\"" + markup_escaped(e.status + " " + percent(e.slowdown) + " (" + e.base_config + " " +
-                                                   json(e.base_us).dump() + " us -> " + e.new_config + " " + json(e.new_us).dump() + " us)") +
-               "\"/>";
+        out +=
+            "<failure message=\"" +
+            markup_escaped(e.status + " " + percent(e.slowdown) + " (" + e.base_config + " " + json(e.base_us).dump() +
+                           " us -> " + e.new_config + " " + json(e.new_us).dump() + " us)") +
+            "\"/>";
       } else if (e.status == "missing" || e.status == "new") {
         out += "<skipped message=\"" + e.status + "\"/>";
       }
@@ -127,11 +139,13 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
     const std::string change = e.base_us > 0 && e.new_us > 0 ? percent(e.slowdown) : "";
     const std::string noise = e.noise > 0 ? percent(e.noise).substr(1) : "";
     if (md) {
-      std::snprintf(line, sizeof line, "| %s | %s%s%s | %.2f | %.2f | %s | %s |\n", e.key.c_str(), e.status == "regressed" || e.status == "lost" ? "**" : "",
-                    e.status.c_str(), e.status == "regressed" || e.status == "lost" ? "**" : "", e.base_us, e.new_us, change.c_str(), noise.c_str());
+      std::snprintf(line, sizeof line, "| %s | %s%s%s | %.2f | %.2f | %s | %s |\n", e.key.c_str(),
+                    e.status == "regressed" || e.status == "lost" ? "**" : "", e.status.c_str(),
+                    e.status == "regressed" || e.status == "lost" ? "**" : "", e.base_us, e.new_us, change.c_str(),
+                    noise.c_str());
     } else {
-      std::snprintf(line, sizeof line, "%-10s %-40s %10.2f -> %10.2f us %8s (noise %s)\n", e.status.c_str(), e.key.c_str(), e.base_us,
-                    e.new_us, change.c_str(), noise.empty() ? "-" : noise.c_str());
+      std::snprintf(line, sizeof line, "%-10s %-40s %10.2f -> %10.2f us %8s (noise %s)\n", e.status.c_str(),
+                    e.key.c_str(), e.base_us, e.new_us, change.c_str(), noise.empty() ? "-" : noise.c_str());
     }
     out += line;
   }
@@ -148,7 +162,8 @@ double parse_percent(const std::string& text, const std::string& option) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (number.empty() || used != number.size() || !(v >= 0.0 && v <= 1000.0) || !std::isdigit(static_cast<unsigned char>(number[0]))) {
+  if (number.empty() || used != number.size() || !(v >= 0.0 && v <= 1000.0) ||
+      !std::isdigit(static_cast<unsigned char>(number[0]))) {
     throw usage_error(option, text, "expected a percentage such as 5% or 2.5");
   }
   return v / 100.0;

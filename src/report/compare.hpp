@@ -9,24 +9,24 @@
 namespace gemmtune {
 
 struct CompareOptions {
-  double threshold = 0.05;     ///< a slowdown must exceed this fraction...
-  double noise_factor = 2.0;   ///< ...and this many times the larger CV of the two best results
+  double threshold = 0.05;    ///< a slowdown must exceed this fraction...
+  double noise_factor = 2.0;  ///< ...and this many times the larger CV of the two best results
 };
 
 struct EntryComparison {
-  std::string key;       ///< shape, dtype, layout and the rest, readable
-  std::string status;    ///< "same", "faster", "regressed", "lost" (no verified result now), "new", "missing"
+  std::string key;     ///< shape, dtype, layout and the rest, readable
+  std::string status;  ///< "same", "faster", "regressed", "lost" (no verified result now), "new", "missing"
   std::string base_config, new_config;
   double base_us = 0, new_us = 0;
-  double slowdown = 0;   ///< new_us / base_us - 1 (negative: faster)
-  double noise = 0;      ///< noise_factor x max(base cv, new cv)
+  double slowdown = 0;  ///< new_us / base_us - 1 (negative: faster)
+  double noise = 0;     ///< noise_factor x max(base cv, new cv)
 };
 
 struct Comparison {
   std::vector<EntryComparison> entries;  ///< base order, then entries only NEW has
   bool device_mismatch = false;
   std::string base_device, new_device;
-  bool regressed() const;                ///< any "regressed" or "lost"
+  bool regressed() const;  ///< any "regressed" or "lost"
 };
 
 /// Compares entries with the same key. A slowdown beyond both the threshold and the noise is a regression; an

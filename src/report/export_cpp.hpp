@@ -13,6 +13,7 @@ namespace gemmtune {
 /// `source` names the table in its first comment. Each entry carries its config's shape needs (`needs_of`), which
 /// the header's lookup checks as gemmtune lookup does; a config whose variant `needs_of` does not know serves only
 /// its own shape there too.
-std::string export_cpp_header(const TuningTable& table, const std::string& ns, const std::string& source, const ShapeNeedsOf& needs_of);
+std::string export_cpp_header(const TuningTable& table, const std::string& ns, const std::string& source,
+                              const ShapeNeedsOf& needs_of);
 
 }  // namespace gemmtune

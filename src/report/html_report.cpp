@@ -27,9 +27,9 @@ std::string sig(double v) {
 }
 
 std::string color_of(const std::string& variant) {
-  static const std::map<std::string, std::string> colors = {{"tiled", "#4e79a7"},  {"splitk", "#f28e2b"}, {"fewrows", "#59a14f"},
-                                                            {"rowdot", "#edc948"},  {"rowmma", "#ff9da7"},  {"coopmat", "#e15759"},
-                                                            {"coopmat2", "#b07aa1"}, {"naive", "#9c755f"}};
+  static const std::map<std::string, std::string> colors = {
+      {"tiled", "#4e79a7"},  {"splitk", "#f28e2b"},  {"fewrows", "#59a14f"},  {"rowdot", "#edc948"},
+      {"rowmma", "#ff9da7"}, {"coopmat", "#e15759"}, {"coopmat2", "#b07aa1"}, {"naive", "#9c755f"}};
   auto it = colors.find(variant);
   return it == colors.end() ? "#76b7b2" : it->second;
 }
@@ -48,7 +48,8 @@ std::vector<VariantBest> variant_bests(const TableEntry& e) {
   std::vector<VariantBest> out;
   for (const auto* c : {&e.best, &e.runner_up}) {
     if (!*c) continue;
-    const bool seen = std::any_of(out.begin(), out.end(), [&](const VariantBest& v) { return v.variant == (*c)->variant; });
+    const bool seen =
+        std::any_of(out.begin(), out.end(), [&](const VariantBest& v) { return v.variant == (*c)->variant; });
     if (!seen) out.push_back({(*c)->variant, (*c)->name, (*c)->median_us, (*c)->gflops});
   }
   return out;
@@ -77,45 +78,55 @@ std::string bar_chart(const std::vector<const TableEntry*>& entries) {
   const double y0 = 30 + plot_h;
   for (int t = 0; t <= 4; ++t) {
     const double value = top * t / 4.0, y = y0 - plot_h * t / 4.0;
-    svg += "<line class=grid x1=\"" + num(left, 0) + "\" x2=\"" + num(width - 10, 0) + "\" y1=\"" + num(y, 1) + "\" y2=\"" + num(y, 1) + "\"/>";
-    svg += "<text class=tick x=\"" + num(left - 6, 0) + "\" y=\"" + num(y + 4, 1) + "\" text-anchor=end>" + sig(value) + "</text>\n";
+    svg += "<line class=grid x1=\"" + num(left, 0) + "\" x2=\"" + num(width - 10, 0) + "\" y1=\"" + num(y, 1) +
+           "\" y2=\"" + num(y, 1) + "\"/>";
+    svg += "<text class=tick x=\"" + num(left - 6, 0) + "\" y=\"" + num(y + 4, 1) + "\" text-anchor=end>" + sig(value) +
+           "</text>\n";
   }
-  svg += "<text class=axis transform=\"translate(14," + num(30 + plot_h / 2, 0) + ") rotate(-90)\" text-anchor=middle>TFLOP/s</text>\n";
+  svg += "<text class=axis transform=\"translate(14," + num(30 + plot_h / 2, 0) +
+         ") rotate(-90)\" text-anchor=middle>TFLOP/s</text>\n";
   for (size_t i = 0; i < entries.size(); ++i) {
     const double gx = left + group_w * double(i) + 6;
     const std::vector<VariantBest> bests = variant_bests(*entries[i]);
     for (size_t v = 0; v < variants.size(); ++v) {
-      auto it = std::find_if(bests.begin(), bests.end(), [&](const VariantBest& b) { return b.variant == variants[v]; });
+      auto it =
+          std::find_if(bests.begin(), bests.end(), [&](const VariantBest& b) { return b.variant == variants[v]; });
       if (it == bests.end()) continue;
       const double tflops = it->gflops / 1000.0, h = plot_h * tflops / top;
-      svg += "<rect x=\"" + num(gx + 16.0 * double(v), 1) + "\" y=\"" + num(y0 - h, 1) + "\" width=\"14\" height=\"" + num(h, 1) +
-             "\" fill=\"" + color_of(variants[v]) + "\"><title>" + esc(shape_label(*entries[i]) + ": " + it->name + ", " +
-             sig(tflops) + " TFLOP/s, " + num(it->median_us) + " us") + "</title></rect>\n";
+      svg += "<rect x=\"" + num(gx + 16.0 * double(v), 1) + "\" y=\"" + num(y0 - h, 1) + "\" width=\"14\" height=\"" +
+             num(h, 1) + "\" fill=\"" + color_of(variants[v]) + "\"><title>" +
+             esc(shape_label(*entries[i]) + ": " + it->name + ", " + sig(tflops) + " TFLOP/s, " + num(it->median_us) +
+                 " us") +
+             "</title></rect>\n";
     }
     // Labels hang down and to the left from their group's centre, ending under it.
     const double lx = gx + 8.0 * double(variants.size());
-    svg += "<text class=tick text-anchor=end transform=\"translate(" + num(lx, 1) + "," + num(y0 + 12, 0) + ") rotate(-45)\">" +
-           esc(shape_label(*entries[i])) + "</text>\n";
+    svg += "<text class=tick text-anchor=end transform=\"translate(" + num(lx, 1) + "," + num(y0 + 12, 0) +
+           ") rotate(-45)\">" + esc(shape_label(*entries[i])) + "</text>\n";
   }
-  svg += "<line class=axisline x1=\"" + num(left, 0) + "\" x2=\"" + num(width - 10, 0) + "\" y1=\"" + num(y0, 0) + "\" y2=\"" + num(y0, 0) + "\"/>\n";
+  svg += "<line class=axisline x1=\"" + num(left, 0) + "\" x2=\"" + num(width - 10, 0) + "\" y1=\"" + num(y0, 0) +
+         "\" y2=\"" + num(y0, 0) + "\"/>\n";
   return svg + "</svg>\n";
 }
 
-std::string roofline(const std::vector<const TableEntry*>& entries, const std::optional<DevicePeak>& peak, const std::string& dtype) {
+std::string roofline(const std::vector<const TableEntry*>& entries, const std::optional<DevicePeak>& peak,
+                     const std::string& dtype) {
   struct Point {
     double x, y;
     std::string label;
   };
   std::vector<Point> points;
   for (const TableEntry* e : entries) {
-    if (e->best) points.push_back({arithmetic_intensity(*e), e->best->gflops / 1000.0, shape_label(*e) + ": " + e->best->name});
+    if (e->best)
+      points.push_back({arithmetic_intensity(*e), e->best->gflops / 1000.0, shape_label(*e) + ": " + e->best->name});
   }
   if (points.empty()) return "";
   // Ceilings: the copy bandwidth (TFLOP/s = intensity x GB/s / 1000) under the compute rates that apply.
   std::vector<std::pair<std::string, double>> roofs;
   const double bandwidth = peak ? peak->copy_gbps : 0.0;
   if (peak && peak->f32_tflops > 0) roofs.push_back({"f32 FMA", peak->f32_tflops});
-  if (peak && dtype != "f32" && peak->coopmat_f16_tflops > 0) roofs.push_back({"matrix units (f16)", peak->coopmat_f16_tflops});
+  if (peak && dtype != "f32" && peak->coopmat_f16_tflops > 0)
+    roofs.push_back({"matrix units (f16)", peak->coopmat_f16_tflops});
   double x_lo = 1e300, x_hi = 0, y_lo = 1e300, y_hi = 0;
   for (const Point& p : points) {
     x_lo = std::min(x_lo, p.x), x_hi = std::max(x_hi, p.x), y_lo = std::min(y_lo, p.y), y_hi = std::max(y_hi, p.y);
@@ -130,28 +141,34 @@ std::string roofline(const std::vector<const TableEntry*>& entries, const std::o
   const double left = 70, top = 20, plot_w = 560, plot_h = 320;
   auto sx = [&](double x) { return left + plot_w * (std::log10(x) - lx0) / (lx1 - lx0); };
   auto sy = [&](double y) { return top + plot_h * (1.0 - (std::log10(y) - ly0) / (ly1 - ly0)); };
-  std::string svg = "<svg class=chart width=\"" + num(left + plot_w + 30, 0) + "\" height=\"" + num(top + plot_h + 60, 0) + "\" role=img>\n";
+  std::string svg = "<svg class=chart width=\"" + num(left + plot_w + 30, 0) + "\" height=\"" +
+                    num(top + plot_h + 60, 0) + "\" role=img>\n";
   for (double d = lx0; d <= lx1; d += 1) {
     const double x = sx(std::pow(10.0, d));
-    svg += "<line class=grid x1=\"" + num(x, 1) + "\" x2=\"" + num(x, 1) + "\" y1=\"" + num(top, 0) + "\" y2=\"" + num(top + plot_h, 0) + "\"/>";
-    svg += "<text class=tick x=\"" + num(x, 1) + "\" y=\"" + num(top + plot_h + 16, 0) + "\" text-anchor=middle>" + sig(std::pow(10.0, d)) + "</text>\n";
+    svg += "<line class=grid x1=\"" + num(x, 1) + "\" x2=\"" + num(x, 1) + "\" y1=\"" + num(top, 0) + "\" y2=\"" +
+           num(top + plot_h, 0) + "\"/>";
+    svg += "<text class=tick x=\"" + num(x, 1) + "\" y=\"" + num(top + plot_h + 16, 0) + "\" text-anchor=middle>" +
+           sig(std::pow(10.0, d)) + "</text>\n";
   }
   for (double d = ly0; d <= ly1; d += 1) {
     const double y = sy(std::pow(10.0, d));
-    svg += "<line class=grid x1=\"" + num(left, 0) + "\" x2=\"" + num(left + plot_w, 0) + "\" y1=\"" + num(y, 1) + "\" y2=\"" + num(y, 1) + "\"/>";
-    svg += "<text class=tick x=\"" + num(left - 6, 0) + "\" y=\"" + num(y + 4, 1) + "\" text-anchor=end>" + sig(std::pow(10.0, d)) + "</text>\n";
+    svg += "<line class=grid x1=\"" + num(left, 0) + "\" x2=\"" + num(left + plot_w, 0) + "\" y1=\"" + num(y, 1) +
+           "\" y2=\"" + num(y, 1) + "\"/>";
+    svg += "<text class=tick x=\"" + num(left - 6, 0) + "\" y=\"" + num(y + 4, 1) + "\" text-anchor=end>" +
+           sig(std::pow(10.0, d)) + "</text>\n";
   }
   svg += "<text class=axis x=\"" + num(left + plot_w / 2, 0) + "\" y=\"" + num(top + plot_h + 40, 0) +
          "\" text-anchor=middle>arithmetic intensity (FLOP/byte)</text>\n";
-  svg += "<text class=axis transform=\"translate(16," + num(top + plot_h / 2, 0) + ") rotate(-90)\" text-anchor=middle>TFLOP/s</text>\n";
+  svg += "<text class=axis transform=\"translate(16," + num(top + plot_h / 2, 0) +
+         ") rotate(-90)\" text-anchor=middle>TFLOP/s</text>\n";
   for (const auto& [name, rate] : roofs) {
     const double x_start = std::pow(10.0, lx0), x_end = std::pow(10.0, lx1), ridge = rate * 1000.0 / bandwidth;
     std::string path = "M" + num(sx(x_start), 1) + "," + num(sy(x_start * bandwidth / 1000.0), 1);
     path += " L" + num(sx(ridge), 1) + "," + num(sy(rate), 1) + " L" + num(sx(x_end), 1) + "," + num(sy(rate), 1);
-    svg += "<path class=roof d=\"" + path + "\"><title>" + esc(name + ": " + sig(rate) + " TFLOP/s, copy " + sig(bandwidth) + " GB/s") +
-           "</title></path>";
-    svg += "<text class=rooflabel x=\"" + num(sx(x_end) - 4, 1) + "\" y=\"" + num(sy(rate) - 5, 1) + "\" text-anchor=end>" +
-           esc(name + " " + sig(rate) + " TFLOP/s") + "</text>\n";
+    svg += "<path class=roof d=\"" + path + "\"><title>" +
+           esc(name + ": " + sig(rate) + " TFLOP/s, copy " + sig(bandwidth) + " GB/s") + "</title></path>";
+    svg += "<text class=rooflabel x=\"" + num(sx(x_end) - 4, 1) + "\" y=\"" + num(sy(rate) - 5, 1) +
+           "\" text-anchor=end>" + esc(name + " " + sig(rate) + " TFLOP/s") + "</text>\n";
   }
   for (const Point& p : points) {
     svg += "<circle cx=\"" + num(sx(p.x), 1) + "\" cy=\"" + num(sy(p.y), 1) + "\" r=\"5\"><title>" +
@@ -159,32 +176,39 @@ std::string roofline(const std::vector<const TableEntry*>& entries, const std::o
   }
   svg += "</svg>\n";
   if (roofs.empty()) {
-    svg += "<p class=note>No ceilings: this table has no measured peak (run <code>gemmtune peak --out TABLE</code>).</p>\n";
+    svg +=
+        "<p class=note>No ceilings: this table has no measured peak (run <code>gemmtune peak --out "
+        "TABLE</code>).</p>\n";
   }
   return svg;
 }
 
 std::string entry_table(const std::vector<const TableEntry*>& entries) {
-  std::string html = "<table class=sortable>\n<thead><tr><th>shape</th><th>best</th><th>median us</th><th>TFLOP/s</th>"
-                     "<th>runner-up</th><th>margin %</th><th>noise band %</th><th>ceiling %</th><th>baseline us</th>"
-                     "<th>speed-up</th></tr></thead>\n<tbody>\n";
+  std::string html =
+      "<table class=sortable>\n<thead><tr><th>shape</th><th>best</th><th>median us</th><th>TFLOP/s</th>"
+      "<th>runner-up</th><th>margin %</th><th>noise band %</th><th>ceiling %</th><th>baseline us</th>"
+      "<th>speed-up</th></tr></thead>\n<tbody>\n";
   for (const TableEntry* e : entries) {
     auto cell = [](const std::string& text, const std::string& sort_key = "") {
       return sort_key.empty() ? "<td>" + esc(text) + "</td>" : "<td data-v=\"" + sort_key + "\">" + esc(text) + "</td>";
     };
     html += "<tr>" + cell(shape_label(*e), num(double(e->m) * double(e->n) * double(e->k) * double(e->batch), 0));
     if (!e->best) {
-      html += cell(e->unsupported.empty() ? "no verified candidate" : e->unsupported) + "<td></td><td></td><td></td><td></td><td></td><td></td>";
+      html += cell(e->unsupported.empty() ? "no verified candidate" : e->unsupported) +
+              "<td></td><td></td><td></td><td></td><td></td><td></td>";
     } else {
       const ConfigResult& b = *e->best;
-      html += cell(b.name) + cell(num(b.median_us), num(b.median_us, 4)) + cell(sig(b.gflops / 1000.0), num(b.gflops, 4));
-      html += cell(e->runner_up ? e->runner_up->name : "") + cell(num(100.0 * e->margin, 1) + (e->tie ? " (tie)" : ""), num(e->margin, 6));
+      html +=
+          cell(b.name) + cell(num(b.median_us), num(b.median_us, 4)) + cell(sig(b.gflops / 1000.0), num(b.gflops, 4));
+      html += cell(e->runner_up ? e->runner_up->name : "") +
+              cell(num(100.0 * e->margin, 1) + (e->tie ? " (tie)" : ""), num(e->margin, 6));
       html += cell(num(100.0 * e->noise_band, 1), num(e->noise_band, 6));
-      html += cell(b.bound_by.empty() ? "" : num(100.0 * b.ceiling_fraction, 0) + " (" + b.bound_by + ")", num(b.ceiling_fraction, 6));
+      html += cell(b.bound_by.empty() ? "" : num(100.0 * b.ceiling_fraction, 0) + " (" + b.bound_by + ")",
+                   num(b.ceiling_fraction, 6));
     }
     if (e->baseline_us && e->best) {
-      html += cell(num(*e->baseline_us), num(*e->baseline_us, 4)) + cell(num(*e->baseline_us / e->best->median_us, 1) + "x",
-                                                                        num(*e->baseline_us / e->best->median_us, 4));
+      html += cell(num(*e->baseline_us), num(*e->baseline_us, 4)) +
+              cell(num(*e->baseline_us / e->best->median_us, 1) + "x", num(*e->baseline_us / e->best->median_us, 4));
     } else {
       html += "<td></td><td></td>";
     }
@@ -204,9 +228,11 @@ td:first-child,td:nth-child(2),td:nth-child(5){text-align:left}th{background:#f3
 // Click a header to sort by that column (numbers by their data-v key), again to reverse.
 const char* kSortScript = R"(document.querySelectorAll('table.sortable').forEach(function(t){
 t.querySelectorAll('th').forEach(function(th,col){th.addEventListener('click',function(){
-var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows),dir=th.dataset.dir==='asc'?-1:1;th.dataset.dir=dir>0?'asc':'desc';
+var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows),dir=th.dataset.dir==='asc'?-1:1;
+th.dataset.dir=dir>0?'asc':'desc';
 rows.sort(function(a,b){var x=a.cells[col],y=b.cells[col],xv=x.dataset.v,yv=y.dataset.v;
-if(xv!==undefined&&yv!==undefined)return dir*(parseFloat(xv)-parseFloat(yv));return dir*x.textContent.localeCompare(y.textContent);});
+if(xv!==undefined&&yv!==undefined)return dir*(parseFloat(xv)-parseFloat(yv));
+return dir*x.textContent.localeCompare(y.textContent);});
 rows.forEach(function(r){body.appendChild(r);});});});});)";
 
 }  // namespace
@@ -217,11 +243,13 @@ std::string html_report(const std::vector<NamedTable>& tables) {
   html += "</style></head><body>\n<h1>gemmtune report</h1>\n";
   for (const NamedTable& nt : tables) {
     const TuningTable& t = nt.table;
-    html += "<h2>" + esc(t.device.name) + "</h2>\n<p>" + esc(nt.path) + ": driver " + esc(t.device.driver_name + " " + t.device.driver_version) +
-            ", Vulkan " + esc(t.device.api_version) + ", written by " + esc(t.tool.name + " " + t.tool.version) + " on " + esc(t.created) +
-            ", " + std::to_string(t.entries.size()) + " entries";
+    html += "<h2>" + esc(t.device.name) + "</h2>\n<p>" + esc(nt.path) + ": driver " +
+            esc(t.device.driver_name + " " + t.device.driver_version) + ", Vulkan " + esc(t.device.api_version) +
+            ", written by " + esc(t.tool.name + " " + t.tool.version) + " on " + esc(t.created) + ", " +
+            std::to_string(t.entries.size()) + " entries";
     if (t.peak) {
-      html += "; measured ceilings: f32 " + sig(t.peak->f32_tflops) + " TFLOP/s, copy " + sig(t.peak->copy_gbps) + " GB/s" +
+      html += "; measured ceilings: f32 " + sig(t.peak->f32_tflops) + " TFLOP/s, copy " + sig(t.peak->copy_gbps) +
+              " GB/s" +
               (t.peak->coopmat_f16_tflops > 0 ? ", matrix units " + sig(t.peak->coopmat_f16_tflops) + " TFLOP/s" : "");
     }
     html += "</p>\n";

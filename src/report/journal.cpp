@@ -12,11 +12,23 @@ using json = nlohmann::json;
 std::string journal_path_for(const std::string& table_path) { return table_path + ".journal.jsonl"; }
 
 std::string journal_line(const JournalRecord& r) {
-  json j = {{"device", r.device},   {"tool", r.tool},   {"problem", r.problem}, {"phase", r.phase},
-            {"config", r.config},   {"disposition", r.disposition}, {"detail", r.detail},
-            {"samples_us", r.samples_us}, {"runs_per_sample", r.runs_per_sample}, {"median_us", r.median_us},
-            {"min_us", r.min_us},   {"cv", r.cv},       {"gflops", r.gflops},   {"error", r.error},
-            {"elementwise_rel_error", r.elementwise_rel_error}, {"bound", r.bound}, {"compile_ms", r.compile_ms}};
+  json j = {{"device", r.device},
+            {"tool", r.tool},
+            {"problem", r.problem},
+            {"phase", r.phase},
+            {"config", r.config},
+            {"disposition", r.disposition},
+            {"detail", r.detail},
+            {"samples_us", r.samples_us},
+            {"runs_per_sample", r.runs_per_sample},
+            {"median_us", r.median_us},
+            {"min_us", r.min_us},
+            {"cv", r.cv},
+            {"gflops", r.gflops},
+            {"error", r.error},
+            {"elementwise_rel_error", r.elementwise_rel_error},
+            {"bound", r.bound},
+            {"compile_ms", r.compile_ms}};
   if (!r.pipeline_statistics.empty()) {
     json stats = json::object();
     for (const auto& [name, value] : r.pipeline_statistics) stats[name] = value;

@@ -5,7 +5,8 @@
 namespace gemmtune {
 
 bool plain_operation(const TableEntry& e) {
-  return e.alpha == 1.0 && e.beta == 0.0 && !e.bias && e.activation == "none" && e.mode == "fast" && !e.cold && e.batch == 1;
+  return e.alpha == 1.0 && e.beta == 0.0 && !e.bias && e.activation == "none" && e.mode == "fast" && !e.cold &&
+         e.batch == 1;
 }
 
 namespace {

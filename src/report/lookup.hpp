@@ -14,10 +14,10 @@
 namespace gemmtune {
 
 struct LookupResult {
-  std::string rule;    ///< "exact", "nearest" or "default"
-  std::string config;  ///< config name
-  std::string from;    ///< the entry it came from ("1024x768x3072 f16 nn"), empty for the default
-  double distance = 0; ///< nearest: sqrt of the summed squared differences of ln M, ln N, ln K
+  std::string rule;     ///< "exact", "nearest" or "default"
+  std::string config;   ///< config name
+  std::string from;     ///< the entry it came from ("1024x768x3072 f16 nn"), empty for the default
+  double distance = 0;  ///< nearest: sqrt of the summed squared differences of ln M, ln N, ln K
   double median_us = 0;
 };
 

@@ -20,8 +20,9 @@ TuningTable merge_tables(const std::vector<TuningTable>& tables, const std::vect
   for (size_t t = 0; t < tables.size(); ++t) {
     const TuningTable& table = tables[t];
     if (!(table.device == out.device)) {
-      throw Error(ExitCode::unsupported, sources[t] + ": a table of " + table.device.name + " (driver " + table.device.driver_version +
-                                             ", cache " + table.device.pipeline_cache_uuid + "), " + sources[0] + " is of " +
+      throw Error(ExitCode::unsupported, sources[t] + ": a table of " + table.device.name + " (driver " +
+                                             table.device.driver_version + ", cache " +
+                                             table.device.pipeline_cache_uuid + "), " + sources[0] + " is of " +
                                              out.device.name + " (driver " + out.device.driver_version + ", cache " +
                                              out.device.pipeline_cache_uuid + "): merge joins tables of one device");
     }

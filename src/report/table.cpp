@@ -22,7 +22,7 @@ void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e)
   if (compute_tflops <= 0.0 || peak.copy_gbps <= 0.0 || c.median_us <= 0.0) return;
   const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
   const double intensity = arithmetic_intensity(e);
-  const double memory_ceiling = intensity * peak.copy_gbps * 1e9;   // FLOP/s
+  const double memory_ceiling = intensity * peak.copy_gbps * 1e9;  // FLOP/s
   const double compute_ceiling = compute_tflops * 1e12;
   const double achieved = flops / (c.median_us * 1e-6);
   c.bound_by = memory_ceiling < compute_ceiling ? "memory" : "compute";
@@ -31,7 +31,9 @@ void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e)
 
 double arithmetic_intensity(const TableEntry& e) {
   const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
-  const double in_bytes = e.dtype == "f32" ? 4.0 : (e.dtype == "i8" || e.dtype == "u8" || e.dtype == "u8i8") ? 1.0 : 2.0;
+  const double in_bytes = e.dtype == "f32"                                            ? 4.0
+                          : (e.dtype == "i8" || e.dtype == "u8" || e.dtype == "u8i8") ? 1.0
+                                                                                      : 2.0;
   const double a = double(e.m) * double(e.k) * (e.batch_stride.a == 0 ? 1.0 : double(e.batch)) * in_bytes;
   const double b = double(e.k) * double(e.n) * (e.batch_stride.b == 0 ? 1.0 : double(e.batch)) * in_bytes;
   const double cbytes = double(e.m) * double(e.n) * double(e.batch) * 4.0 * (e.beta != 0.0 ? 2.0 : 1.0);
@@ -52,7 +54,8 @@ namespace {
 /// A non-negative integer of at most `max`: nlohmann's get<uint64_t>() would wrap -5 silently.
 uint64_t get_uint(const json& j, const char* key, uint64_t max = UINT64_MAX, uint64_t min = 0) {
   const json& v = j.at(key);
-  if (!v.is_number_integer()) throw std::invalid_argument(std::string(key) + ": expected an integer, found " + v.type_name());
+  if (!v.is_number_integer())
+    throw std::invalid_argument(std::string(key) + ": expected an integer, found " + v.type_name());
   if (v.is_number_unsigned() ? v.get<uint64_t>() < min : v.get<int64_t>() < int64_t(min)) {
     throw std::invalid_argument(std::string(key) + ": " + v.dump() + " is below " + std::to_string(min));
   }
@@ -65,10 +68,21 @@ json config_to_json(const std::optional<ConfigResult>& c) {
   if (!c) return nullptr;
   json params = json::object();
   for (const auto& [k, v] : c->params) params[k] = v;
-  return {{"variant", c->variant}, {"name", c->name}, {"params", params}, {"median_us", c->median_us}, {"min_us", c->min_us},
-          {"gflops", c->gflops}, {"error", c->error}, {"elementwise_rel_error", c->elementwise_rel_error},
-          {"bound", c->bound}, {"samples", c->samples}, {"runs_per_sample", c->runs_per_sample}, {"cv", c->cv}, {"kernel_hash", c->kernel_hash},
-          {"ceiling_fraction", c->ceiling_fraction}, {"bound_by", c->bound_by}};
+  return {{"variant", c->variant},
+          {"name", c->name},
+          {"params", params},
+          {"median_us", c->median_us},
+          {"min_us", c->min_us},
+          {"gflops", c->gflops},
+          {"error", c->error},
+          {"elementwise_rel_error", c->elementwise_rel_error},
+          {"bound", c->bound},
+          {"samples", c->samples},
+          {"runs_per_sample", c->runs_per_sample},
+          {"cv", c->cv},
+          {"kernel_hash", c->kernel_hash},
+          {"ceiling_fraction", c->ceiling_fraction},
+          {"bound_by", c->bound_by}};
 }
 
 std::optional<ConfigResult> config_from_json(const json& j) {
@@ -94,7 +108,6 @@ std::optional<ConfigResult> config_from_json(const json& j) {
   return c;
 }
 
-
 /// nlohmann messages start with "[json.exception.type_error.302] "; keep the readable part.
 std::string readable(const std::exception& e) {
   std::string s = e.what();
@@ -105,10 +118,22 @@ std::string readable(const std::exception& e) {
 
 std::string entry_key(const TableEntry& e) {
   auto triple = [](const PerOperand& p) { return json{{"a", p.a}, {"b", p.b}, {"c", p.c}}; };
-  return json{{"m", e.m}, {"n", e.n}, {"k", e.k}, {"batch", e.batch}, {"dtype", e.dtype}, {"layout", e.layout},
-              {"ld", triple(e.ld)}, {"offset", triple(e.offset)}, {"batch_stride", triple(e.batch_stride)},
-              {"alpha", e.alpha}, {"beta", e.beta}, {"bias", e.bias}, {"bias_offset", e.bias_offset},
-              {"activation", e.activation}, {"mode", e.mode}, {"cold", e.cold}}
+  return json{{"m", e.m},
+              {"n", e.n},
+              {"k", e.k},
+              {"batch", e.batch},
+              {"dtype", e.dtype},
+              {"layout", e.layout},
+              {"ld", triple(e.ld)},
+              {"offset", triple(e.offset)},
+              {"batch_stride", triple(e.batch_stride)},
+              {"alpha", e.alpha},
+              {"beta", e.beta},
+              {"bias", e.bias},
+              {"bias_offset", e.bias_offset},
+              {"activation", e.activation},
+              {"mode", e.mode},
+              {"cold", e.cold}}
       .dump();
 }
 
@@ -120,37 +145,64 @@ std::string table_to_json(const TuningTable& t) {
     for (const VariantNote& v : e.not_applicable) notes.push_back({{"variant", v.variant}, {"reason", v.reason}});
     json variant_bests = json::array();
     for (const VariantBest& v : e.variant_best) {
-      variant_bests.push_back({{"variant", v.variant}, {"name", v.name}, {"median_us", v.median_us}, {"gflops", v.gflops}});
+      variant_bests.push_back(
+          {{"variant", v.variant}, {"name", v.name}, {"median_us", v.median_us}, {"gflops", v.gflops}});
     }
-    entries.push_back({{"m", e.m}, {"n", e.n}, {"k", e.k}, {"batch", e.batch}, {"dtype", e.dtype}, {"layout", e.layout},
-                       {"ld", triple(e.ld)}, {"offset", triple(e.offset)}, {"batch_stride", triple(e.batch_stride)},
-                       {"alpha", e.alpha}, {"beta", e.beta},
+    entries.push_back({{"m", e.m},
+                       {"n", e.n},
+                       {"k", e.k},
+                       {"batch", e.batch},
+                       {"dtype", e.dtype},
+                       {"layout", e.layout},
+                       {"ld", triple(e.ld)},
+                       {"offset", triple(e.offset)},
+                       {"batch_stride", triple(e.batch_stride)},
+                       {"alpha", e.alpha},
+                       {"beta", e.beta},
                        {"epilogue", {{"bias", e.bias}, {"bias_offset", e.bias_offset}, {"activation", e.activation}}},
-                       {"mode", e.mode}, {"cold", e.cold}, {"best", config_to_json(e.best)},
+                       {"mode", e.mode},
+                       {"cold", e.cold},
+                       {"best", config_to_json(e.best)},
                        {"runner_up", config_to_json(e.runner_up)},
-                       {"candidates", {{"evaluated", e.candidates.evaluated}, {"failed", e.candidates.failed},
-                                       {"pruned", e.candidates.pruned}, {"skipped", e.candidates.skipped}}},
-                       {"not_applicable", notes}, {"unsupported", e.unsupported}, {"budget_exhausted", e.budget_exhausted},
-                       {"interrupted", e.interrupted}, {"strategy", e.strategy}, {"tie", e.tie}, {"margin", e.margin},
-                       {"noise_band", e.noise_band}, {"tune_seconds", e.tune_seconds},
+                       {"candidates",
+                        {{"evaluated", e.candidates.evaluated},
+                         {"failed", e.candidates.failed},
+                         {"pruned", e.candidates.pruned},
+                         {"skipped", e.candidates.skipped}}},
+                       {"not_applicable", notes},
+                       {"unsupported", e.unsupported},
+                       {"budget_exhausted", e.budget_exhausted},
+                       {"interrupted", e.interrupted},
+                       {"strategy", e.strategy},
+                       {"tie", e.tie},
+                       {"margin", e.margin},
+                       {"noise_band", e.noise_band},
+                       {"tune_seconds", e.tune_seconds},
                        {"baseline_us", e.baseline_us ? json(*e.baseline_us) : json(nullptr)},
                        {"variant_best", variant_bests}});
   }
-  json j = {{"schema_version", t.schema_version},
-            {"tool", {{"name", t.tool.name}, {"version", t.tool.version}, {"git", t.tool.git}}},
-            {"device",
-             {{"name", t.device.name}, {"vendor_id", t.device.vendor_id}, {"device_id", t.device.device_id},
-              {"driver_version", t.device.driver_version}, {"driver_name", t.device.driver_name},
-              {"driver_id", t.device.driver_id},
-              {"api_version", t.device.api_version}, {"type", t.device.type},
-              {"pipeline_cache_uuid", t.device.pipeline_cache_uuid},
-              {"peak", t.peak ? json{{"f32_tflops", t.peak->f32_tflops},
-                                    {"coopmat_f16_tflops", t.peak->coopmat_f16_tflops > 0.0 ? json(t.peak->coopmat_f16_tflops) : json(nullptr)},
-                                    {"copy_gbps", t.peak->copy_gbps}, {"measured", t.peak->measured}}
-                              : json(nullptr)}}},
-            {"created", t.created},
-            {"timing", t.timing},
-            {"entries", entries}};
+  json j = {
+      {"schema_version", t.schema_version},
+      {"tool", {{"name", t.tool.name}, {"version", t.tool.version}, {"git", t.tool.git}}},
+      {"device",
+       {{"name", t.device.name},
+        {"vendor_id", t.device.vendor_id},
+        {"device_id", t.device.device_id},
+        {"driver_version", t.device.driver_version},
+        {"driver_name", t.device.driver_name},
+        {"driver_id", t.device.driver_id},
+        {"api_version", t.device.api_version},
+        {"type", t.device.type},
+        {"pipeline_cache_uuid", t.device.pipeline_cache_uuid},
+        {"peak", t.peak ? json{{"f32_tflops", t.peak->f32_tflops},
+                               {"coopmat_f16_tflops",
+                                t.peak->coopmat_f16_tflops > 0.0 ? json(t.peak->coopmat_f16_tflops) : json(nullptr)},
+                               {"copy_gbps", t.peak->copy_gbps},
+                               {"measured", t.peak->measured}}
+                        : json(nullptr)}}},
+      {"created", t.created},
+      {"timing", t.timing},
+      {"entries", entries}};
   return j.dump(2) + "\n";
 }
 
@@ -168,8 +220,8 @@ void read_device(const json& d, TuningTable& t) {
   if (d.contains("peak") && !d.at("peak").is_null()) {
     const json& pk = d.at("peak");
     const json& mma = pk.at("coopmat_f16_tflops");
-    t.peak = DevicePeak{pk.at("f32_tflops").get<double>(), mma.is_null() ? 0.0 : mma.get<double>(), pk.at("copy_gbps").get<double>(),
-                        pk.at("measured").get<std::string>()};
+    t.peak = DevicePeak{pk.at("f32_tflops").get<double>(), mma.is_null() ? 0.0 : mma.get<double>(),
+                        pk.at("copy_gbps").get<double>(), pk.at("measured").get<std::string>()};
   }
 }
 
@@ -216,14 +268,16 @@ void read_outcome(const json& e, TableEntry& entry) {
   entry.tune_seconds = e.at("tune_seconds").get<double>();
   if (e.contains("baseline_us") && !e.at("baseline_us").is_null()) {  // optional: older tables lack it
     const json& b = e.at("baseline_us");
-    if (!b.is_number() || !(b.get<double>() > 0.0)) throw std::invalid_argument("baseline_us: expected a positive number or null");
+    if (!b.is_number() || !(b.get<double>() > 0.0))
+      throw std::invalid_argument("baseline_us: expected a positive number or null");
     entry.baseline_us = b.get<double>();
   }
   if (e.contains("variant_best")) {  // optional: older tables lack it
     for (const json& v : e.at("variant_best")) {
-      VariantBest vb{v.at("variant").get<std::string>(), v.at("name").get<std::string>(), v.at("median_us").get<double>(),
-                     v.at("gflops").get<double>()};
-      if (!(vb.median_us > 0.0) || !(vb.gflops >= 0.0)) throw std::invalid_argument("variant_best: median_us must be positive");
+      VariantBest vb{v.at("variant").get<std::string>(), v.at("name").get<std::string>(),
+                     v.at("median_us").get<double>(), v.at("gflops").get<double>()};
+      if (!(vb.median_us > 0.0) || !(vb.gflops >= 0.0))
+        throw std::invalid_argument("variant_best: median_us must be positive");
       entry.variant_best.push_back(std::move(vb));
     }
   }
@@ -254,7 +308,8 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
   try {
     j = parse_json_without_duplicates<json>(text);
   } catch (const json::parse_error& e) {
-    throw Error(ExitCode::usage, source + ":" + text_position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " + readable(e));
+    throw Error(ExitCode::usage,
+                source + ":" + text_position(text, e.byte > 0 ? e.byte - 1 : 0) + ": invalid JSON: " + readable(e));
   } catch (const JsonRefused& e) {
     throw Error(ExitCode::usage, source + ": invalid table: " + e.what());
   }
@@ -263,14 +318,15 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
     if (!j.is_object()) throw Error(ExitCode::usage, source + ": expected a JSON object at the top level");
     int version = int(get_uint(j, "schema_version", INT32_MAX));
     if (version != kSchemaVersion && version != kMigratedSchemaVersion) {
-      throw Error(ExitCode::usage, source + ": schema_version " + std::to_string(version) + " is not supported (expected " +
-                                       std::to_string(kSchemaVersion) + ", or " + std::to_string(kMigratedSchemaVersion) +
-                                       " to migrate)");
+      throw Error(ExitCode::usage, source + ": schema_version " + std::to_string(version) +
+                                       " is not supported (expected " + std::to_string(kSchemaVersion) + ", or " +
+                                       std::to_string(kMigratedSchemaVersion) + " to migrate)");
     }
     TuningTable t;  // read as the current version: a migrated table is written back as one
     where = "tool";
     const json& tool = j.at("tool");
-    t.tool = {tool.at("name").get<std::string>(), tool.at("version").get<std::string>(), tool.at("git").get<std::string>()};
+    t.tool = {tool.at("name").get<std::string>(), tool.at("version").get<std::string>(),
+              tool.at("git").get<std::string>()};
     where = "device";
     read_device(j.at("device"), t);
     where = "top level";

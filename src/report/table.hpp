@@ -27,7 +27,7 @@ struct DeviceIdentity {
   uint32_t vendor_id = 0, device_id = 0;
   std::string driver_version;  ///< decoded per vendor
   std::string driver_name;
-  uint32_t driver_id = 0;      ///< VkDriverId: 4 NVIDIA proprietary, 13 Mesa llvmpipe, ... (0: unknown)
+  uint32_t driver_id = 0;  ///< VkDriverId: 4 NVIDIA proprietary, 13 Mesa llvmpipe, ... (0: unknown)
   std::string api_version;
   std::string type;  ///< discrete, integrated, virtual, cpu, other
   std::string pipeline_cache_uuid;
@@ -38,8 +38,8 @@ struct DeviceIdentity {
 struct DevicePeak {
   double f32_tflops = 0.0;
   double coopmat_f16_tflops = 0.0;  ///< 0 (null in the file): not measured, the device has no qualifying coopmat
-  double copy_gbps = 0.0;  ///< read plus written
-  std::string measured;    ///< UTC
+  double copy_gbps = 0.0;           ///< read plus written
+  std::string measured;             ///< UTC
   bool operator==(const DevicePeak&) const = default;
 };
 
@@ -105,11 +105,11 @@ struct TableEntry {
   std::vector<VariantNote> not_applicable;  ///< variants that cannot serve this operation, with the reason
   std::string unsupported;  ///< why nothing could run on this device (an operand over a limit); empty when tuned
   bool budget_exhausted = false;
-  bool interrupted = false;     ///< ended by SIGINT/SIGTERM: best is the best screened config
+  bool interrupted = false;  ///< ended by SIGINT/SIGTERM: best is the best screened config
   std::string strategy = "screen";
-  bool tie = false;             ///< best is within the noise band of the fastest other finalist
-  double margin = 0;            ///< runner_up median / best median - 1
-  double noise_band = 0;        ///< noise factor x the larger CV of best and runner-up
+  bool tie = false;       ///< best is within the noise band of the fastest other finalist
+  double margin = 0;      ///< runner_up median / best median - 1
+  double noise_band = 0;  ///< noise factor x the larger CV of best and runner-up
   double tune_seconds = 0;
   /// Median of the naive kernel (naive_<dtype>_wg64), timed once as the baseline; null when it did not run or
   /// failed (and in tables written before it existed).
@@ -117,9 +117,10 @@ struct TableEntry {
   std::vector<VariantBest> variant_best;  ///< per variant that verified, fastest first; empty in older tables
   bool operator==(const TableEntry&) const = default;
   bool same_key(const TableEntry& o) const {
-    return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout && ld == o.ld &&
-           offset == o.offset && batch_stride == o.batch_stride && alpha == o.alpha && beta == o.beta && bias == o.bias &&
-           bias_offset == o.bias_offset && activation == o.activation && mode == o.mode && cold == o.cold;
+    return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout &&
+           ld == o.ld && offset == o.offset && batch_stride == o.batch_stride && alpha == o.alpha && beta == o.beta &&
+           bias == o.bias && bias_offset == o.bias_offset && activation == o.activation && mode == o.mode &&
+           cold == o.cold;
   }
 };
 
@@ -127,12 +128,13 @@ struct TuningTable {
   int schema_version = kSchemaVersion;
   ToolInfo tool;
   DeviceIdentity device;
-  std::optional<DevicePeak> peak;  ///< written as device.peak (null until `gemmtune peak` ran)
-  std::string created;  ///< UTC, ISO 8601
+  std::optional<DevicePeak> peak;     ///< written as device.peak (null until `gemmtune peak` ran)
+  std::string created;                ///< UTC, ISO 8601
   std::string timing = "timestamps";  ///< "timestamps", or "host" where the queue has none
   std::vector<TableEntry> entries;
 
-  /// Replaces the entry with the same key (shape, dtype, layout, placement, scalars, epilogue, mode, cold) or appends it.
+  /// Replaces the entry with the same key (shape, dtype, layout, placement, scalars, epilogue, mode, cold) or appends
+  /// it.
   void upsert(const TableEntry& entry);
   bool operator==(const TuningTable&) const = default;
 };

@@ -57,7 +57,8 @@ bool op_a_rows_vector(const GemmProblem& p, const ResolvedOperand& a) {
 }
 
 /// Specialization constants that come from the problem; `fused` = false drops the epilogue (for the unfused path).
-std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const ResolvedGemm& layout, bool fused, uint32_t splits) {
+std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const ResolvedGemm& layout, bool fused,
+                                                uint32_t splits) {
   namespace pc = problem_constant;
   return {{pc::aligned_a, rows_aligned_16b(layout.a, p.dtype)},
           {pc::aligned_b, rows_aligned_16b(layout.b, p.dtype)},
@@ -105,7 +106,8 @@ uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uin
 namespace {
 /// "(z, i, j)" of a dense batch x M x N index.
 std::string element_name(const Shape& s, uint64_t index) {
-  return "(" + std::to_string(index / (s.m * s.n)) + ", " + std::to_string(index / s.n % s.m) + ", " + std::to_string(index % s.n) + ")";
+  return "(" + std::to_string(index / (s.m * s.n)) + ", " + std::to_string(index / s.n % s.m) + ", " +
+         std::to_string(index % s.n) + ")";
 }
 
 /// A float with its bits: "1.2345678 (0x3f9e0652)"; the bits are what an order check compares.
@@ -118,7 +120,8 @@ std::string float_bits_text(float x) {
 }
 
 uint64_t largest_buffer(const vk::Device& device) {
-  return std::min({uint64_t(device.info().max_storage_buffer_range), device.info().max_memory_allocation_size, device.info().max_buffer_size});
+  return std::min({uint64_t(device.info().max_storage_buffer_range), device.info().max_memory_allocation_size,
+                   device.info().max_buffer_size});
 }
 }  // namespace
 
@@ -128,19 +131,22 @@ void check_problem_fits(const GemmProblem& problem, const vk::Device& device, ui
   uint64_t total = 0;
   for (const BufferNeed& need : buffer_needs(problem, guard, copies)) {
     auto refuse = [&](uint64_t needed, uint64_t limit, const std::string& unit, const std::string& limit_name) {
-      return Error(ExitCode::unsupported, shape + ": operand " + need.name + " needs " + std::to_string(needed) + " " + unit +
-                                              ", limit " + std::to_string(limit) + " " + unit + " (" + limit_name + ")");
+      return Error(ExitCode::unsupported, shape + ": operand " + need.name + " needs " + std::to_string(needed) + " " +
+                                              unit + ", limit " + std::to_string(limit) + " " + unit + " (" +
+                                              limit_name + ")");
     };
     if (need.elements > UINT32_MAX) throw refuse(need.elements, UINT32_MAX, "elements", "32-bit shader indexing");
-    if (need.bytes > d.max_storage_buffer_range) throw refuse(need.bytes, d.max_storage_buffer_range, "B", "maxStorageBufferRange");
-    if (need.bytes > d.max_memory_allocation_size) throw refuse(need.bytes, d.max_memory_allocation_size, "B", "maxMemoryAllocationSize");
+    if (need.bytes > d.max_storage_buffer_range)
+      throw refuse(need.bytes, d.max_storage_buffer_range, "B", "maxStorageBufferRange");
+    if (need.bytes > d.max_memory_allocation_size)
+      throw refuse(need.bytes, d.max_memory_allocation_size, "B", "maxMemoryAllocationSize");
     if (need.bytes > d.max_buffer_size) throw refuse(need.bytes, d.max_buffer_size, "B", "maxBufferSize");
     total += need.bytes;
   }
   const VkDeviceSize heap = device.heap_size_for(~0u, 0);
   if (total > heap) {
-    throw Error(ExitCode::unsupported, shape + ": operands need " + std::to_string(total) + " B, limit " + std::to_string(heap) +
-                                           " B (largest memory heap)");
+    throw Error(ExitCode::unsupported, shape + ": operands need " + std::to_string(total) + " B, limit " +
+                                           std::to_string(heap) + " B (largest memory heap)");
   }
 }
 
@@ -148,12 +154,15 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     : device_(device),
       problem_(problem),
       options_(options),
-      operands_((check_problem_fits(problem, device, options.guard, input_copies(problem, options, largest_buffer(device))),
-                 make_operands(problem, options.seed, options.guard, options.fill))),
+      operands_(
+          (check_problem_fits(problem, device, options.guard, input_copies(problem, options, largest_buffer(device))),
+           make_operands(problem, options.seed, options.guard, options.fill))),
       reference_(reference_gemm(problem, operands_)),
       submitter_(device, options.fence_timeout_ns),
-      a_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[0].bytes, kStorage, false),
-      b_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[1].bytes, kStorage, false),
+      a_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[0].bytes,
+         kStorage, false),
+      b_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[1].bytes,
+         kStorage, false),
       c_(device, operands_.c0.size() * 4, kStorage, false),
       bias_(device, std::max<size_t>(16, operands_.bias.size() * 4), kStorage, false),
       staging_(device, std::max({operands_.a_device.size(), operands_.b_device.size(), c_.size(), bias_.size()}),
@@ -161,11 +170,25 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       dummy_(device, 16, kStorage, false) {
   const Shape& s = problem.shape;
   const ResolvedGemm& l = operands_.layout;
-  push_ = GemmPush{uint32_t(s.m),        uint32_t(s.n),        uint32_t(s.k),        uint32_t(l.a.ld),
-                   uint32_t(l.b.ld),     uint32_t(l.c.ld),     uint32_t(l.a.offset), uint32_t(l.b.offset),
-                   uint32_t(l.c.offset), uint32_t(l.bias_extent ? l.bias_extent - s.n : 0),
-                   uint32_t(l.a.stride), uint32_t(l.b.stride), uint32_t(l.c.stride), 0, 0, 0,
-                   problem.alpha,        problem.beta,         uint32_t(s.k)};
+  push_ = GemmPush{uint32_t(s.m),
+                   uint32_t(s.n),
+                   uint32_t(s.k),
+                   uint32_t(l.a.ld),
+                   uint32_t(l.b.ld),
+                   uint32_t(l.c.ld),
+                   uint32_t(l.a.offset),
+                   uint32_t(l.b.offset),
+                   uint32_t(l.c.offset),
+                   uint32_t(l.bias_extent ? l.bias_extent - s.n : 0),
+                   uint32_t(l.a.stride),
+                   uint32_t(l.b.stride),
+                   uint32_t(l.c.stride),
+                   0,
+                   0,
+                   0,
+                   problem.alpha,
+                   problem.beta,
+                   uint32_t(s.k)};
   copies_ = input_copies(problem, options, largest_buffer(device));
   if (copies_ > 1) {
     const unsigned in = dtype_bytes(problem.dtype);
@@ -208,7 +231,11 @@ void GemmRunner::replicate_copies(const vk::Buffer& buffer, VkDeviceSize image_b
 }
 
 std::vector<VkBuffer> GemmRunner::bindings() const {
-  return {a_.handle(),    b_.handle(), c_.handle(), bias_.handle(), scratch_ ? scratch_->handle() : dummy_.handle(),
+  return {a_.handle(),
+          b_.handle(),
+          c_.handle(),
+          bias_.handle(),
+          scratch_ ? scratch_->handle() : dummy_.handle(),
           arrivals_ ? arrivals_->handle() : dummy_.handle()};
 }
 
@@ -300,12 +327,14 @@ void GemmRunner::precompile(const std::vector<std::pair<const KernelFamily*, Con
   }
 }
 
-std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily& family, const Config& config, bool fused) const {
+std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily& family, const Config& config,
+                                                             bool fused) const {
   auto passes = std::make_unique<Passes>();
   passes->splits = family.splits(config);
   passes->grid = family.grid(config, problem_);
   passes->k_split = passes->splits > 1 ? split_range_terms(problem_.shape.k, passes->splits) : problem_.shape.k;
-  if (passes->splits > 1 && family.arrival_counters) passes->arrival_counters = family.arrival_counters(config, problem_);
+  if (passes->splits > 1 && family.arrival_counters)
+    passes->arrival_counters = family.arrival_counters(config, problem_);
 
   std::vector<vk::SpecConstant> constants{{family.workgroup_size_constant_id, family.workgroup_size(config)}};
   for (const ParamSpec& p : family.params) {
@@ -314,20 +343,25 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass, or to the main pass's last
   // workgroup of each block where the family finishes split-k there.
   const bool finishes_in_main = passes->splits == 1 || bool(family.arrival_counters);
-  for (const vk::SpecConstant& c : problem_constants(problem_, operands_.layout, fused && finishes_in_main, passes->splits)) constants.push_back(c);
+  for (const vk::SpecConstant& c :
+       problem_constants(problem_, operands_.layout, fused && finishes_in_main, passes->splits))
+    constants.push_back(c);
   const auto start = std::chrono::steady_clock::now();
   const uint32_t pinned = vk::subgroup_size_to_pin(device_.info(), family.required_subgroup_size);
-  passes->main = std::make_unique<vk::ComputePipeline>(device_, family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels), constants, bindings(),
-                                                       uint32_t(sizeof(GemmPush)), pinned);
+  passes->main = std::make_unique<vk::ComputePipeline>(
+      device_, family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels), constants, bindings(),
+      uint32_t(sizeof(GemmPush)), pinned);
   if (!finishes_in_main) {
-    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, splitk_reduce_spirv(problem_.dtype), problem_constants(problem_, operands_.layout, fused, passes->splits),
-                                                           bindings(), uint32_t(sizeof(GemmPush)));
+    passes->reduce = std::make_unique<vk::ComputePipeline>(
+        device_, splitk_reduce_spirv(problem_.dtype),
+        problem_constants(problem_, operands_.layout, fused, passes->splits), bindings(), uint32_t(sizeof(GemmPush)));
   }
   passes->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return passes;
 }
 
-void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const {
+void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid,
+                             GemmPush push) const {
   // Grids past maxComputeWorkGroupCount are split into several dispatches; base_* tells each where it starts.
   const auto& max = device_.info().max_workgroup_count;
   for (uint64_t z = 0; z < grid[2]; z += max[2])
@@ -337,7 +371,8 @@ void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pip
         push.base_y = uint32_t(y);
         push.base_z = uint32_t(z);
         pipeline.record_dispatch(cmd, &push, uint32_t(std::min<uint64_t>(max[0], grid[0] - x)),
-                                 uint32_t(std::min<uint64_t>(max[1], grid[1] - y)), uint32_t(std::min<uint64_t>(max[2], grid[2] - z)));
+                                 uint32_t(std::min<uint64_t>(max[1], grid[1] - y)),
+                                 uint32_t(std::min<uint64_t>(max[2], grid[2] - z)));
       }
 }
 
@@ -373,7 +408,8 @@ double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType t
   return std::clamp(3.0 * idle_ns, 20'000'000.0, 1'000'000'000.0);
 }
 
-Measurement GemmRunner::run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening) {
+Measurement GemmRunner::run_config(const KernelFamily& family, const Config& config, int warmup, int samples,
+                                   bool screening) {
   const IdleMark idle_mark{device_idle_since_};  // however this ends, the device idles from then on
   Measurement m;
   const Passes* passes = checked_passes(family, config, m);
@@ -404,7 +440,8 @@ const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family,
   if (!cached) m.compile_ms = passes->compile_ms;
   for (const vk::PipelineStatistic& s : passes->main->statistics()) m.pipeline_statistics.emplace_back(s.name, s.value);
   if (passes->reduce) {
-    for (const vk::PipelineStatistic& s : passes->reduce->statistics()) m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
+    for (const vk::PipelineStatistic& s : passes->reduce->statistics())
+      m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
   }
   bind_passes(family, config, *passes);
   return verified(family, config, *passes, m) ? passes : nullptr;
@@ -415,35 +452,37 @@ bool GemmRunner::verified(const KernelFamily& family, const Config& config, cons
   // pitch or upload would show there first.
   next_copy_ = copies_ - 1;
   std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
-  submitter_.run_timed(
-      [&](VkCommandBuffer cmd) { record_run(cmd, passes, 1); },
-      [&](VkCommandBuffer cmd) {
-        VkBufferCopy region{0, 0, c_.size()};
-        vkCmdCopyBuffer(cmd, staging_.handle(), c_.handle(), 1, &region);
-        vk::record_full_barrier(cmd);
-      },
-      [&](VkCommandBuffer cmd) {
-        vk::record_full_barrier(cmd);
-        VkBufferCopy region{0, 0, c_.size()};
-        vkCmdCopyBuffer(cmd, c_.handle(), staging_.handle(), 1, &region);
-        vk::record_full_barrier(cmd);
-      });
+  submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, 1); },
+                       [&](VkCommandBuffer cmd) {
+                         VkBufferCopy region{0, 0, c_.size()};
+                         vkCmdCopyBuffer(cmd, staging_.handle(), c_.handle(), 1, &region);
+                         vk::record_full_barrier(cmd);
+                       },
+                       [&](VkCommandBuffer cmd) {
+                         vk::record_full_barrier(cmd);
+                         VkBufferCopy region{0, 0, c_.size()};
+                         vkCmdCopyBuffer(cmd, c_.handle(), staging_.handle(), 1, &region);
+                         vk::record_full_barrier(cmd);
+                       });
   std::vector<float> image(c_.size() / 4);
   std::memcpy(image.data(), staging_.mapped(), c_.size());
   GatheredResult gathered = gather_result(problem_, operands_, image);
   last_result_ = std::move(gathered.values);
-  m.error = is_integer(problem_.dtype) ? compare_exact_int32(last_result_, reference_)
-                                       : compare_with_reference(last_result_, reference_, dtype_error_bound(problem_.dtype));
+  m.error = is_integer(problem_.dtype)
+                ? compare_exact_int32(last_result_, reference_)
+                : compare_with_reference(last_result_, reference_, dtype_error_bound(problem_.dtype));
   if (gathered.touched > 0) {
     m.disposition = Disposition::incorrect;
-    m.detail = std::to_string(gathered.touched) + " elements outside the written region of C changed (first at buffer index " +
+    m.detail = std::to_string(gathered.touched) +
+               " elements outside the written region of C changed (first at buffer index " +
                std::to_string(gathered.first_touched) + ")";
     return false;
   }
   if (!m.error.passed) {
     m.disposition = Disposition::incorrect;
-    m.detail = m.error.non_finite ? std::to_string(m.error.non_finite) + " non-finite results"
-                                  : "error " + std::to_string(m.error.error) + " > bound " + std::to_string(m.error.bound);
+    m.detail = m.error.non_finite
+                   ? std::to_string(m.error.non_finite) + " non-finite results"
+                   : "error " + std::to_string(m.error.error) + " > bound " + std::to_string(m.error.bound);
     return false;
   }
   // The epilogue and the summation order are checked against the device's own result before bias and
@@ -478,7 +517,8 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
   auto warm_up = [&](int batches, double target_ns) {
     double warm_ns = 0.0;
     for (int i = 0; i < batches || warm_ns < target_ns; ++i) {
-      const uint32_t repeats = repeats_for(run_ns, std::min(options_.min_sample_ns * 4, std::max(options_.min_sample_ns, target_ns - warm_ns)));
+      const uint32_t repeats = repeats_for(
+          run_ns, std::min(options_.min_sample_ns * 4, std::max(options_.min_sample_ns, target_ns - warm_ns)));
       run_ns = timed_batch(repeats);
       warm_ns += run_ns * repeats;
       if (i > 10000) break;  // a device whose runs report no time: never loop forever
@@ -514,31 +554,36 @@ std::optional<std::string> GemmRunner::epilogue_mismatch(std::span<const float> 
   const EpilogueCheck e = check_epilogue(problem_, operands_, pre, last_result_);
   error.epilogue = e.error;
   if (e.passed) return std::nullopt;
-  return "epilogue at " + element_name(problem_.shape, e.worst_index) + ": " + problem_.epilogue.name() + "(" + std::to_string(e.pre) + ") = " +
-         std::to_string(e.expected) + ", got " + std::to_string(e.got) + ": error " + std::to_string(e.error) + " > bound " +
-         std::to_string(kEpilogueBound) + " (elementwise, of max(1, |x|))";
+  return "epilogue at " + element_name(problem_.shape, e.worst_index) + ": " + problem_.epilogue.name() + "(" +
+         std::to_string(e.pre) + ") = " + std::to_string(e.expected) + ", got " + std::to_string(e.got) + ": error " +
+         std::to_string(e.error) + " > bound " + std::to_string(kEpilogueBound) + " (elementwise, of max(1, |x|))";
 }
 
-std::optional<std::string> GemmRunner::order_mismatch(const KernelFamily& family, const Config& config, std::span<const float> pre) const {
+std::optional<std::string> GemmRunner::order_mismatch(const KernelFamily& family, const Config& config,
+                                                      std::span<const float> pre) const {
   if (!family.summation_order) return "deterministic mode: " + family.name + " states no summation order to check";
-  const OrderCheck check = check_summation_order(problem_, operands_, family.summation_order(config, problem_, device_.info()), pre);
+  const OrderCheck check =
+      check_summation_order(problem_, operands_, family.summation_order(config, problem_, device_.info()), pre);
   if (check.passed) return std::nullopt;
   return "deterministic mode: " + std::to_string(check.differing) + " of " + std::to_string(check.sampled) +
-         " sampled elements differ from the documented summation order (first at " + element_name(problem_.shape, check.first_index) + ": got " +
-         float_bits_text(check.got) + ", the order gives " + float_bits_text(check.expected) + ")";
+         " sampled elements differ from the documented summation order (first at " +
+         element_name(problem_.shape, check.first_index) + ": got " + float_bits_text(check.got) +
+         ", the order gives " + float_bits_text(check.expected) + ")";
 }
 
 std::vector<float> GemmRunner::run_unfused(const KernelFamily& family, const Config& config) {
   return run_without_fused_epilogue(family, config, true);
 }
 
-std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes) {
+std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& family, const Config& config,
+                                                          bool epilogue_passes) {
   Passes& product = passes_for(family, config, false);
   bind_passes(family, config, product);
   auto epilogue_pass = [&](uint32_t op) {
     std::vector<vk::SpecConstant> constants = problem_constants(problem_, operands_.layout, true, 1);
     constants.push_back({30, op});
-    return std::make_unique<vk::ComputePipeline>(device_, epilogue_spirv(), constants, bindings(), uint32_t(sizeof(GemmPush)));
+    return std::make_unique<vk::ComputePipeline>(device_, epilogue_spirv(), constants, bindings(),
+                                                 uint32_t(sizeof(GemmPush)));
   };
   std::unique_ptr<vk::ComputePipeline> bias_pass, activation_pass;
   if (epilogue_passes && problem_.epilogue.bias) bias_pass = epilogue_pass(1);

@@ -45,10 +45,10 @@ struct RunOptions {
   /// Before a screening batch, back-to-back runs for this much device time (less the first run after
   /// verification). Negative: from how long the device idled before the warm-up (the host's builds and its
   /// check of the candidate). GPUs: 3x that, 20 ms to 1 s, so the device is busy at least 3/4 of the time: on
-  /// the H200 a warm-up of at most 200 ms after seconds of builds, or 20 ms after the host's check of a large result, screened
-  /// compute-bound configs 2-4x slower than their finals, fixed warm-ups of 0.3, 0.5 and 1 s agreed within 4 %,
-  /// and short gaps with short warm-ups agreed within 2 % (results/h200/screen-warmup/ (git history, commit d280906)). CPU devices
-  /// (lavapipe), which have no such clocks: 1x, 20 to 200 ms.
+  /// the H200 a warm-up of at most 200 ms after seconds of builds, or 20 ms after the host's check of a large result,
+  /// screened compute-bound configs 2-4x slower than their finals, fixed warm-ups of 0.3, 0.5 and 1 s agreed within 4
+  /// %, and short gaps with short warm-ups agreed within 2 % (results/h200/screen-warmup/ (git history, commit
+  /// d280906)). CPU devices (lavapipe), which have no such clocks: 1x, 20 to 200 ms.
   double screen_warmup_ns = -1.0;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
@@ -68,9 +68,9 @@ struct RunOptions {
 uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uint64_t max_buffer_bytes = UINT64_MAX);
 
 /// Checks the problem's buffers (guard bands included) in 64-bit arithmetic against 32-bit shader indexing,
-/// maxStorageBufferRange, maxMemoryAllocationSize, maxBufferSize and the heap size. Throws an unsupported Error (exit 3) naming
-/// the operand, the amount needed and the limit.
-/// With `copies` > 1, A and B are counted that many times (cold runs).
+/// maxStorageBufferRange, maxMemoryAllocationSize, maxBufferSize and the heap size. Throws an unsupported Error (exit
+/// 3) naming the operand, the amount needed and the limit. With `copies` > 1, A and B are counted that many times (cold
+/// runs).
 void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard,
                         uint64_t copies = 1);
 
@@ -137,12 +137,14 @@ class GemmRunner {
   std::optional<std::string> epilogue_mismatch(std::span<const float> pre, ErrorStats& error) const;
   /// In deterministic mode (float types): why the result before bias and activation, `pre`, does not follow the
   /// config's documented summation order on sampled elements (verify/order_model.hpp), or nullopt.
-  std::optional<std::string> order_mismatch(const KernelFamily& family, const Config& config, std::span<const float> pre) const;
+  std::optional<std::string> order_mismatch(const KernelFamily& family, const Config& config,
+                                            std::span<const float> pre) const;
   /// The product with the unfused passes (no fused epilogue), then the bias and activation passes where
   /// `epilogue_passes`; without them, the pre-activation result alpha * op(A) op(B) + beta * C.
   std::vector<float> run_without_fused_epilogue(const KernelFamily& family, const Config& config, bool epilogue_passes);
   void record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats);
-  void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid, GemmPush push) const;
+  void record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid,
+                   GemmPush push) const;
   void upload(const vk::Buffer& dst, const void* data, size_t bytes, VkDeviceSize dst_offset = 0);
   /// Fills copies 1 .. copies_ - 1 of an input (`pitch_bytes` apart) from copy 0, on the device.
   void replicate_copies(const vk::Buffer& buffer, VkDeviceSize image_bytes, VkDeviceSize pitch_bytes);
@@ -173,9 +175,9 @@ class GemmRunner {
   std::string arrivals_owner_;          ///< the config whose runs last used the counters
   vk::Buffer dummy_;
   GemmPush push_{};
-  uint64_t copies_ = 1;                ///< input copies (cold runs rotate through them)
-  uint64_t a_copy_ = 0, b_copy_ = 0;   ///< elements from one copy of A (B) to the next
-  uint64_t next_copy_ = 0;             ///< the copy the next recorded run reads
+  uint64_t copies_ = 1;               ///< input copies (cold runs rotate through them)
+  uint64_t a_copy_ = 0, b_copy_ = 0;  ///< elements from one copy of A (B) to the next
+  uint64_t next_copy_ = 0;            ///< the copy the next recorded run reads
   std::map<std::string, std::unique_ptr<Passes>> passes_;
   /// precompile()'s results not yet taken by passes_for: the pipelines, or the error their build threw.
   std::map<std::string, std::unique_ptr<Passes>> precompiled_;

@@ -7,19 +7,25 @@ namespace gemmtune {
 
 const char* disposition_name(Disposition d) {
   switch (d) {
-    case Disposition::passed: return "passed";
-    case Disposition::incorrect: return "incorrect";
-    case Disposition::compile_failed: return "compile_failed";
-    case Disposition::timed_out: return "timed_out";
-    case Disposition::device_lost: return "device_lost";
-    case Disposition::crashed: return "crashed";
+    case Disposition::passed:
+      return "passed";
+    case Disposition::incorrect:
+      return "incorrect";
+    case Disposition::compile_failed:
+      return "compile_failed";
+    case Disposition::timed_out:
+      return "timed_out";
+    case Disposition::device_lost:
+      return "device_lost";
+    case Disposition::crashed:
+      return "crashed";
   }
   return "?";
 }
 
 std::optional<Disposition> parse_disposition(const std::string& name) {
-  for (Disposition d : {Disposition::passed, Disposition::incorrect, Disposition::compile_failed, Disposition::timed_out,
-                        Disposition::device_lost, Disposition::crashed}) {
+  for (Disposition d : {Disposition::passed, Disposition::incorrect, Disposition::compile_failed,
+                        Disposition::timed_out, Disposition::device_lost, Disposition::crashed}) {
     if (name == disposition_name(d)) return d;
   }
   return std::nullopt;

@@ -10,8 +10,8 @@ namespace gemmtune {
 struct PeakResult {
   double f32_tflops = 0.0;
   double coopmat_f16_tflops = 0.0;  ///< 0 where the device has no qualifying cooperative matrices
-  double copy_gbps = 0.0;        ///< GB/s (1e9 bytes), read plus written
-  uint64_t copy_buffer_bytes = 0;  ///< size of each of the two copy buffers
+  double copy_gbps = 0.0;           ///< GB/s (1e9 bytes), read plus written
+  uint64_t copy_buffer_bytes = 0;   ///< size of each of the two copy buffers
 };
 
 struct PeakOptions {

@@ -14,9 +14,12 @@ namespace gemmtune {
 
 const char* strategy_name(Strategy s) {
   switch (s) {
-    case Strategy::screen: return "screen";
-    case Strategy::random: return "random";
-    case Strategy::exhaustive: return "exhaustive";
+    case Strategy::screen:
+      return "screen";
+    case Strategy::random:
+      return "random";
+    case Strategy::exhaustive:
+      return "exhaustive";
   }
   return "?";
 }
@@ -51,7 +54,8 @@ void shuffle_candidates(std::vector<Candidate>& c, uint64_t seed) {
 /// Puts the winner first among the finalists: the fastest, unless the runner-up is within the noise band, in
 /// which case the config with the fewest resources among those within the band of the fastest.
 void choose_winner(TuneResult& r, std::vector<EvaluatedConfig*>& finals, double noise_factor) {
-  std::stable_sort(finals.begin(), finals.end(), [](const EvaluatedConfig* a, const EvaluatedConfig* b) { return faster(*a, *b); });
+  std::stable_sort(finals.begin(), finals.end(),
+                   [](const EvaluatedConfig* a, const EvaluatedConfig* b) { return faster(*a, *b); });
   if (finals.size() < 2 || !passed(*finals[1])) return;
   const Measurement& first = finals[0]->measurement;
   const Measurement& second = finals[1]->measurement;
@@ -85,7 +89,8 @@ class BatchBuilder {
   void before(size_t i, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o, double left_s) {
     if (o.compile_threads <= 1 || i < built_until_) return;
     size_t batch = s_per_config_ < 0.0 ? 1 : o.compile_threads;
-    if (s_per_config_ > 0.0) batch = std::clamp<size_t>(size_t(std::max(0.0, left_s / s_per_config_)), 1, o.compile_threads);
+    if (s_per_config_ > 0.0)
+      batch = std::clamp<size_t>(size_t(std::max(0.0, left_s / s_per_config_)), 1, o.compile_threads);
     std::vector<const Candidate*> next;
     size_t j = i;
     for (; j < candidates.size() && next.size() < batch; ++j) {
@@ -98,14 +103,14 @@ class BatchBuilder {
   }
 
  private:
-  size_t built_until_ = 0;     ///< candidates before this index had their pipelines built in a batch
+  size_t built_until_ = 0;      ///< candidates before this index had their pipelines built in a batch
   double s_per_config_ = -1.0;  ///< from the last batch (< 0: none yet)
 };
 
 /// Screening: one verified, timed batch per candidate until `share` of the budget is spent. The first candidate
 /// always runs, so a tiny budget still yields a result; configs the journal already holds are taken from it.
-Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o, const ProgressFn& progress,
-                double start, double share) {
+Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o,
+                const ProgressFn& progress, double start, double share) {
   auto spent = [&] { return ev.now_s() - start; };
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
@@ -139,8 +144,8 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
 /// Finals: the finalists are prepared (verified again, warmed up), then sampled in rounds across all of them, so
 /// clock drift and thermal changes hit every finalist alike: as many rounds as the rest of the budget holds (from
 /// the screening times), at least 3, at most --samples.
-void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals, const std::vector<const Candidate*>& candidates, Evaluator& ev,
-                const TuneOptions& o, double start) {
+void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
+                const std::vector<const Candidate*>& candidates, Evaluator& ev, const TuneOptions& o, double start) {
   std::vector<double> estimate_us;
   for (size_t f = 0; f < finals.size(); ++f) {
     estimate_us.push_back(finals[f]->measurement.median_us);
@@ -151,7 +156,8 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals, cons
   }
   double round_s = 0.0;
   for (size_t f = 0; f < finals.size(); ++f) {
-    round_s += std::max({1e-6, estimate_us[f] * 1e-6 * finals[f]->measurement.runs_per_sample, o.run.min_sample_ns * 1e-9});
+    round_s +=
+        std::max({1e-6, estimate_us[f] * 1e-6 * finals[f]->measurement.runs_per_sample, o.run.min_sample_ns * 1e-9});
   }
   const double left_s = std::max(0.0, o.budget_s - (ev.now_s() - start));
   const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
@@ -176,7 +182,8 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals, cons
 }
 }  // namespace
 
-void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev, const TuneOptions& o, const ProgressFn& progress) {
+void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev, const TuneOptions& o,
+                const ProgressFn& progress) {
   r.strategy = o.strategy;
   r.timestamps = ev.timestamps();
   if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
@@ -187,9 +194,11 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   // The fastest verified configs (exhaustive: all) go to the finals; the others' pipelines are released.
   std::vector<size_t> order(screened.configs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return faster(screened.configs[a], screened.configs[b]); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return faster(screened.configs[a], screened.configs[b]); });
   const size_t verified = size_t(std::count_if(screened.configs.begin(), screened.configs.end(), passed));
-  const size_t wanted = o.strategy == Strategy::exhaustive ? verified : std::min<size_t>(size_t(std::max(1, o.finalists)), verified);
+  const size_t wanted =
+      o.strategy == Strategy::exhaustive ? verified : std::min<size_t>(size_t(std::max(1, o.finalists)), verified);
   std::vector<EvaluatedConfig*> finals;
   std::vector<const Candidate*> final_candidates;
   for (size_t rank = 0; rank < order.size(); ++rank) {

@@ -32,7 +32,9 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
   return space;
 }
 
-bool name_matches(const std::string& glob, const std::string& name) { return fnmatch(glob.c_str(), name.c_str(), 0) == 0; }
+bool name_matches(const std::string& glob, const std::string& name) {
+  return fnmatch(glob.c_str(), name.c_str(), 0) == 0;
+}
 
 size_t keep_matching(SearchSpace& space, const std::string& glob) {
   if (glob.empty()) return 0;
@@ -69,8 +71,8 @@ void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& 
   // Round-robin over families, each taking its screening_weight of configs per round; the heavier families
   // (matrix units, known to be much faster where they apply) open each round, so a budget that covers one
   // batch of builds still measures them. Decoding-sized problems (M <= 16) are streams of B: the few-rows
-  // families open each round with 4 slots (or their decoding_weight; the heavier first), and tiles taller than 4 x M (mostly padding there, and 10-100x
-  // slower on the H200) wait until every other config has been screened.
+  // families open each round with 4 slots (or their decoding_weight; the heavier first), and tiles taller than 4 x M
+  // (mostly padding there, and 10-100x slower on the H200) wait until every other config has been screened.
   const bool decoding = problem.shape.m <= kDecodingRows;
   auto weight = [&](const KernelFamily* f) {
     if (decoding && f->few_rows) return f->decoding_weight ? f->decoding_weight(problem) : 4u;
@@ -89,14 +91,16 @@ void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& 
     const bool fa = decoding && families[a]->few_rows, fb = decoding && families[b]->few_rows;
     return fa != fb ? fa : weight(families[a]) > weight(families[b]);
   });
-  for (std::vector<Candidate>& q : queues) std::stable_partition(q.begin(), q.end(), [&](const Candidate& c) { return !demoted(c); });
+  for (std::vector<Candidate>& q : queues)
+    std::stable_partition(q.begin(), q.end(), [&](const Candidate& c) { return !demoted(c); });
   candidates.clear();
   std::vector<size_t> next(queues.size(), 0);
   for (const bool late : {false, true}) {
     for (bool any = true; any;) {
       any = false;
       for (size_t f : by_weight) {
-        for (uint32_t w = 0; w < weight(families[f]) && next[f] < queues[f].size() && demoted(queues[f][next[f]]) == late; ++w) {
+        for (uint32_t w = 0;
+             w < weight(families[f]) && next[f] < queues[f].size() && demoted(queues[f][next[f]]) == late; ++w) {
           candidates.push_back(std::move(queues[f][next[f]++]));
           any = true;
         }

@@ -31,8 +31,9 @@ const EvaluatedConfig* TuneResult::runner_up() const {
 }
 
 size_t TuneResult::failed() const {
-  return size_t(std::count_if(evaluated.begin(), evaluated.end(),
-                              [](const EvaluatedConfig& e) { return e.measurement.disposition != Disposition::passed; }));
+  return size_t(std::count_if(evaluated.begin(), evaluated.end(), [](const EvaluatedConfig& e) {
+    return e.measurement.disposition != Disposition::passed;
+  }));
 }
 
 double problem_budget_s(double shape_budget_s, double shape_left_s, size_t problems, size_t index) {
@@ -40,8 +41,9 @@ double problem_budget_s(double shape_budget_s, double shape_left_s, size_t probl
   return std::max(0.5 * equal_share, std::max(0.0, shape_left_s) / double(problems - index));
 }
 
-TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, const std::vector<const KernelFamily*>& families,
-                        const TuneOptions& options, const ProgressFn& progress) {
+TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
+                        const std::vector<const KernelFamily*>& families, const TuneOptions& options,
+                        const ProgressFn& progress) {
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 

@@ -32,14 +32,14 @@ unsigned default_compile_threads();
 
 struct TuneOptions {
   Strategy strategy = Strategy::screen;
-  /// Time for the problem, counted after the reference is computed: screening takes up to 3/4 of it, the finals the rest (at least 3 samples each,
-  /// at most `samples`). The first candidate is always screened and the finals always run, so a tiny budget
-  /// still gives a verified winner.
+  /// Time for the problem, counted after the reference is computed: screening takes up to 3/4 of it, the finals the
+  /// rest (at least 3 samples each, at most `samples`). The first candidate is always screened and the finals always
+  /// run, so a tiny budget still gives a verified winner.
   double budget_s = 90.0;
-  int warmup = 2;          ///< untimed runs before the samples of a finalist (fewer if the budget is short)
-  int samples = 10;        ///< timed runs per finalist (fewer if the budget is short, never below 3)
-  int finalists = 3;       ///< screened configs that get full samples
-  std::string kernels;     ///< shell glob over config names; empty: every candidate
+  int warmup = 2;       ///< untimed runs before the samples of a finalist (fewer if the budget is short)
+  int samples = 10;     ///< timed runs per finalist (fewer if the budget is short, never below 3)
+  int finalists = 3;    ///< screened configs that get full samples
+  std::string kernels;  ///< shell glob over config names; empty: every candidate
   /// The winner must beat the runner-up by more than this many times the larger of their CVs; otherwise
   /// the entry is a tie and the config with fewer resources (shared memory, then invocations) wins.
   double noise_factor = 2.0;
@@ -72,18 +72,18 @@ struct TuneResult {
   std::vector<EvaluatedConfig> evaluated;  ///< finalists first (fastest first), then the other screened configs
   std::vector<PrunedConfig> pruned;
   std::vector<NotApplicable> not_applicable;
-  size_t skipped = 0;             ///< candidates left unscreened when the budget ran out
+  size_t skipped = 0;  ///< candidates left unscreened when the budget ran out
   bool budget_exhausted = false;
-  bool interrupted = false;       ///< ended by TuneOptions::stop; the best is the best screened
+  bool interrupted = false;  ///< ended by TuneOptions::stop; the best is the best screened
   Strategy strategy = Strategy::screen;
-  size_t resumed = 0;             ///< screening results taken from TuneOptions::known
-  bool tie = false;               ///< the winner is within the noise band of the runner-up
-  double margin = 0.0;            ///< runner-up median / winner median - 1 (negative: a tie went to the simpler)
-  double noise_band = 0.0;        ///< noise_factor x the larger CV of the two
-  bool timestamps = true;         ///< false: host timing was used
+  size_t resumed = 0;       ///< screening results taken from TuneOptions::known
+  bool tie = false;         ///< the winner is within the noise band of the runner-up
+  double margin = 0.0;      ///< runner-up median / winner median - 1 (negative: a tie went to the simpler)
+  double noise_band = 0.0;  ///< noise_factor x the larger CV of the two
+  bool timestamps = true;   ///< false: host timing was used
   std::optional<EvaluatedConfig> baseline;  ///< the naive kernel, timed once (TuneOptions::baseline)
-  double elapsed_s = 0.0;          ///< the whole problem: reference, search and baseline
-  double search_s = 0.0;           ///< screening and finals alone, what the budget is charged with
+  double elapsed_s = 0.0;                   ///< the whole problem: reference, search and baseline
+  double search_s = 0.0;                    ///< screening and finals alone, what the budget is charged with
 
   const EvaluatedConfig* best() const;       ///< fastest verified finalist, or null
   const EvaluatedConfig* runner_up() const;  ///< second fastest verified finalist, or null
@@ -98,8 +98,9 @@ using ProgressFn = std::function<void(size_t done, size_t total, const Evaluated
 /// pipeline builds) does not leave the next too little to measure anything.
 double problem_budget_s(double shape_budget_s, double shape_left_s, size_t problems, size_t index);
 
-TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem, const std::vector<const KernelFamily*>& families,
-                        const TuneOptions& options, const ProgressFn& progress = {});
+TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
+                        const std::vector<const KernelFamily*>& families, const TuneOptions& options,
+                        const ProgressFn& progress = {});
 
 class Evaluator;
 /// The search itself, through any evaluator (tests replay recorded measurements): runs options.strategy over

@@ -20,8 +20,8 @@ inline constexpr double kEpilogueBound = 1e-6;
 
 struct EpilogueCheck {
   bool passed = true;
-  double error = 0.0;        ///< max |out - activation(t)| / max(1, |t|)
-  uint64_t worst_index = 0;  ///< in the dense batch * M * N result
+  double error = 0.0;                           ///< max |out - activation(t)| / max(1, |t|)
+  uint64_t worst_index = 0;                     ///< in the dense batch * M * N result
   double pre = 0.0, got = 0.0, expected = 0.0;  ///< t, out and activation(t) at the worst element
 };
 

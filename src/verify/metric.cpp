@@ -23,7 +23,8 @@ ErrorStats compare_with_reference(std::span<const float> gpu, std::span<const do
       max_diff = diff;
       st.worst_index = i;
     }
-    if (std::fabs(ref[i]) > floor && std::fabs(ref[i]) > 0.0) st.elementwise_rel = std::max(st.elementwise_rel, diff / std::fabs(ref[i]));
+    if (std::fabs(ref[i]) > floor && std::fabs(ref[i]) > 0.0)
+      st.elementwise_rel = std::max(st.elementwise_rel, diff / std::fabs(ref[i]));
   }
   const bool size_ok = gpu.size() == ref.size();
   if (st.non_finite > 0 || !size_ok) {

@@ -71,16 +71,20 @@ HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t g
   const bool read_ab = problem.alpha != 0.0f;
 
   const bool integer = is_integer(problem.dtype);
-  auto value = [&](bool is_a) { return integer ? rng.uniform_integer(problem.dtype, is_a) : rng.uniform_nonzero(problem.dtype); };
+  auto value = [&](bool is_a) {
+    return integer ? rng.uniform_integer(problem.dtype, is_a) : rng.uniform_nonzero(problem.dtype);
+  };
   ops.a.assign(l.a.extent + guard, kNaN);
   if (read_ab) for_each_element(l.a, batch, [&](uint64_t i) { ops.a[i] = fill.a ? *fill.a : value(true); });
   ops.b.assign(l.b.extent + guard, kNaN);
   if (read_ab) for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = fill.b ? *fill.b : value(false); });
   ops.c0.assign(l.c.extent + guard, from_bits(kUntouchedBits));
-  for_each_element(l.c, batch, [&](uint64_t i) { ops.c0[i] = problem.beta != 0.0f ? rng.uniform_nonzero(DType::f32) : kNaN; });
+  for_each_element(l.c, batch,
+                   [&](uint64_t i) { ops.c0[i] = problem.beta != 0.0f ? rng.uniform_nonzero(DType::f32) : kNaN; });
   if (problem.epilogue.bias) {
     ops.bias.assign(l.bias_extent + guard, kNaN);
-    for (uint64_t j = 0; j < problem.shape.n; ++j) ops.bias[problem.epilogue.bias_offset + guard + j] = rng.uniform_nonzero(DType::f32);
+    for (uint64_t j = 0; j < problem.shape.n; ++j)
+      ops.bias[problem.epilogue.bias_offset + guard + j] = rng.uniform_nonzero(DType::f32);
   }
   ops.a_device = encode_for_device(ops.a, problem.dtype);
   ops.b_device = encode_for_device(ops.b, problem.dtype);
@@ -102,7 +106,8 @@ std::vector<uint8_t> encode_for_device(const std::vector<float>& values, DType d
     return out;
   }
   std::vector<uint16_t> halves((values.size() + 1) / 2 * 2, 0);
-  for (size_t i = 0; i < values.size(); ++i) halves[i] = dtype == DType::f16 ? f32_to_f16(values[i]) : f32_to_bf16(values[i]);
+  for (size_t i = 0; i < values.size(); ++i)
+    halves[i] = dtype == DType::f16 ? f32_to_f16(values[i]) : f32_to_bf16(values[i]);
   std::vector<uint8_t> out(halves.size() * 2);
   std::memcpy(out.data(), halves.data(), out.size());  // little-endian host: element 2i is the low half of word i
   return out;

@@ -15,7 +15,7 @@ namespace gemmtune {
 inline constexpr uint32_t kUntouchedBits = 0x7fa5a5a5u;
 
 struct HostOperands {
-  ResolvedGemm layout;     ///< where the operands lie (offsets include the leading guard band)
+  ResolvedGemm layout;      ///< where the operands lie (offsets include the leading guard band)
   std::vector<float> a, b;  ///< whole buffers; elements outside the operands are NaN, so a stray read shows
   std::vector<float> c0;    ///< whole C before a run: the region holds the initial C (beta != 0) or NaN
                             ///< (beta = 0, C must not be read); the rest holds kUntouchedBits

@@ -62,8 +62,8 @@ float tiled_sum(const OpView& op, const OrderVariant& v, uint64_t z, uint64_t i,
 }
 
 /// `slices` chains, chain s over k = kb + s, kb + s + slices, ...; the chains added in slice order.
-float slices_sum(const OpView& op, const OrderVariant& v, uint32_t slices, uint64_t z, uint64_t i, uint64_t j, uint64_t kb,
-                 uint64_t ke) {
+float slices_sum(const OpView& op, const OrderVariant& v, uint32_t slices, uint64_t z, uint64_t i, uint64_t j,
+                 uint64_t kb, uint64_t ke) {
   float sum = 0.0f;
   for (uint32_t u = 0; u < slices; ++u) {
     const uint32_t s = v.parts_reversed ? slices - 1 - u : u;
@@ -76,8 +76,8 @@ float slices_sum(const OpView& op, const OrderVariant& v, uint32_t slices, uint6
 
 /// Row-dot: `wg` invocations over the 16-byte chunks of row n's aligned body inside [kb, ke), then its head and
 /// tail elements; an xor butterfly within each subgroup, the subgroups in order.
-float row_chunks_sum(const OpView& op, const OrderVariant& v, uint32_t wg, uint32_t subgroup, uint64_t z, uint64_t i, uint64_t n,
-                     uint64_t kb, uint64_t ke) {
+float row_chunks_sum(const OpView& op, const OrderVariant& v, uint32_t wg, uint32_t subgroup, uint64_t z, uint64_t i,
+                     uint64_t n, uint64_t kb, uint64_t ke) {
   const uint64_t width = 16 / dtype_bytes(op.p.dtype);  // elements a chunk
   const uint64_t shift = op.o.layout.b.index(z, n, 0) % width;
   const uint64_t head = shift == 0 ? 0 : width - shift;  // chunk c starts at k = head + c * width
@@ -109,14 +109,19 @@ float row_chunks_sum(const OpView& op, const OrderVariant& v, uint32_t wg, uint3
   return sum;
 }
 
-float range_sum(const OpView& op, const SummationOrder& order, const OrderVariant& v, uint64_t z, uint64_t i, uint64_t j, uint64_t kb,
-                uint64_t ke) {
+float range_sum(const OpView& op, const SummationOrder& order, const OrderVariant& v, uint64_t z, uint64_t i,
+                uint64_t j, uint64_t kb, uint64_t ke) {
   switch (order.kind) {
-    case SummationOrder::Kind::chain: return chain_sum(op, v, z, i, j, kb, ke);
-    case SummationOrder::Kind::tiled_groups: return tiled_sum(op, v, z, i, j, kb, ke);
-    case SummationOrder::Kind::slices: return slices_sum(op, v, order.parts, z, i, j, kb, ke);
+    case SummationOrder::Kind::chain:
+      return chain_sum(op, v, z, i, j, kb, ke);
+    case SummationOrder::Kind::tiled_groups:
+      return tiled_sum(op, v, z, i, j, kb, ke);
+    case SummationOrder::Kind::slices:
+      return slices_sum(op, v, order.parts, z, i, j, kb, ke);
     case SummationOrder::Kind::row_chunks: {
-      const uint32_t subgroup = v.subgroup ? v.subgroup : order.subgroup_widths.empty() ? 1u : order.subgroup_widths.front();
+      const uint32_t subgroup = v.subgroup                      ? v.subgroup
+                                : order.subgroup_widths.empty() ? 1u
+                                                                : order.subgroup_widths.front();
       return row_chunks_sum(op, v, order.parts, std::min(subgroup, order.parts), z, i, j, kb, ke);
     }
   }
@@ -126,7 +131,8 @@ float range_sum(const OpView& op, const SummationOrder& order, const OrderVarian
 bool same_bits(float x, float y) { return std::memcmp(&x, &y, sizeof(float)) == 0; }
 }  // namespace
 
-float modelled_element(const GemmProblem& p, const HostOperands& o, const SummationOrder& order, const OrderVariant& v, uint64_t index) {
+float modelled_element(const GemmProblem& p, const HostOperands& o, const SummationOrder& order, const OrderVariant& v,
+                       uint64_t index) {
   const Shape& s = p.shape;
   const uint64_t z = index / (s.m * s.n), i = index / s.n % s.m, j = index % s.n;
   const OpView op{p, o};
@@ -143,14 +149,15 @@ float modelled_element(const GemmProblem& p, const HostOperands& o, const Summat
   return value;
 }
 
-std::vector<float> modelled_result(const GemmProblem& p, const HostOperands& o, const SummationOrder& order, const OrderVariant& v) {
+std::vector<float> modelled_result(const GemmProblem& p, const HostOperands& o, const SummationOrder& order,
+                                   const OrderVariant& v) {
   std::vector<float> result(p.shape.batch * p.shape.m * p.shape.n);
   for (uint64_t index = 0; index < result.size(); ++index) result[index] = modelled_element(p, o, order, v, index);
   return result;
 }
 
-OrderCheck check_summation_order(const GemmProblem& p, const HostOperands& o, const SummationOrder& order, std::span<const float> got,
-                                 uint64_t max_samples) {
+OrderCheck check_summation_order(const GemmProblem& p, const HostOperands& o, const SummationOrder& order,
+                                 std::span<const float> got, uint64_t max_samples) {
   // Samples spread evenly over the result, each moved within its stretch so rows and columns vary; the last
   // element (the edge tiles' corner) always.
   std::vector<uint64_t> samples;

@@ -29,8 +29,8 @@ float modelled_element(const GemmProblem& problem, const HostOperands& operands,
                        const OrderVariant& variant, uint64_t index);
 
 /// Every element of the result, dense batch x M x N, as modelled_element.
-std::vector<float> modelled_result(const GemmProblem& problem, const HostOperands& operands, const SummationOrder& order,
-                                   const OrderVariant& variant);
+std::vector<float> modelled_result(const GemmProblem& problem, const HostOperands& operands,
+                                   const SummationOrder& order, const OrderVariant& variant);
 
 struct OrderCheck {
   bool passed = true;

@@ -30,10 +30,14 @@ RowMajor dense_op(const std::vector<float>& image, const ResolvedOperand& op, ui
 
 double reference_activation(Activation activation, double x) {
   switch (activation) {
-    case Activation::none: return x;
-    case Activation::relu: return x < 0.0 ? 0.0 : x;
-    case Activation::gelu_erf: return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-    case Activation::gelu_tanh: return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+    case Activation::none:
+      return x;
+    case Activation::relu:
+      return x < 0.0 ? 0.0 : x;
+    case Activation::gelu_erf:
+      return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    case Activation::gelu_tanh:
+      return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
   }
   return x;
 }
@@ -43,7 +47,8 @@ namespace {
 /// no libgomp at run time): the rows are split instead.
 template <typename Fn>
 void parallel_rows(Eigen::Index m, Fn&& rows) {
-  const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), unsigned(std::max<Eigen::Index>(1, m / 64))));
+  const unsigned threads =
+      std::max(1u, std::min(std::thread::hardware_concurrency(), unsigned(std::max<Eigen::Index>(1, m / 64))));
   std::vector<std::thread> pool;
   const Eigen::Index chunk = (m + threads - 1) / threads;
   for (Eigen::Index r0 = chunk; r0 < m; r0 += chunk) pool.emplace_back(rows, r0, std::min(m, r0 + chunk));
@@ -54,7 +59,8 @@ void parallel_rows(Eigen::Index m, Fn&& rows) {
 using IntRowMajor = Eigen::Matrix<int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// op(X) - zero of product z as a dense int64 matrix.
-IntRowMajor dense_op_minus_zero(const std::vector<float>& image, const ResolvedOperand& op, uint64_t z, bool transposed, int32_t zero) {
+IntRowMajor dense_op_minus_zero(const std::vector<float>& image, const ResolvedOperand& op, uint64_t z, bool transposed,
+                                int32_t zero) {
   const RowMajor values = dense_op(image, op, z, transposed);
   return (values.cast<int64_t>().array() - int64_t(zero)).matrix();
 }
@@ -70,9 +76,12 @@ std::vector<double> reference_integer_gemm(const GemmProblem& problem, const Hos
     const IntRowMajor a = dense_op_minus_zero(ops.a, l.a, z, problem.layout.trans_a, problem.zero_a);
     const IntRowMajor b = dense_op_minus_zero(ops.b, l.b, z, problem.layout.trans_b, problem.zero_b);
     IntRowMajor c(m, Eigen::Index(s.n));
-    parallel_rows(m, [&](Eigen::Index r0, Eigen::Index r1) { c.middleRows(r0, r1 - r0).noalias() = a.middleRows(r0, r1 - r0) * b; });
+    parallel_rows(m, [&](Eigen::Index r0, Eigen::Index r1) {
+      c.middleRows(r0, r1 - r0).noalias() = a.middleRows(r0, r1 - r0) * b;
+    });
     for (uint64_t i = 0; i < s.m; ++i)
-      for (uint64_t j = 0; j < s.n; ++j) out[(z * s.m + i) * s.n + j] = double(wrap_to_int32(c(Eigen::Index(i), Eigen::Index(j))));
+      for (uint64_t j = 0; j < s.n; ++j)
+        out[(z * s.m + i) * s.n + j] = double(wrap_to_int32(c(Eigen::Index(i), Eigen::Index(j))));
   }
   return out;
 }

@@ -22,9 +22,9 @@ int32_t wrap_to_int32(int64_t v);
 double reference_activation(Activation activation, double x);
 
 struct GatheredResult {
-  std::vector<float> values;  ///< the written region, dense row-major batch * M * N
-  uint64_t touched = 0;       ///< elements outside the region whose bits changed (must be 0)
-  uint64_t first_touched = 0; ///< buffer index of the first of them
+  std::vector<float> values;   ///< the written region, dense row-major batch * M * N
+  uint64_t touched = 0;        ///< elements outside the region whose bits changed (must be 0)
+  uint64_t first_touched = 0;  ///< buffer index of the first of them
 };
 
 /// Splits a downloaded C image into the written region and a count of changed elements outside it.

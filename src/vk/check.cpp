@@ -5,7 +5,8 @@ namespace gemmtune::vk {
 const char* result_name(VkResult result) {
   switch (result) {
 #define GEMMTUNE_RESULT(name) \
-  case name: return #name;
+  case name:                  \
+    return #name;
     GEMMTUNE_RESULT(VK_SUCCESS)
     GEMMTUNE_RESULT(VK_NOT_READY)
     GEMMTUNE_RESULT(VK_TIMEOUT)
@@ -31,7 +32,8 @@ const char* result_name(VkResult result) {
     GEMMTUNE_RESULT(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
     GEMMTUNE_RESULT(VK_PIPELINE_COMPILE_REQUIRED)
 #undef GEMMTUNE_RESULT
-    default: return "VkResult(unknown)";
+    default:
+      return "VkResult(unknown)";
   }
 }
 

@@ -1,5 +1,5 @@
-// VK_KHR_cooperative_matrix, VK_KHR_shader_bfloat16 and VK_NV_cooperative_matrix2 declarations for system headers that predate them
-// (Debian 12 ships Vulkan headers 1.3.239). Used only where the system headers lack them.
+// VK_KHR_cooperative_matrix, VK_KHR_shader_bfloat16 and VK_NV_cooperative_matrix2 declarations for system headers that
+// predate them (Debian 12 ships Vulkan headers 1.3.239). Used only where the system headers lack them.
 #pragma once
 
 #include <volk.h>
@@ -48,7 +48,7 @@ typedef struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
   VkBool32 cooperativeMatrixRobustBufferAccess;
 } VkPhysicalDeviceCooperativeMatrixFeaturesKHR;
 typedef VkResult(VKAPI_PTR* PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)(VkPhysicalDevice, uint32_t*,
-                                                                                    VkCooperativeMatrixPropertiesKHR*);
+                                                                                   VkCooperativeMatrixPropertiesKHR*);
 #define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR ((VkStructureType)1000506000)
 #define VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR ((VkStructureType)1000506001)
 #endif

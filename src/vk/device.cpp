@@ -35,7 +35,8 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
   VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR coop{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
   VkPhysicalDeviceShaderBfloat16FeaturesKHR bf16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_BFLOAT16_FEATURES_KHR};
-  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coop2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coop2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
   void* chain = nullptr;
@@ -71,7 +72,7 @@ Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(c
       *tail = &bf16;
       tail = &bf16.pNext;
     }
-    if (!coopmat2_unsupported(info_, "f16")) {
+    if (coopmat2_features(info_)) {
       extensions.push_back(VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME);
       coop2.cooperativeMatrixWorkgroupScope = VK_TRUE;
       coop2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
@@ -111,7 +112,8 @@ void Device::load_pipeline_cache() {
   std::string folder = cache_folder();
   std::string data;
   if (!folder.empty()) {
-    pipeline_cache_path_ = folder + "/pipelines-" + device_slug(info_.name) + "-" + uuid_string(info_.pipeline_cache_uuid) + ".bin";
+    pipeline_cache_path_ =
+        folder + "/pipelines-" + device_slug(info_.name) + "-" + uuid_string(info_.pipeline_cache_uuid) + ".bin";
     std::error_code ec;
     if (std::filesystem::exists(pipeline_cache_path_, ec)) {
       try {
@@ -148,7 +150,8 @@ void Device::save_pipeline_cache() noexcept {
   }
 }
 
-uint32_t Device::memory_type(uint32_t type_bits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const {
+uint32_t Device::memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                             VkMemoryPropertyFlags preferred) const {
   uint32_t fallback = UINT32_MAX;
   for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
     if (!(type_bits & (1u << i))) continue;
@@ -157,7 +160,8 @@ uint32_t Device::memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
     if ((flags & preferred) == preferred) return i;
     if (fallback == UINT32_MAX) fallback = i;
   }
-  if (fallback == UINT32_MAX) throw Error(ExitCode::unsupported, info_.name + ": no memory type with the required properties");
+  if (fallback == UINT32_MAX)
+    throw Error(ExitCode::unsupported, info_.name + ": no memory type with the required properties");
   return fallback;
 }
 

@@ -12,29 +12,47 @@ namespace gemmtune::vk {
 namespace {
 std::string component_name(VkComponentTypeKHR t) {
   switch (int(t)) {
-    case VK_COMPONENT_TYPE_FLOAT16_KHR: return "f16";
-    case VK_COMPONENT_TYPE_FLOAT32_KHR: return "f32";
-    case VK_COMPONENT_TYPE_FLOAT64_KHR: return "f64";
-    case VK_COMPONENT_TYPE_SINT8_KHR: return "i8";
-    case VK_COMPONENT_TYPE_SINT16_KHR: return "i16";
-    case VK_COMPONENT_TYPE_SINT32_KHR: return "i32";
-    case VK_COMPONENT_TYPE_SINT64_KHR: return "i64";
-    case VK_COMPONENT_TYPE_UINT8_KHR: return "u8";
-    case VK_COMPONENT_TYPE_UINT16_KHR: return "u16";
-    case VK_COMPONENT_TYPE_UINT32_KHR: return "u32";
-    case VK_COMPONENT_TYPE_UINT64_KHR: return "u64";
-    case 1000141000: return "bf16";
-    default: return "type" + std::to_string(int(t));
+    case VK_COMPONENT_TYPE_FLOAT16_KHR:
+      return "f16";
+    case VK_COMPONENT_TYPE_FLOAT32_KHR:
+      return "f32";
+    case VK_COMPONENT_TYPE_FLOAT64_KHR:
+      return "f64";
+    case VK_COMPONENT_TYPE_SINT8_KHR:
+      return "i8";
+    case VK_COMPONENT_TYPE_SINT16_KHR:
+      return "i16";
+    case VK_COMPONENT_TYPE_SINT32_KHR:
+      return "i32";
+    case VK_COMPONENT_TYPE_SINT64_KHR:
+      return "i64";
+    case VK_COMPONENT_TYPE_UINT8_KHR:
+      return "u8";
+    case VK_COMPONENT_TYPE_UINT16_KHR:
+      return "u16";
+    case VK_COMPONENT_TYPE_UINT32_KHR:
+      return "u32";
+    case VK_COMPONENT_TYPE_UINT64_KHR:
+      return "u64";
+    case 1000141000:
+      return "bf16";
+    default:
+      return "type" + std::to_string(int(t));
   }
 }
 
 std::string scope_name(VkScopeKHR s) {
   switch (int(s)) {
-    case VK_SCOPE_DEVICE_KHR: return "device";
-    case VK_SCOPE_WORKGROUP_KHR: return "workgroup";
-    case VK_SCOPE_SUBGROUP_KHR: return "subgroup";
-    case VK_SCOPE_QUEUE_FAMILY_KHR: return "queue-family";
-    default: return "scope" + std::to_string(int(s));
+    case VK_SCOPE_DEVICE_KHR:
+      return "device";
+    case VK_SCOPE_WORKGROUP_KHR:
+      return "workgroup";
+    case VK_SCOPE_SUBGROUP_KHR:
+      return "subgroup";
+    case VK_SCOPE_QUEUE_FAMILY_KHR:
+      return "queue-family";
+    default:
+      return "scope" + std::to_string(int(s));
   }
 }
 
@@ -98,8 +116,8 @@ MatrixCapabilities query_matrix(VkInstance instance, VkPhysicalDevice physical, 
         for (uint32_t i = 0; i < n; ++i) {
           const auto& e = list[i];
           m.shapes.push_back({e.MSize, e.NSize, e.KSize, component_name(e.AType), component_name(e.BType),
-                              component_name(e.CType), component_name(e.ResultType), e.saturatingAccumulation == VK_TRUE,
-                              scope_name(e.scope)});
+                              component_name(e.CType), component_name(e.ResultType),
+                              e.saturatingAccumulation == VK_TRUE, scope_name(e.scope)});
         }
       }
     }
@@ -142,7 +160,8 @@ Matrix2Capabilities query_matrix2(VkInstance instance, VkPhysicalDevice physical
   m2.flexible_dimensions = f.cooperativeMatrixFlexibleDimensions;
   m2.per_element_operations = f.cooperativeMatrixPerElementOperations;
   m2.tensor_addressing = f.cooperativeMatrixTensorAddressing;
-  VkPhysicalDeviceCooperativeMatrix2PropertiesNV p{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
+  VkPhysicalDeviceCooperativeMatrix2PropertiesNV p{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_PROPERTIES_NV};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p};
   vkGetPhysicalDeviceProperties2(physical, &props);
   m2.max_workgroup_size = p.cooperativeMatrixWorkgroupScopeMaxWorkgroupSize;
@@ -157,9 +176,9 @@ Matrix2Capabilities query_matrix2(VkInstance instance, VkPhysicalDevice physical
     if (get(physical, &n, list.data()) == VK_SUCCESS) {
       for (uint32_t i = 0; i < n; ++i) {
         const auto& e = list[i];
-        m2.shapes.push_back({e.MGranularity, e.NGranularity, e.KGranularity, component_name(e.AType), component_name(e.BType),
-                             component_name(e.CType), component_name(e.ResultType), e.saturatingAccumulation == VK_TRUE,
-                             scope_name(e.scope), e.workgroupInvocations});
+        m2.shapes.push_back({e.MGranularity, e.NGranularity, e.KGranularity, component_name(e.AType),
+                             component_name(e.BType), component_name(e.CType), component_name(e.ResultType),
+                             e.saturatingAccumulation == VK_TRUE, scope_name(e.scope), e.workgroupInvocations});
       }
     }
   }
@@ -169,76 +188,16 @@ Matrix2Capabilities query_matrix2(VkInstance instance, VkPhysicalDevice physical
 
 uint32_t subgroup_size_to_pin(const DeviceInfo& d, uint32_t required) {
   const MatrixCapabilities& caps = d.matrix;
-  return required > 0 && caps.subgroup_size_control && caps.full_subgroups && caps.min_subgroup_size != caps.max_subgroup_size
+  return required > 0 && caps.subgroup_size_control && caps.full_subgroups &&
+                 caps.min_subgroup_size != caps.max_subgroup_size
              ? required
              : 0;
 }
 
-std::optional<std::string> coopmat_unsupported(const DeviceInfo& d, const std::string& input) {
-  const MatrixCapabilities& m = d.matrix;
-  if (!m.extension) return "the device lacks VK_KHR_cooperative_matrix";
-  if (!m.feature) return "the cooperativeMatrix feature is not supported";
-  // 16-bit floats: 16x16x16 with f32 sums. 8-bit integers (i8, u8, or u8i8 = unsigned A, signed B): 16x16x32 with
-  // 32-bit sums, unsigned only for u8 x u8, and not saturating (the sums must wrap like int32).
-  const bool integer = input == "i8" || input == "u8" || input == "u8i8";
-  const std::string a = input == "u8i8" ? "u8" : input, b = input == "u8i8" ? "i8" : input;
-  const std::string sum = !integer ? "f32" : input == "u8" ? "u32" : "i32";
-  const uint32_t k = integer ? 32 : 16;
-  bool listed = false;
-  for (const CoopmatShape& s : m.shapes) {
-    listed |= s.m == 16 && s.n == 16 && s.k == k && s.a == a && s.b == b && s.c == sum && s.result == sum && !s.saturating &&
-              s.scope == "subgroup";
-  }
-  if (!listed) return "no 16x16x" + std::to_string(k) + " " + a + " x " + b + " -> " + sum + " subgroup-scope cooperative matrix is listed";
-  if (integer) {
-    if (!m.shader_int8) return "shaderInt8 is not supported";
-  } else {
-    if (!m.storage_16bit) return "storageBuffer16BitAccess is not supported";
-    if (!m.shader_float16) return "shaderFloat16 is not supported";
-  }
-  if (!m.memory_model) return "vulkanMemoryModel is not supported";
-  const bool fixed_32 = d.subgroup_size == 32 && (m.min_subgroup_size == 0 || (m.min_subgroup_size == 32 && m.max_subgroup_size == 32));
-  const bool pinnable = m.subgroup_size_control && m.full_subgroups && m.min_subgroup_size <= 32 && m.max_subgroup_size >= 32;
-  if (!fixed_32 && !pinnable) return "subgroups of 32 are neither the fixed size nor selectable (subgroup size " + std::to_string(d.subgroup_size) + ")";
-  if (input == "bf16") {
-    if (!m.bf16_extension) return "the device lacks VK_KHR_shader_bfloat16";
-    if (!m.bf16_type || !m.bf16_coopmat) return "shaderBFloat16Type or shaderBFloat16CooperativeMatrix is not supported";
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> coopmat2_unsupported(const DeviceInfo& d, const std::string& input, uint32_t invocations, uint32_t bm,
-                                                uint32_t bn, uint32_t bk) {
+bool coopmat2_features(const DeviceInfo& d) {
   const Matrix2Capabilities& m2 = d.matrix2;
-  if (!m2.extension) return "the device lacks VK_NV_cooperative_matrix2";
-  if (!d.matrix.feature) return "the cooperativeMatrix feature is not supported";
-  if (!m2.workgroup_scope) return "cooperativeMatrixWorkgroupScope is not supported";
-  if (!m2.flexible_dimensions) return "cooperativeMatrixFlexibleDimensions is not supported";
-  if (!m2.per_element_operations) return "cooperativeMatrixPerElementOperations is not supported";
-  if (!m2.tensor_addressing) return "cooperativeMatrixTensorAddressing is not supported";
-  const MatrixCapabilities& m = d.matrix;
-  if (!m.storage_16bit) return "storageBuffer16BitAccess is not supported";
-  if (!m.shader_float16) return "shaderFloat16 is not supported";
-  if (!m.memory_model) return "vulkanMemoryModel is not supported";
-  if (input == "bf16" && (!m.bf16_type || !m.bf16_coopmat)) return "shaderBFloat16Type or shaderBFloat16CooperativeMatrix is not supported";
-  auto types_match = [&](const FlexibleCoopmatShape& s) {
-    return s.a == input && s.b == input && s.c == "f32" && s.result == "f32" && !s.saturating && s.scope == "workgroup";
-  };
-  if (std::none_of(m2.shapes.begin(), m2.shapes.end(), types_match))
-    return "no workgroup-scope " + input + " x " + input + " -> f32 flexible-dimension matrix is listed";
-  if (invocations == 0) return std::nullopt;  // the family as a whole; the rest is per config
-  if (invocations > m2.max_workgroup_size)
-    return "workgroup-scope matrices allow at most " + std::to_string(m2.max_workgroup_size) + " invocations";
-  const uint32_t largest = std::max({bm, bn, bk});
-  if (m2.max_dimension > 0 && largest > m2.max_dimension)
-    return "matrix dimension " + std::to_string(largest) + " exceeds the device's " + std::to_string(m2.max_dimension);
-  for (const FlexibleCoopmatShape& s : m2.shapes) {
-    if (types_match(s) && s.invocations == invocations && s.m_granularity > 0 && s.n_granularity > 0 && s.k_granularity > 0 &&
-        bm % s.m_granularity == 0 && bn % s.n_granularity == 0 && bk % s.k_granularity == 0)
-      return std::nullopt;
-  }
-  return "no listed granularity fits " + std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + " in workgroups of " +
-         std::to_string(invocations);
+  return m2.extension && d.matrix.feature && m2.workgroup_scope && m2.flexible_dimensions &&
+         m2.per_element_operations && m2.tensor_addressing;
 }
 
 namespace {
@@ -250,7 +209,8 @@ std::vector<MemoryHeap> query_heaps(VkPhysicalDevice physical) {
   for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
     MemoryHeap heap{memory.memoryHeaps[h].size, (memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0};
     for (uint32_t t = 0; t < memory.memoryTypeCount; ++t) {
-      if (memory.memoryTypes[t].heapIndex == h && (memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+      if (memory.memoryTypes[t].heapIndex == h &&
+          (memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
         heap.host_visible = true;
       }
     }
@@ -269,7 +229,8 @@ void pick_compute_queue(VkPhysicalDevice physical, DeviceInfo& d) {
   int best_score = -1;
   for (uint32_t i = 0; i < count; ++i) {
     if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
-    int score = (families[i].timestampValidBits > 0 ? 2 : 0) + ((families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 0 : 1);
+    int score =
+        (families[i].timestampValidBits > 0 ? 2 : 0) + ((families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) ? 0 : 1);
     if (score > best_score) {
       best_score = score;
       d.compute_queue_family = i;
@@ -341,11 +302,16 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
 
 std::string device_type_name(VkPhysicalDeviceType type) {
   switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "cpu";
-    default: return "other";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "cpu";
+    default:
+      return "other";
   }
 }
 

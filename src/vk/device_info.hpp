@@ -33,21 +33,21 @@ struct FlexibleCoopmatShape {
 struct Matrix2Capabilities {
   bool extension = false;
   bool workgroup_scope = false, flexible_dimensions = false, per_element_operations = false, tensor_addressing = false;
-  uint32_t max_workgroup_size = 0;     ///< cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
-  uint32_t max_dimension = 0;          ///< cooperativeMatrixFlexibleDimensionsMaxDimension
-  uint32_t reserved_shared_memory = 0; ///< cooperativeMatrixWorkgroupScopeReservedSharedMemory, bytes
+  uint32_t max_workgroup_size = 0;      ///< cooperativeMatrixWorkgroupScopeMaxWorkgroupSize
+  uint32_t max_dimension = 0;           ///< cooperativeMatrixFlexibleDimensionsMaxDimension
+  uint32_t reserved_shared_memory = 0;  ///< cooperativeMatrixWorkgroupScopeReservedSharedMemory, bytes
   std::vector<FlexibleCoopmatShape> shapes;
 };
 
 /// What the cooperative-matrix variant needs, read from the device (never guessed from the vendor).
 struct MatrixCapabilities {
-  bool extension = false;           ///< VK_KHR_cooperative_matrix
-  bool feature = false;             ///< cooperativeMatrix
+  bool extension = false;  ///< VK_KHR_cooperative_matrix
+  bool feature = false;    ///< cooperativeMatrix
   std::vector<CoopmatShape> shapes;
-  bool storage_16bit = false;       ///< storageBuffer16BitAccess
-  bool shader_float16 = false;      ///< shaderFloat16 (16-bit values in shared memory)
-  bool shader_int8 = false;         ///< shaderInt8 (8-bit integer matrices)
-  bool memory_model = false;        ///< vulkanMemoryModel
+  bool storage_16bit = false;   ///< storageBuffer16BitAccess
+  bool shader_float16 = false;  ///< shaderFloat16 (16-bit values in shared memory)
+  bool shader_int8 = false;     ///< shaderInt8 (8-bit integer matrices)
+  bool memory_model = false;    ///< vulkanMemoryModel
   /// vulkanMemoryModelDeviceScope: with the memory model enabled, device-scope atomics and barriers need it
   bool memory_model_device_scope = false;
   bool subgroup_size_control = false, full_subgroups = false;  ///< subgroupSizeControl, computeFullSubgroups
@@ -70,7 +70,7 @@ struct DeviceInfo {
   uint32_t driver_version_raw = 0;
   std::string driver_version;  ///< decoded per vendor
   std::string driver_name, driver_info;
-  uint32_t driver_id = 0;      ///< VkDriverId (0 below Vulkan 1.2)
+  uint32_t driver_id = 0;  ///< VkDriverId (0 below Vulkan 1.2)
   uint32_t api_version = 0;
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   std::array<uint8_t, VK_UUID_SIZE> pipeline_cache_uuid{};
@@ -105,15 +105,10 @@ struct DeviceInfo {
 /// Reads everything above from a physical device (needs Vulkan 1.1 for the subgroup and ID properties).
 DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uint32_t index);
 
-/// Why the device cannot run the coopmat family's subgroup-scope products (subgroups of 32) for `input`, or
-/// nullopt when it can: "f16", "bf16" (16x16x16, f32 sums), "i8", "u8", "u8i8" (16x16x32, 32-bit wrapping sums).
-/// Names the missing piece.
-std::optional<std::string> coopmat_unsupported(const DeviceInfo& device, const std::string& input);
-
-/// Why the device cannot run the coopmat2 kernel for `input` ("f16" or "bf16") in workgroups of `invocations`
-/// with BM x BN x BK matrices (input x input -> f32, workgroup scope), or nullopt. Names the missing piece.
-std::optional<std::string> coopmat2_unsupported(const DeviceInfo& device, const std::string& input, uint32_t invocations = 0,
-                                                uint32_t bm = 0, uint32_t bn = 0, uint32_t bk = 0);
+/// Whether the device has VK_NV_cooperative_matrix2 with the four features the coopmat2 kernel uses (workgroup
+/// scope, flexible dimensions, per-element operations, tensor addressing): the device enables them then. What a
+/// kernel needs beyond that is the kernel family's to say (src/kernels/matrix_requirements.hpp).
+bool coopmat2_features(const DeviceInfo& device);
 
 /// The subgroup size to pin at pipeline creation for a kernel that needs `required` (0: none): pinned only
 /// where the device can select it; elsewhere qualification has checked that the fixed size is `required`.

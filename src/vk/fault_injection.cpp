@@ -16,7 +16,8 @@ namespace gemmtune::vk {
 void install_fault_injection() {
   const char* spec = std::getenv("GEMMTUNE_FAULTS");
   if (spec != nullptr && *spec != '\0') {
-    throw usage_error("GEMMTUNE_FAULTS", spec, "this build has no fault injector (configure with -DGEMMTUNE_FAULT_INJECTION=ON)");
+    throw usage_error("GEMMTUNE_FAULTS", spec,
+                      "this build has no fault injector (configure with -DGEMMTUNE_FAULT_INJECTION=ON)");
   }
 }
 
@@ -39,13 +40,15 @@ Plan parse_plan(const std::string& spec) {
     const size_t end = std::min(spec.find(',', start), spec.size());
     const std::string item = spec.substr(start, end - start);
     const size_t c1 = item.find(':'), c2 = item.find(':', c1 == std::string::npos ? c1 : c1 + 1);
-    if (c1 == std::string::npos || c2 == std::string::npos) throw usage_error("GEMMTUNE_FAULTS", item, "expected CALL:N:RESULT");
+    if (c1 == std::string::npos || c2 == std::string::npos)
+      throw usage_error("GEMMTUNE_FAULTS", item, "expected CALL:N:RESULT");
     const std::string call = item.substr(0, c1), n = item.substr(c1 + 1, c2 - c1 - 1), result = item.substr(c2 + 1);
     size_t which = call_count;
     for (size_t i = 0; i < call_count; ++i) {
       if (call == kCallNames[i]) which = i;
     }
-    if (which == call_count) throw usage_error("GEMMTUNE_FAULTS", call, "expected pipeline, allocate, submit, wait or query");
+    if (which == call_count)
+      throw usage_error("GEMMTUNE_FAULTS", call, "expected pipeline, allocate, submit, wait or query");
     if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos || std::stoul(n) == 0) {
       throw usage_error("GEMMTUNE_FAULTS", n, "expected a call number from 1");
     }
@@ -59,8 +62,9 @@ Plan parse_plan(const std::string& spec) {
     } else if (result == "VK_TIMEOUT") {
       plan.result[which] = VK_TIMEOUT;
     } else {
-      throw usage_error("GEMMTUNE_FAULTS", result,
-                        "expected VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, VK_ERROR_OUT_OF_HOST_MEMORY or VK_TIMEOUT");
+      throw usage_error(
+          "GEMMTUNE_FAULTS", result,
+          "expected VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, VK_ERROR_OUT_OF_HOST_MEMORY or VK_TIMEOUT");
     }
     start = end + 1;
   }
@@ -115,7 +119,8 @@ VKAPI_ATTR VkResult VKAPI_CALL wait_for_fences(VkDevice device, uint32_t count, 
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL get_query_pool_results(VkDevice device, VkQueryPool pool, uint32_t first, uint32_t count,
-                                                      size_t size, void* data, VkDeviceSize stride, VkQueryResultFlags flags) {
+                                                      size_t size, void* data, VkDeviceSize stride,
+                                                      VkQueryResultFlags flags) {
   const VkResult real = real_get_query_pool_results(device, pool, first, count, size, data, stride, flags);
   const VkResult r = injected(query);
   return r != VK_SUCCESS ? r : real;

@@ -18,7 +18,8 @@ bool has_layer(const char* name) {
   vkEnumerateInstanceLayerProperties(&count, nullptr);
   std::vector<VkLayerProperties> layers(count);
   vkEnumerateInstanceLayerProperties(&count, layers.data());
-  return std::any_of(layers.begin(), layers.end(), [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+  return std::any_of(layers.begin(), layers.end(),
+                     [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 
 std::string lower(std::string s) {
@@ -28,11 +29,16 @@ std::string lower(std::string s) {
 
 int type_rank(VkPhysicalDeviceType t) {
   switch (t) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return 3;
+    default:
+      return 4;
   }
 }
 }  // namespace
@@ -45,7 +51,8 @@ bool validation_requested_by_env() {
 Instance::Instance(bool validation) {
   VkResult loaded = volkInitialize();
   if (loaded != VK_SUCCESS) {
-    throw Error(ExitCode::unsupported, "Vulkan loader: libvulkan.so.1 could not be opened (install libvulkan1 and a driver)");
+    throw Error(ExitCode::unsupported,
+                "Vulkan loader: libvulkan.so.1 could not be opened (install libvulkan1 and a driver)");
   }
   if (volkGetInstanceVersion() < VK_API_VERSION_1_1) {
     throw Error(ExitCode::unsupported, "Vulkan loader: version " + api_version_string(volkGetInstanceVersion()) +
@@ -130,7 +137,8 @@ Instance::Candidate Instance::select(const std::string& selector) const {
   std::vector<Candidate> usable;
   for (const Candidate& c : all) {
     if (c.info.api_version < VK_API_VERSION_1_1) {
-      spdlog::info("device {} ({}) skipped: Vulkan {} is below 1.1", c.info.index, c.info.name, api_version_string(c.info.api_version));
+      spdlog::info("device {} ({}) skipped: Vulkan {} is below 1.1", c.info.index, c.info.name,
+                   api_version_string(c.info.api_version));
     } else if (c.info.compute_queue_family == UINT32_MAX) {
       spdlog::info("device {} ({}) skipped: no compute queue", c.info.index, c.info.name);
     } else {
@@ -145,7 +153,8 @@ Instance::Candidate Instance::select(const std::string& selector) const {
     });
   }
   std::string available;
-  for (const Candidate& c : usable) available += (available.empty() ? "" : ", ") + std::to_string(c.info.index) + " " + c.info.name;
+  for (const Candidate& c : usable)
+    available += (available.empty() ? "" : ", ") + std::to_string(c.info.index) + " " + c.info.name;
   bool numeric = std::all_of(selector.begin(), selector.end(), [](char c) { return c >= '0' && c <= '9'; });
   if (numeric && selector.size() <= 9) {
     uint32_t index = uint32_t(std::stoul(selector));
@@ -161,9 +170,12 @@ Instance::Candidate Instance::select(const std::string& selector) const {
       matches.push_back(c);
     }
   }
-  if (matches.empty()) throw usage_error("--device", selector, "matches no device name or UUID (available: " + available + ")");
+  if (matches.empty())
+    throw usage_error("--device", selector, "matches no device name or UUID (available: " + available + ")");
   if (matches.size() > 1) {
-    throw usage_error("--device", selector, "matches " + std::to_string(matches.size()) + " devices; use an index or UUID (available: " + available + ")");
+    throw usage_error(
+        "--device", selector,
+        "matches " + std::to_string(matches.size()) + " devices; use an index or UUID (available: " + available + ")");
   }
   return matches.front();
 }

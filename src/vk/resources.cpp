@@ -22,7 +22,8 @@ Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex =
-        host_visible ? device.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+        host_visible ? device.memory_type(req.memoryTypeBits,
+                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                                           VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
                      : device.memory_type(req.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     check(vkAllocateMemory(device_, &alloc, nullptr, &memory_), "vkAllocateMemory");
@@ -36,7 +37,11 @@ Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage
 }
 
 Buffer::Buffer(Buffer&& other) noexcept
-    : device_(other.device_), buffer_(other.buffer_), memory_(other.memory_), size_(other.size_), mapped_(other.mapped_) {
+    : device_(other.device_),
+      buffer_(other.buffer_),
+      memory_(other.memory_),
+      size_(other.size_),
+      mapped_(other.mapped_) {
   other.buffer_ = VK_NULL_HANDLE;
   other.memory_ = VK_NULL_HANDLE;
   other.mapped_ = nullptr;
@@ -58,7 +63,8 @@ std::vector<PipelineStatistic> read_statistics(VkDevice device, VkPipeline pipel
   info.pipeline = pipeline;
   uint32_t executables = 0;
   if (vkGetPipelineExecutablePropertiesKHR(device, &info, &executables, nullptr) != VK_SUCCESS) return out;
-  std::vector<VkPipelineExecutablePropertiesKHR> properties(executables, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  std::vector<VkPipelineExecutablePropertiesKHR> properties(executables,
+                                                            {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
   if (vkGetPipelineExecutablePropertiesKHR(device, &info, &executables, properties.data()) != VK_SUCCESS) return out;
   for (uint32_t e = 0; e < executables; ++e) {
     VkPipelineExecutableInfoKHR which{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
@@ -73,11 +79,20 @@ std::vector<PipelineStatistic> read_statistics(VkDevice device, VkPipeline pipel
       const VkPipelineExecutableStatisticKHR& s = stats[i];
       double value = 0.0;
       switch (s.format) {
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = s.value.b32 ? 1.0 : 0.0; break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = double(s.value.i64); break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = double(s.value.u64); break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = s.value.f64; break;
-        default: continue;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+          value = s.value.b32 ? 1.0 : 0.0;
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+          value = double(s.value.i64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+          value = double(s.value.u64);
+          break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+          value = s.value.f64;
+          break;
+        default:
+          continue;
       }
       if (std::isfinite(value)) out.push_back({prefix + s.name, value});
     }
@@ -120,7 +135,8 @@ ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t>
       entries.push_back({c.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
       values.push_back(c.value);
     }
-    VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t), values.data()};
+    VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t),
+                              values.data()};
     VkComputePipelineCreateInfo pipe_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     pipe_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
     pipe_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -295,9 +311,10 @@ void record_full_barrier(VkCommandBuffer cmd) {
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                           VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                       0, 1, &barrier, 0, nullptr, 0, nullptr);
+  vkCmdPipelineBarrier(
+      cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+      &barrier, 0, nullptr, 0, nullptr);
 }
 
 }  // namespace gemmtune::vk

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""README stays true to the binary: every command and every option `--help` lists is mentioned in README.md."""
+"""README stays true to the binary: every command and every option `--help` lists is mentioned in README.md; and the
+C++ and GLSL sources keep to the 120 columns of .clang-format."""
 import os
 import re
 import subprocess
@@ -32,6 +33,22 @@ class Docs(unittest.TestCase):
                 if f"`{option}" not in readme and f"{option} " not in readme and f"{option}`" not in readme:
                     missing.append(f"{' '.join(command) or 'gemmtune'} {option}")
         self.assertEqual(missing, [], "options in --help that README.md does not mention")
+
+
+class SourceWidth(unittest.TestCase):
+    def test_cpp_and_glsl_lines_are_at_most_120_characters(self):
+        wide = []
+        for top in ("src", "tests", "kernels"):
+            for folder, _, files in os.walk(os.path.join(ROOT, top)):
+                for name in files:
+                    if not name.endswith((".cpp", ".hpp", ".comp", ".glsl", ".in")):
+                        continue
+                    path = os.path.join(folder, name)
+                    with open(path, encoding="utf-8") as f:
+                        for number, line in enumerate(f, 1):
+                            if len(line.rstrip("\n")) > 120:
+                                wide.append(f"{os.path.relpath(path, ROOT)}:{number}: {len(line.rstrip())} characters")
+        self.assertEqual(wide, [], "lines over 120 characters (clang-format -i wraps the C++ ones)")
 
 
 if __name__ == "__main__":

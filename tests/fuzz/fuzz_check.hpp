@@ -20,7 +20,8 @@ namespace gemmtune::fuzz {
 inline void check_refusal(const Error& e, std::string_view names, ExitCode expected) {
   const std::string message = e.what();
   if (message.empty()) fail("empty error message");
-  if (message.find('\n') != std::string::npos || message.find('\r') != std::string::npos) fail("multi-line error: " + message);
+  if (message.find('\n') != std::string::npos || message.find('\r') != std::string::npos)
+    fail("multi-line error: " + message);
   if (message.rfind(names, 0) != 0) fail("error does not start with '" + std::string(names) + "': " + message);
   if (e.code() != expected) fail("exit code " + std::to_string(int(e.code())) + " for: " + message);
 }

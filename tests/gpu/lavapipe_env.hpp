@@ -25,7 +25,8 @@ class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override { errors_before_ = instance().validation_errors(); }
   void TearDown() override {
-    EXPECT_EQ(instance().validation_errors(), errors_before_) << "the validation layer reported errors during this test";
+    EXPECT_EQ(instance().validation_errors(), errors_before_)
+        << "the validation layer reported errors during this test";
   }
 
  private:

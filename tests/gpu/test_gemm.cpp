@@ -43,7 +43,9 @@ struct ShapeCase {
   size_t stride;             ///< sample every stride-th config (large shapes run fewer)
   uint32_t min_outputs = 0;  ///< only tile configs with at least this many outputs an invocation (large shapes)
 };
-void PrintTo(const ShapeCase& c, std::ostream* os) { *os << c.shape.to_string() << " every " << c.stride << "th config"; }
+void PrintTo(const ShapeCase& c, std::ostream* os) {
+  *os << c.shape.to_string() << " every " << c.stride << "th config";
+}
 }  // namespace
 
 class TiledKernel : public GpuTest, public ::testing::WithParamInterface<std::tuple<DType, ShapeCase>> {};
@@ -57,16 +59,16 @@ TEST_P(TiledKernel, VerifiesAgainstTheReferenceOnNaNPoisonedC) {
   expect_all_verified(runner, candidates);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, TiledKernel,
-                         ::testing::Combine(::testing::Values(DType::f32, DType::f16, DType::bf16),
-                                            ::testing::Values(ShapeCase{{1, 1, 1, 1}, 17}, ShapeCase{{17, 33, 65, 1}, 11},
-                                                              ShapeCase{{257, 129, 1031, 1}, 41},
-                                                              ShapeCase{{1024, 768, 3072, 1}, 250, 32})),
-                         [](const auto& param_info) {
-                           const Shape& s = std::get<1>(param_info.param).shape;
-                           return std::string(dtype_name(std::get<0>(param_info.param))) + "_" + std::to_string(s.m) + "x" +
-                                  std::to_string(s.n) + "x" + std::to_string(s.k);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, TiledKernel,
+    ::testing::Combine(::testing::Values(DType::f32, DType::f16, DType::bf16),
+                       ::testing::Values(ShapeCase{{1, 1, 1, 1}, 17}, ShapeCase{{17, 33, 65, 1}, 11},
+                                         ShapeCase{{257, 129, 1031, 1}, 41}, ShapeCase{{1024, 768, 3072, 1}, 250, 32})),
+    [](const auto& param_info) {
+      const Shape& s = std::get<1>(param_info.param).shape;
+      return std::string(dtype_name(std::get<0>(param_info.param))) + "_" + std::to_string(s.m) + "x" +
+             std::to_string(s.n) + "x" + std::to_string(s.k);
+    });
 
 class GemmOperation : public GpuTest {};
 
@@ -91,10 +93,12 @@ TEST_F(GemmOperation, TheIdleBeforeTheFirstScreenIncludesTheReference) {
   const auto start = std::chrono::steady_clock::now();
   GemmRunner runner(device(), p, RunOptions{});
   const double built_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_GE(runner.device_idle_ns(), built_ns);
+  // Most of the construction is the reference (384^3 in double); half of it is a bound no load can break and that
+  // an idle counted from the end of construction (microseconds) misses.
+  EXPECT_GE(runner.device_idle_ns(), 0.5 * built_ns);
   Candidate c = sampled_candidates(p, 1).front();
   ASSERT_EQ(runner.evaluate(*c.family, c.config, 0, 0).disposition, Disposition::passed);
-  EXPECT_LT(runner.device_idle_ns(), built_ns) << "after an evaluation the idle counts from its end";
+  EXPECT_LT(runner.device_idle_ns(), 0.5 * built_ns) << "after an evaluation the idle counts from its end";
 }
 
 TEST_F(GemmOperation, RepeatedRunsGiveBitIdenticalResults) {
@@ -131,7 +135,9 @@ TEST_F(GemmOperation, ColdRunsRotateThroughCopiesThatAllHoldTheInputs) {
     ASSERT_EQ(hot.verify(*c.family, c.config).disposition, Disposition::passed) << c.name;
     const Measurement m = cold.evaluate(*c.family, c.config, 0, 1);
     ASSERT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
-    EXPECT_EQ(0, std::memcmp(hot.last_result().data(), cold.last_result().data(), hot.last_result().size() * sizeof(float))) << c.name;
+    EXPECT_EQ(
+        0, std::memcmp(hot.last_result().data(), cold.last_result().data(), hot.last_result().size() * sizeof(float)))
+        << c.name;
   }
   // Copies count against the device's limits like any operand.
   // A device's buffer limits cap the copies; past them the copies are refused like any operand.
@@ -155,7 +161,7 @@ TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
   auto tile = [](uint32_t bm, uint32_t bn, uint32_t bk, uint32_t tm, uint32_t tn) {
     return Config{{{"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn}}};
   };
-  const Config configs[] = {tile(32, 32, 8, 4, 4), tile(32, 64, 16, 2, 4), tile(64, 32, 32, 4, 2),
+  const Config configs[] = {tile(32, 32, 8, 4, 4),  tile(32, 64, 16, 2, 4), tile(64, 32, 32, 4, 2),
                             tile(32, 32, 16, 2, 2), tile(64, 64, 8, 8, 8),  tile(32, 64, 16, 1, 8)};
   const Shape shapes[] = {{17, 33, 65, 1}, {48, 40, 72, 1}};
   size_t which = 0;
@@ -169,7 +175,8 @@ TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
           GemmRunner runner(device(), p, RunOptions{});
           const Measurement m = runner.verify(tiled_family(), config);
           EXPECT_EQ(m.disposition, Disposition::passed)
-              << tiled_family().config_name(config, p.dtype) << " " << shape.to_string() << " " << layout.name() << ": " << m.detail;
+              << tiled_family().config_name(config, p.dtype) << " " << shape.to_string() << " " << layout.name() << ": "
+              << m.detail;
         }
 }
 

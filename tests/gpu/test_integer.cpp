@@ -38,15 +38,16 @@ Config some_config(const KernelFamily& family, const GemmProblem& p, size_t whic
 }
 
 /// Runs the problem and returns the int32 results (dense batch x M x N) after checking they pass exactly.
-std::vector<int32_t> run_exact(const GemmProblem& p, size_t which, OperandFill fill = {}, const KernelFamily& family = tiled_family(),
-                               uint32_t vec = 0, bool packed_dot = true) {
+std::vector<int32_t> run_exact(const GemmProblem& p, size_t which, OperandFill fill = {},
+                               const KernelFamily& family = tiled_family(), uint32_t vec = 0, bool packed_dot = true) {
   RunOptions options;
   options.fill = fill;
   options.alternative_kernels = packed_dot;
   GemmRunner runner(device(), p, options);
   const Config config = some_config(family, p, which, vec);
   Measurement m = runner.verify(family, config);
-  EXPECT_EQ(m.disposition, Disposition::passed) << family.config_name(config, p.dtype) << (packed_dot ? "" : " (plain)") << ": " << m.detail;
+  EXPECT_EQ(m.disposition, Disposition::passed)
+      << family.config_name(config, p.dtype) << (packed_dot ? "" : " (plain)") << ": " << m.detail;
   EXPECT_EQ(m.error.bound, 0.0);
   std::vector<int32_t> out(runner.last_result().size());
   std::memcpy(out.data(), runner.last_result().data(), out.size() * 4);
@@ -75,19 +76,23 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
     int64_t term;  // (a - zero_a) * (b - zero_b)
   };
   const Case cases[] = {
-      {DType::i8, -128, -128, 0, 0, 16384},   {DType::i8, 127, 127, 0, 0, 16129},     {DType::i8, -128, 127, 0, 0, -16256},
-      {DType::i8, 127, 127, -128, -128, 65025}, {DType::u8, 255, 255, 0, 0, 65025},   {DType::u8, 255, 255, 255, 255, 0},
-      {DType::u8, 0, 0, 255, 255, 65025},     {DType::u8i8, 255, -128, 0, 0, -32640}, {DType::u8i8, 0, -128, 255, 127, 65025},
+      {DType::i8, -128, -128, 0, 0, 16384},    {DType::i8, 127, 127, 0, 0, 16129},
+      {DType::i8, -128, 127, 0, 0, -16256},    {DType::i8, 127, 127, -128, -128, 65025},
+      {DType::u8, 255, 255, 0, 0, 65025},      {DType::u8, 255, 255, 255, 255, 0},
+      {DType::u8, 0, 0, 255, 255, 65025},      {DType::u8i8, 255, -128, 0, 0, -32640},
+      {DType::u8i8, 0, -128, 255, 127, 65025},
   };
   const uint64_t k = 4096;
-  for (const KernelFamily* family : {&tiled_family(), &splitk_family(), &fewrows_family(), &naive_family(), &coopmat_family()}) {
+  for (const KernelFamily* family :
+       {&tiled_family(), &splitk_family(), &fewrows_family(), &naive_family(), &coopmat_family()}) {
     for (bool packed_dot : {true, false}) {
       for (const Case& c : cases) {
         GemmProblem p = integer_problem({16, 40, k, 1}, c.dtype, {}, c.zero_a, c.zero_b);
         if (!served(*family, p)) continue;
         const std::vector<int32_t> out = run_exact(p, size_t(c.a) + 3, OperandFill{c.a, c.b}, *family, 0, packed_dot);
         const int32_t expected = wrap_to_int32(c.term * int64_t(k));
-        for (int32_t v : out) ASSERT_EQ(v, expected) << family->name << " " << dtype_name(c.dtype) << " a " << c.a << " b " << c.b;
+        for (int32_t v : out)
+          ASSERT_EQ(v, expected) << family->name << " " << dtype_name(c.dtype) << " a " << c.a << " b " << c.b;
       }
     }
   }
@@ -122,7 +127,8 @@ TEST_P(IntegerShapes, RandomValuesWithZeroPointsAreExactAtOddShapes) {
   const auto& [dtype, layout] = GetParam();
   const int32_t zero_a = a_signed(dtype) ? -3 : 131, zero_b = b_signed(dtype) ? 7 : 255;
   size_t which = 0;
-  for (const Shape& s : {Shape{1, 1, 1, 1}, Shape{17, 33, 65, 1}, Shape{257, 129, 1031, 1}, Shape{9, 20, 4096, 1}, Shape{5, 6, 7, 3}}) {
+  for (const Shape& s :
+       {Shape{1, 1, 1, 1}, Shape{17, 33, 65, 1}, Shape{257, 129, 1031, 1}, Shape{9, 20, 4096, 1}, Shape{5, 6, 7, 3}}) {
     const GemmProblem p = integer_problem(s, dtype, layout, zero_a, zero_b);
     for (bool packed_dot : {true, false}) run_exact(p, which += 7, {}, tiled_family(), 0, packed_dot);
     run_exact(p, which, {}, naive_family());
@@ -144,23 +150,27 @@ TEST_P(IntegerShapes, FewRowsIsExactForUpTo16RowsAndEveryVectorWidth) {
   // N = 48: 16-byte rows of B, so VEC 4 and 8 load whole words; N = 45: element by element. op(A) transposed
   // (few-rows reads it where it is stored) runs the two smaller shapes.
   size_t which = 1;
-  const std::vector<Shape> shapes = layout.trans_a ? std::vector<Shape>{{5, 45, 300, 2}, {9, 48, 64, 1}}
-                                                   : std::vector<Shape>{{1, 1, 1, 1}, {16, 48, 1031, 1}, {5, 45, 300, 2}, {9, 48, 64, 1}};
+  const std::vector<Shape> shapes =
+      layout.trans_a ? std::vector<Shape>{{5, 45, 300, 2}, {9, 48, 64, 1}}
+                     : std::vector<Shape>{{1, 1, 1, 1}, {16, 48, 1031, 1}, {5, 45, 300, 2}, {9, 48, 64, 1}};
   for (const Shape& s : shapes) {
-    for (uint32_t vec : {1u, 4u, 8u}) run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 13, {}, fewrows_family(), vec);
+    for (uint32_t vec : {1u, 4u, 8u})
+      run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 13, {}, fewrows_family(), vec);
   }
-  EXPECT_TRUE(fewrows_family().not_applicable(integer_problem({17, 8, 8, 1}, dtype, layout), device().info()).has_value());
+  EXPECT_TRUE(
+      fewrows_family().not_applicable(integer_problem({17, 8, 8, 1}, dtype, layout), device().info()).has_value());
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryTypeAndLayout, IntegerShapes,
                          ::testing::Combine(::testing::Values(DType::i8, DType::u8, DType::u8i8),
-                                            ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
-                                                              Layout{true, true})));
+                                            ::testing::Values(Layout{false, false}, Layout{false, true},
+                                                              Layout{true, false}, Layout{true, true})));
 
 TEST_F(IntegerGemm, PackedDotProductsAreUsedWhereTheDeviceHasThem) {
   const vk::DeviceInfo& d = device().info();
   const std::span<const uint32_t> chosen = tiled_family().module_for(DType::u8i8, d);
-  EXPECT_EQ(chosen.data(), (d.matrix.integer_dot_product ? tiled_dot_spirv(DType::u8i8) : tiled_spirv(DType::u8i8)).data());
+  EXPECT_EQ(chosen.data(),
+            (d.matrix.integer_dot_product ? tiled_dot_spirv(DType::u8i8) : tiled_spirv(DType::u8i8)).data());
   EXPECT_EQ(tiled_family().module_for(DType::u8i8, d, false).data(), tiled_spirv(DType::u8i8).data());
   EXPECT_EQ(tiled_family().module_for(DType::f32, d).data(), tiled_spirv(DType::f32).data());
   vk::DeviceInfo without = d;

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "gpu/lavapipe_env.hpp"
+#include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
@@ -27,7 +28,10 @@ GemmProblem problem_of(Shape shape, DType dtype, Layout layout) {
 
 const std::vector<OperationCase>& operation_cases() {
   static const std::vector<OperationCase> cases = {
-      {"1x1x1", [](GemmProblem& p) { p.shape = {1, 1, 1, 1}; }},
+      {"1x1x1",
+       [](GemmProblem& p) {
+         p.shape = {1, 1, 1, 1};
+       }},
       {"1x7x3 beta 1 relu",
        [](GemmProblem& p) {
          p.shape = {1, 7, 3, 1};
@@ -57,11 +61,13 @@ const std::vector<OperationCase>& operation_cases() {
          p.c.offset = 11;
          p.epilogue = {true, 3, Activation::relu};
        }},
-      {"128x192x3072 bias", [](GemmProblem& p) {
+      {"128x192x3072 bias",
+       [](GemmProblem& p) {
          p.shape = {128, 192, 3072, 1};  // a long k, and a partial last tile for 128-wide tiles
          p.epilogue.bias = true;
        }},
-      {"257x129x1031 beta 1", [](GemmProblem& p) {
+      {"257x129x1031 beta 1",
+       [](GemmProblem& p) {
          p.shape = {257, 129, 1031, 1};
          p.beta = 1.0f;
        }},
@@ -73,7 +79,8 @@ const std::vector<OperationCase>& operation_cases() {
          p.beta = -1.5f;
          p.epilogue.activation = Activation::gelu_erf;
        }},
-      {"5x9x200 alpha 0 beta -1.5 bias", [](GemmProblem& p) {
+      {"5x9x200 alpha 0 beta -1.5 bias",
+       [](GemmProblem& p) {
          p.shape = {5, 9, 200, 1};
          p.alpha = 0.0f;
          p.beta = -1.5f;
@@ -91,7 +98,8 @@ std::optional<Candidate> pick(const KernelFamily& family, const GemmProblem& p, 
 }
 
 std::string param_name(const ::testing::TestParamInfo<std::tuple<std::string, DType, Layout>>& info) {
-  return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) + "_" + std::get<2>(info.param).name();
+  return std::get<0>(info.param) + "_" + std::string(dtype_name(std::get<1>(info.param))) + "_" +
+         std::get<2>(info.param).name();
 }
 }  // namespace
 
@@ -105,10 +113,10 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
   // lavapipe every case must be refused).
   const std::string input(dtype_name(dtype));
   const bool coopmat_serves = dtype != DType::f32 && !coopmat_unsupported(device().info(), input);
-  const bool coopmat2_serves = dtype != DType::f32 && !vk::coopmat2_unsupported(device().info(), input);
+  const bool coopmat2_serves = dtype != DType::f32 && !coopmat2_unsupported(device().info(), input);
   const bool serves_layout = !(variant == "fewrows" && layout.trans_b) && !(variant == "rowdot" && !layout.trans_b) &&
-                             (variant != "rowmma" || (layout.trans_b && coopmat_serves)) && (variant != "coopmat" || coopmat_serves) &&
-                             (variant != "coopmat2" || coopmat2_serves);
+                             (variant != "rowmma" || (layout.trans_b && coopmat_serves)) &&
+                             (variant != "coopmat" || coopmat_serves) && (variant != "coopmat2" || coopmat2_serves);
   size_t ran = 0;
   for (size_t i = 0; i < operation_cases().size(); ++i) {
     const OperationCase& oc = operation_cases()[i];
@@ -116,7 +124,8 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
     oc.set(p);
     if (family.not_applicable && family.not_applicable(p, device().info())) continue;
     EXPECT_TRUE(serves_layout) << oc.label << ": " << variant << " accepted a problem it cannot serve";
-    std::optional<Candidate> c = pick(family, p, i + size_t(dtype) * 3 + (layout.trans_a ? 1 : 0) + (layout.trans_b ? 2 : 0));
+    std::optional<Candidate> c =
+        pick(family, p, i + size_t(dtype) * 3 + (layout.trans_a ? 1 : 0) + (layout.trans_b ? 2 : 0));
     ASSERT_TRUE(c) << oc.label << ": every config pruned";
     GemmRunner runner(device(), p, RunOptions{});
     Measurement m = runner.verify(family, c->config);
@@ -135,10 +144,11 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, Operation,
-                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "rowdot", "rowmma", "coopmat", "coopmat2", "naive"),
+                         ::testing::Combine(::testing::Values("tiled", "splitk", "fewrows", "rowdot", "rowmma",
+                                                              "coopmat", "coopmat2", "naive"),
                                             ::testing::Values(DType::f32, DType::f16, DType::bf16),
-                                            ::testing::Values(Layout{false, false}, Layout{false, true}, Layout{true, false},
-                                                              Layout{true, true})),
+                                            ::testing::Values(Layout{false, false}, Layout{false, true},
+                                                              Layout{true, false}, Layout{true, true})),
                          param_name);
 
 class Determinism : public GpuTest {};
@@ -148,7 +158,8 @@ TEST_F(Determinism, TwoRunsGiveIdenticalBitsForEveryVariant) {
     const KernelFamily& family = *find_family(variant);
     const bool few = std::string(variant) == "fewrows" || std::string(variant) == "rowdot";
     // fewrows streams B stored K x N, the others are run with B stored N x K.
-    GemmProblem p = problem_of({few ? 7u : 70u, 90, 1000, 1}, DType::bf16, Layout{false, std::string(variant) != "fewrows"});
+    GemmProblem p =
+        problem_of({few ? 7u : 70u, 90, 1000, 1}, DType::bf16, Layout{false, std::string(variant) != "fewrows"});
     p.mode = Mode::deterministic;
     p.beta = 1.0f;
     p.epilogue = {true, 0, Activation::gelu_tanh};
@@ -190,8 +201,8 @@ TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
     std::optional<uint64_t> ldb;
     uint64_t offset_b = 0, batch = 1;
   };
-  for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}}, Case{77, Layout{true, false}, {}},
-                         Case{77, Layout{false, false}, 79, 3, 2}}) {
+  for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}},
+                         Case{77, Layout{true, false}, {}}, Case{77, Layout{false, false}, 79, 3, 2}}) {
     for (DType dtype : {DType::f32, DType::bf16}) {
       GemmProblem p = problem_of({5, cs.n, 1003, cs.batch}, dtype, cs.layout);
       p.b.ld = cs.ldb;
@@ -206,7 +217,8 @@ TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
           ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
           if (first.empty()) first = runner.last_result();
           EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)))
-              << "unroll " << unroll << " vec " << vec << " n " << cs.n << " " << cs.layout.name() << " " << dtype_name(dtype);
+              << "unroll " << unroll << " vec " << vec << " n " << cs.n << " " << cs.layout.name() << " "
+              << dtype_name(dtype);
         }
       }
     }

@@ -34,7 +34,8 @@ GemmProblem problem_of(Shape shape, DType dtype, Layout layout) {
 }
 
 /// The model of the whole result with the problem's exact epilogue (bias added in f32, relu) applied.
-std::vector<float> modelled_output(const GemmProblem& p, const HostOperands& o, const SummationOrder& order, const OrderVariant& v) {
+std::vector<float> modelled_output(const GemmProblem& p, const HostOperands& o, const SummationOrder& order,
+                                   const OrderVariant& v) {
   std::vector<float> c = modelled_result(p, o, order, v);
   const uint64_t bias0 = p.epilogue.bias ? o.layout.bias_extent - p.shape.n : 0;  // bias[0]'s index in its buffer
   for (uint64_t index = 0; index < c.size(); ++index) {
@@ -50,8 +51,9 @@ class OrderModel : public GpuTest {};
 namespace {
 /// The device's result equals the model of the order the family states (fused or unfused fma, whichever the driver
 /// does) and differs from that model with its partial sums (where three or more), and its ranges, in reverse.
-void expect_documented_order(const std::string& name, const GemmProblem& p, const HostOperands& o, const std::vector<float>& got,
-                             const SummationOrder& order, uint32_t subgroup = 0, bool parts_can_differ = true) {
+void expect_documented_order(const std::string& name, const GemmProblem& p, const HostOperands& o,
+                             const std::vector<float>& got, const SummationOrder& order, uint32_t subgroup = 0,
+                             bool parts_can_differ = true) {
   const bool fused = differing(modelled_output(p, o, order, OrderVariant{true, subgroup}), got) == 0;
   const std::vector<float> expected = modelled_output(p, o, order, OrderVariant{fused, subgroup});
   ASSERT_EQ(expected.size(), got.size());
@@ -96,11 +98,14 @@ TEST_F(OrderModel, FewRowsBitsEqualTheHostModelOfSlicesAndRanges) {
         const HostOperands operands = make_operands(p, options.seed, options.guard);
         GemmRunner runner(device(), p, options);
         for (uint32_t splits : {1u, 4u}) {  // two ranges add either way alike: SplitOnePass covers them
-          const Config config{{{"cols", cs.cols}, {"slices", cs.slices}, {"unroll", cs.unroll}, {"vec", cs.vec}, {"splits", splits}}};
-          const std::string name = fewrows_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+          const Config config{
+              {{"cols", cs.cols}, {"slices", cs.slices}, {"unroll", cs.unroll}, {"vec", cs.vec}, {"splits", splits}}};
+          const std::string name =
+              fewrows_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
           const Measurement m = runner.verify(fewrows_family(), config);
           ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
-          expect_documented_order(name, p, operands, runner.last_result(), fewrows_family().summation_order(config, p, device().info()));
+          expect_documented_order(name, p, operands, runner.last_result(),
+                                  fewrows_family().summation_order(config, p, device().info()));
         }
       }
 }
@@ -125,14 +130,16 @@ TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
         GemmRunner runner(device(), p, options);
         for (uint32_t splits : {1u, 4u}) {  // two ranges add either way alike: SplitOnePass covers them
           const Config config{{{"wg", cs.wg}, {"rows", cs.rows}, {"unroll", cs.unroll}, {"splits", splits}}};
-          const std::string name = rowdot_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+          const std::string name =
+              rowdot_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
           const Measurement m = runner.verify(rowdot_family(), config);
           ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
           // The subgroups' order shows where three or more of them have chunks of a range (one or two add alike:
           // the H200's subgroups of 32 at wg 32 and 64, or 32 chunks a range).
           const SummationOrder order = rowdot_family().summation_order(config, p, device().info());
           const uint64_t chunks = order.range_terms / (16 / dtype_bytes(p.dtype));
-          expect_documented_order(name, p, operands, runner.last_result(), order, subgroup, std::min<uint64_t>(cs.wg, chunks) / subgroup > 2);
+          expect_documented_order(name, p, operands, runner.last_result(), order, subgroup,
+                                  std::min<uint64_t>(cs.wg, chunks) / subgroup > 2);
         }
       }
 }
@@ -168,7 +175,8 @@ TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
         const GemmProblem p = variant_of(cs.problem, layout, epilogue);
         const HostOperands operands = make_operands(p, options.seed, options.guard);
         GemmRunner runner(device(), p, options);
-        const std::string name = cs.family->config_name(cs.config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+        const std::string name =
+            cs.family->config_name(cs.config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
         const Measurement m = runner.verify(*cs.family, cs.config);
         ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
         const SummationOrder order = cs.family->summation_order(cs.config, p, device().info());

@@ -43,7 +43,8 @@ TEST_F(RowDot, VerifiesEveryRowCountOnAlignedAndShiftedRows) {
   const DType dtypes[] = {DType::f32, DType::f16, DType::bf16};
   size_t turn = 0;
   for (const Rows& rc : row_counts) {
-    for (const Case& cs : {Case{1024, false, 0}, Case{1031, false, 0}, Case{1024, false, 5}, Case{1031, true, 0}, Case{1024, true, 0}}) {
+    for (const Case& cs :
+         {Case{1024, false, 0}, Case{1031, false, 0}, Case{1024, false, 5}, Case{1031, true, 0}, Case{1024, true, 0}}) {
       const DType dtype = dtypes[turn++ % 3];
       GemmProblem p = rowdot_problem(rc.m, 37, cs.k, dtype, cs.trans_a);
       p.a.offset = cs.offset;
@@ -51,11 +52,14 @@ TEST_F(RowDot, VerifiesEveryRowCountOnAlignedAndShiftedRows) {
       SearchSpace space = build_search_space({&rowdot_family()}, p, device().info());
       ASSERT_TRUE(space.not_applicable.empty()) << rc.m;
       const std::string name = rowdot_family().config_name(rc.config, dtype);
-      ASSERT_TRUE(std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) { return c.name == name; })) << name;
+      ASSERT_TRUE(std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) {
+        return c.name == name;
+      })) << name;
       GemmRunner runner(device(), p, RunOptions{});
       const Measurement r = runner.verify(rowdot_family(), rc.config);
       EXPECT_EQ(r.disposition, Disposition::passed)
-          << p.shape.to_string() << " " << dtype_name(dtype) << " " << p.layout.name() << " offset " << cs.offset << " " << name << ": " << r.detail;
+          << p.shape.to_string() << " " << dtype_name(dtype) << " " << p.layout.name() << " offset " << cs.offset << " "
+          << name << ": " << r.detail;
     }
   }
 }
@@ -83,16 +87,20 @@ TEST_F(RowDot, RowsAndUnrollDoNotChangeTheBits) {
 }
 
 TEST_F(RowDot, RefusesWhatItCannotServeWithTheReason) {
-  const auto reason = [](const GemmProblem& p) { return rowdot_family().not_applicable(p, device().info()).value_or(""); };
+  const auto reason = [](const GemmProblem& p) {
+    return rowdot_family().not_applicable(p, device().info()).value_or("");
+  };
   EXPECT_NE(reason(rowdot_problem(17, 8, 8, DType::f32, false)).find("at most 16 rows"), std::string::npos);
   GemmProblem nn = rowdot_problem(1, 8, 8, DType::f16, false);
   nn.layout = Layout{false, false};
   EXPECT_NE(reason(nn).find("B stored K x N"), std::string::npos);
   EXPECT_NE(reason(rowdot_problem(1, 8, 8, DType::i8, false)).find("8-bit"), std::string::npos);
   // ROWS x M accumulators beyond 64 are pruned with the count.
-  SearchSpace s = build_search_space({&rowdot_family()}, rowdot_problem(16, 64, 64, DType::f32, false), device().info());
+  SearchSpace s =
+      build_search_space({&rowdot_family()}, rowdot_problem(16, 64, 64, DType::f32, false), device().info());
   bool pruned_rows8 = false;
-  for (const PrunedConfig& pc : s.pruned) pruned_rows8 |= pc.code == "registers" && pc.name.find("rows8") != std::string::npos;
+  for (const PrunedConfig& pc : s.pruned)
+    pruned_rows8 |= pc.code == "registers" && pc.name.find("rows8") != std::string::npos;
   EXPECT_TRUE(pruned_rows8);
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "gpu/lavapipe_env.hpp"
+#include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
@@ -66,12 +67,14 @@ TEST_F(RowMma, RefusesWhatItCannotServeWithTheReason) {
   if (reason) {
     EXPECT_NE(reason->find("not supported on"), std::string::npos) << *reason;
     SearchSpace space = build_search_space(kernel_families(), fits, d);
-    EXPECT_TRUE(std::any_of(space.not_applicable.begin(), space.not_applicable.end(), [](const NotApplicable& n) { return n.variant == "rowmma"; }));
+    EXPECT_TRUE(std::any_of(space.not_applicable.begin(), space.not_applicable.end(),
+                            [](const NotApplicable& n) { return n.variant == "rowmma"; }));
   }
 }
 
 TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
-  if (!device_serves_rowmma(DType::f16)) GTEST_SKIP() << "no 16x16x16 f16 cooperative matrices here; the H200 run covers this test";
+  if (!device_serves_rowmma(DType::f16))
+    GTEST_SKIP() << "no 16x16x16 f16 cooperative matrices here; the H200 run covers this test";
   // Every config of the space on one problem with every edge: N = 37 (last block overlaps), K = 584 (36 whole
   // fragments and a partial one: leftovers for every SUBGROUPS x UNROLL that does not divide 36; with 2 or 4
   // ranges of k, 288 or 160 terms, the last range 296 or 104 terms, partial fragment included), M = 3.
@@ -80,7 +83,8 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
   ASSERT_TRUE(space.not_applicable.empty());
   ASSERT_GE(space.candidates.size(), 90u);
   for (uint32_t splits : {1u, 2u, 4u})
-    EXPECT_TRUE(std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) { return c.config.get("splits") == splits; }))
+    EXPECT_TRUE(std::any_of(space.candidates.begin(), space.candidates.end(),
+                            [&](const Candidate& c) { return c.config.get("splits") == splits; }))
         << "no config of " << splits << " k ranges";
   GemmRunner edge_runner(device(), edges, RunOptions{});
   for (const Candidate& c : space.candidates) {
@@ -99,14 +103,16 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
           ASSERT_FALSE(s.candidates.empty());
           std::vector<const Candidate*> configs{&s.candidates[(turn++ * 7919) % s.candidates.size()]};
           if (m == 5 || m == 16) {  // and the first with fragments in registers (rows g + 8 of op(A) at M = 16)
-            auto regs = std::find_if(s.candidates.begin(), s.candidates.end(), [](const Candidate& c) { return c.config.get("regs") == 1; });
+            auto regs = std::find_if(s.candidates.begin(), s.candidates.end(),
+                                     [](const Candidate& c) { return c.config.get("regs") == 1; });
             ASSERT_NE(regs, s.candidates.end());
             configs.push_back(&*regs);
           }
           GemmRunner runner(device(), p, RunOptions{});
           for (const Candidate* c : configs) {
             const Measurement r = runner.verify(rowmma_family(), c->config);
-            EXPECT_EQ(r.disposition, Disposition::passed) << p.shape.to_string() << " " << p.layout.name() << " " << c->name << ": " << r.detail;
+            EXPECT_EQ(r.disposition, Disposition::passed)
+                << p.shape.to_string() << " " << p.layout.name() << " " << c->name << ": " << r.detail;
           }
         }
       }
@@ -118,15 +124,16 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
 // column 2 t + i % 2 + 8 ((i / 2) % 2); of a B fragment the same with rows and columns swapped. Where the probe
 // reads another, REGS configs stage their fragments (the kernel checks it too): printed, so the notes can say why.
 TEST_F(RowMma, FragmentLayoutProbe) {
-  if (!device_serves_rowmma(DType::f16)) GTEST_SKIP() << "no 16x16x16 f16 cooperative matrices here; the H200 run covers this test";
+  if (!device_serves_rowmma(DType::f16))
+    GTEST_SKIP() << "no 16x16x16 f16 cooperative matrices here; the H200 run covers this test";
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   vk::Buffer in(device(), 256 * 2, storage, true), out(device(), 514 * 4, storage, true);
   std::vector<uint16_t> matrix(256);
   for (uint32_t e = 0; e < 256; ++e) matrix[e] = uint16_t(0x3C00u | e);
   std::memcpy(in.mapped(), matrix.data(), 512);
   std::memset(out.mapped(), 0xFF, 514 * 4);
-  vk::ComputePipeline probe(device(), std::span<const uint32_t>(spirv_probe_fragments_f16), {}, {in.handle(), out.handle()}, 0,
-                            vk::subgroup_size_to_pin(device().info(), 32));
+  vk::ComputePipeline probe(device(), std::span<const uint32_t>(spirv_probe_fragments_f16), {},
+                            {in.handle(), out.handle()}, 0, vk::subgroup_size_to_pin(device().info(), 32));
   vk::Submitter submitter(device(), 10'000'000'000ull);
   submitter.run([&](VkCommandBuffer cmd) { probe.record_dispatch(cmd, nullptr, 1, 1, 1); });
   const auto* got = static_cast<const uint32_t*>(out.mapped());
@@ -148,7 +155,8 @@ TEST_F(RowMma, FragmentLayoutProbe) {
       if (lane < 8) std::printf("\n");
     }
   }
-  EXPECT_EQ(differ, 0) << "elements whose place differs from the layout rowmma's REGS path assumes (it stages them instead)";
+  EXPECT_EQ(differ, 0)
+      << "elements whose place differs from the layout rowmma's REGS path assumes (it stages them instead)";
 }
 
 }  // namespace gemmtune::test

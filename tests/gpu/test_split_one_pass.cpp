@@ -58,11 +58,14 @@ std::vector<SplitCase> split_cases() {
   return {
       {"fewrows 1x77x1000 f32", &fewrows_family(), problem_of({1, 77, 1000, 1}, DType::f32, nn), few(4)},
       {"fewrows 8x96x1000 bf16 tn", &fewrows_family(), problem_of({8, 96, 1000, 1}, DType::bf16, tn), few(8)},
-      {"fewrows 3x77x1000x2 f16 epilogue", &fewrows_family(), problem_of({3, 77, 1000, 2}, DType::f16, nn, epilogue), few(8)},
+      {"fewrows 3x77x1000x2 f16 epilogue", &fewrows_family(), problem_of({3, 77, 1000, 2}, DType::f16, nn, epilogue),
+       few(8)},
       {"fewrows 2x40x520 f32 alpha 0", &fewrows_family(), problem_of({2, 40, 520, 1}, DType::f32, nn, alpha0), few(4)},
       {"rowdot 3x37x1024 f32 (aligned rows)", &rowdot_family(), problem_of({3, 37, 1024, 1}, DType::f32, nt), dot(4)},
-      {"rowdot 16x21x1191 bf16 tt (shifted rows)", &rowdot_family(), problem_of({16, 21, 1191, 1}, DType::bf16, tt), dot(2)},
-      {"rowdot 5x19x1000x2 f16 epilogue", &rowdot_family(), problem_of({5, 19, 1000, 2}, DType::f16, nt, epilogue), dot(1)},
+      {"rowdot 16x21x1191 bf16 tt (shifted rows)", &rowdot_family(), problem_of({16, 21, 1191, 1}, DType::bf16, tt),
+       dot(2)},
+      {"rowdot 5x19x1000x2 f16 epilogue", &rowdot_family(), problem_of({5, 19, 1000, 2}, DType::f16, nt, epilogue),
+       dot(1)},
       {"rowdot 2x40x520 f32 alpha 0", &rowdot_family(), problem_of({2, 40, 520, 1}, DType::f32, nt, alpha0), dot(2)},
   };
 }
@@ -77,7 +80,8 @@ TEST_F(SplitOnePass, EverySplitCountVerifiesAndRepeatsItsBits) {
     for (uint32_t splits : {2u, 4u, 8u}) {
       const Config c = cs.config(splits);
       const std::string name = cs.family->config_name(c, cs.problem.dtype);
-      const bool listed = std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& k) { return k.name == name; });
+      const bool listed = std::any_of(space.candidates.begin(), space.candidates.end(),
+                                      [&](const Candidate& k) { return k.name == name; });
       if (cs.problem.shape.k == 520 && splits > 2) {
         // 4 ranges of 160 terms leave the last one 40: too short (fewer than 64), so pruned with a reason.
         EXPECT_FALSE(listed) << cs.label << " " << name;
@@ -94,17 +98,19 @@ TEST_F(SplitOnePass, EverySplitCountVerifiesAndRepeatsItsBits) {
           << cs.label << " " << name << ": the ranges were not added in a fixed order";
       if (cs.problem.epilogue.bias || cs.problem.epilogue.activation != Activation::none) {
         const std::vector<float> unfused = runner.run_unfused(*cs.family, c);
-        EXPECT_EQ(0, std::memcmp(first.data(), unfused.data(), first.size() * sizeof(float))) << cs.label << " " << name << ": fused != unfused";
+        EXPECT_EQ(0, std::memcmp(first.data(), unfused.data(), first.size() * sizeof(float)))
+            << cs.label << " " << name << ": fused != unfused";
       }
     }
   }
 }
 
 TEST_F(SplitOnePass, DeterministicModeKeepsItsBitsAcrossRunners) {
-  for (const SplitCase& cs : {SplitCase{"fewrows", &fewrows_family(), problem_of({5, 77, 1000, 1}, DType::bf16, Layout{false, false}),
-                                        [](uint32_t s) { return fewrows_config(16, 8, 1, 8, s); }},
-                              SplitCase{"rowdot", &rowdot_family(), problem_of({5, 77, 1031, 1}, DType::bf16, Layout{true, true}),
-                                        [](uint32_t s) { return rowdot_config(32, 2, 2, s); }}}) {
+  for (const SplitCase& cs :
+       {SplitCase{"fewrows", &fewrows_family(), problem_of({5, 77, 1000, 1}, DType::bf16, Layout{false, false}),
+                  [](uint32_t s) { return fewrows_config(16, 8, 1, 8, s); }},
+        SplitCase{"rowdot", &rowdot_family(), problem_of({5, 77, 1031, 1}, DType::bf16, Layout{true, true}),
+                  [](uint32_t s) { return rowdot_config(32, 2, 2, s); }}}) {
     GemmProblem p = cs.problem;
     p.mode = Mode::deterministic;
     std::vector<float> first;

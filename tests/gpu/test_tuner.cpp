@@ -23,7 +23,8 @@ TEST_F(Tuner, PicksTheFastestVerifiedFinalist) {
   EXPECT_EQ(r.skipped, 0u);
   EXPECT_EQ(r.evaluated.size() + r.pruned.size(), fewrows_family().all_configs().size());
   // The fastest wins unless the runner-up is within the noise band (a tie goes to the simpler config).
-  EXPECT_LE(r.best()->measurement.median_us, r.runner_up()->measurement.median_us * (1.0 + (r.tie ? r.noise_band : 0.0)));
+  EXPECT_LE(r.best()->measurement.median_us,
+            r.runner_up()->measurement.median_us * (1.0 + (r.tie ? r.noise_band : 0.0)));
   EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);
   size_t finalists = 0;
   for (const EvaluatedConfig& e : r.evaluated) finalists += e.finalist;
@@ -54,7 +55,8 @@ TEST_F(Tuner, PipelinesBuiltTogetherVerifyAndReportTheirCompileTimeOnFirstUse) {
   std::vector<std::pair<const KernelFamily*, Config>> configs;
   for (const KernelFamily* family : {&tiled_family(), &splitk_family()}) {
     SearchSpace s = build_search_space({family}, p, device().info());
-    for (size_t i = 0; i < 3 && i < s.candidates.size(); ++i) configs.emplace_back(family, s.candidates[i * 7 % s.candidates.size()].config);
+    for (size_t i = 0; i < 3 && i < s.candidates.size(); ++i)
+      configs.emplace_back(family, s.candidates[i * 7 % s.candidates.size()].config);
   }
   ASSERT_EQ(configs.size(), 6u);
   GemmRunner runner(device(), p, RunOptions{});

@@ -42,12 +42,12 @@ TEST(Compare, SlowdownsBeyondThresholdAndNoiseRegressOthersDoNot) {
                             entry(5, 100, 0.01), entry(6, 100, 0.01)});
   TableEntry lost = entry(5, 0, 0);
   lost.best.reset();
-  TuningTable fresh = table({entry(1, 110, 0.01),    // +10 %: beyond 5 % and the 2 % noise
-                             entry(2, 104, 0.01),    // +4 %: inside the threshold
-                             entry(3, 110, 0.01),    // +10 %, but base CV 8 %: noise 16 %
-                             entry(4, 80, 0.01),     // faster
-                             lost,                   // no verified result any more
-                             entry(7, 50, 0.01)});   // only in NEW; 6 is missing
+  TuningTable fresh = table({entry(1, 110, 0.01),   // +10 %: beyond 5 % and the 2 % noise
+                             entry(2, 104, 0.01),   // +4 %: inside the threshold
+                             entry(3, 110, 0.01),   // +10 %, but base CV 8 %: noise 16 %
+                             entry(4, 80, 0.01),    // faster
+                             lost,                  // no verified result any more
+                             entry(7, 50, 0.01)});  // only in NEW; 6 is missing
   const Comparison c = compare_tables(base, fresh, CompareOptions{});
   EXPECT_EQ(find(c, "1x").status, "regressed");
   EXPECT_NEAR(find(c, "1x").slowdown, 0.10, 1e-12);
@@ -117,7 +117,7 @@ TEST(Merge, TheFasterVerifiedEntryStaysAndDevicesMustAgree) {
   ASSERT_TRUE(m.entries[2].best);                 // a verified result beats none
   EXPECT_EQ(m.entries[2].best->median_us, 70.0);
   EXPECT_EQ(m.entries[3].m, 4u);
-  EXPECT_EQ(m.peak->f32_tflops, 3.0);             // the newest measurement
+  EXPECT_EQ(m.peak->f32_tflops, 3.0);  // the newest measurement
   TuningTable other = b;
   other.device.pipeline_cache_uuid = "another";
   try {
@@ -143,7 +143,8 @@ std::optional<ShapeNeeds> needs_of(const ConfigResult& c, const std::string& dty
   return tuned_shape_needs(c.variant, c.params, parse_dtype(dtype, "dtype"));
 }
 
-LookupResult lookup(const TuningTable& t, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype, const std::string& layout) {
+LookupResult lookup(const TuningTable& t, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,
+                    const std::string& layout) {
   return lookup_config(t, m, n, k, dtype, layout, needs_of);
 }
 
@@ -176,7 +177,8 @@ TEST(Lookup, ExactThenNearestThatCanServeThenDefault) {
   r = lookup(t, 2, 4096, 1024, "f32", "nn");  // nearest: the decode shape, served by few-rows
   EXPECT_EQ(r.rule, "nearest");
   EXPECT_EQ(r.config, "fewrows_f32_x");
-  r = lookup(t, 16, 4096, 1024, "f32", "nn");  // M = 16: the float few-rows kernel holds 8 rows; the split-k entry is next
+  r = lookup(t, 16, 4096, 1024, "f32",
+             "nn");  // M = 16: the float few-rows kernel holds 8 rows; the split-k entry is next
   EXPECT_EQ(r.config, "splitk_f32_s8");
   r = lookup(t, 128, 1024, 300, "f32", "nn");  // K = 300: 8 ranges of 64 terms need 512 (ranges of 32-multiples)
   EXPECT_NE(r.config, "splitk_f32_s8");

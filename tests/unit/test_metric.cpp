@@ -95,8 +95,8 @@ TEST(Reference, FollowsLayoutsStridesOffsetsAndTheEpilogue) {
     p.alpha = 0.5f;
     p.beta = -1.5f;
     p.layout = {true, true};
-    p.a.ld = 7;  // A stored K x M = 6 x 4, ld 7
-    p.b.ld = 9;  // B stored N x K = 5 x 6, ld 9
+    p.a.ld = 7;            // A stored K x M = 6 x 4, ld 7
+    p.b.ld = 9;            // B stored N x K = 5 x 6, ld 9
     p.b.batch_stride = 0;  // one shared B
     p.c.ld = 8;
     p.c.offset = 3;
@@ -122,13 +122,13 @@ TEST(Operands, PaddingIsNaNAndCOutsideTheRegionHoldsSentinels) {
   p.a.ld = 6;
   p.c.ld = 6;
   auto ops = make_operands(p, 1, 8);
-  EXPECT_TRUE(std::isnan(ops.a[0]));             // guard band
-  EXPECT_TRUE(std::isnan(ops.a[8 + 5]));         // ld padding of row 0
+  EXPECT_TRUE(std::isnan(ops.a[0]));      // guard band
+  EXPECT_TRUE(std::isnan(ops.a[8 + 5]));  // ld padding of row 0
   EXPECT_FALSE(std::isnan(ops.a[8 + 4]));
   uint32_t bits;
-  std::memcpy(&bits, &ops.c0[8 + 4], 4);         // ld padding of C
+  std::memcpy(&bits, &ops.c0[8 + 4], 4);  // ld padding of C
   EXPECT_EQ(bits, kUntouchedBits);
-  EXPECT_TRUE(std::isnan(ops.c0[8]));            // beta = 0: the region is NaN
+  EXPECT_TRUE(std::isnan(ops.c0[8]));  // beta = 0: the region is NaN
   GemmProblem zero_alpha = p;
   zero_alpha.alpha = 0.0f;
   for (float v : make_operands(zero_alpha, 1, 8).a) EXPECT_TRUE(std::isnan(v));
@@ -185,7 +185,8 @@ TEST(EpilogueCheck, CatchesAWrongGeluConstantAndAShiftedBiasThatTheNormwiseMetri
     }
     return out;
   };
-  const std::vector<float> good = epilogue(std::sqrt(2.0 / M_PI), 0), cut = epilogue(0.7978, 0), shifted = epilogue(std::sqrt(2.0 / M_PI), 1);
+  const std::vector<float> good = epilogue(std::sqrt(2.0 / M_PI), 0), cut = epilogue(0.7978, 0),
+                           shifted = epilogue(std::sqrt(2.0 / M_PI), 1);
   EXPECT_TRUE(check_epilogue(p, ops, z, good).passed) << check_epilogue(p, ops, z, good).error;
   // The cut constant errs by about 2.5e-5 near |x| = 1.5; divided by max|ref|, the normwise metric sees less than
   // its f32 bound, the elementwise check more than 10 times its own.

@@ -24,9 +24,9 @@ uint16_t compiler_f16(float f) {
 
 TEST(Float16, MatchesTheCompilersConversionOnRandomAndSpecialValues) {
   std::mt19937 rng(7);
-  std::vector<uint32_t> bits = {0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x477fe000u, 0x477ff000u, 0x477fefffu,
-                                0x38800000u, 0x387fffffu, 0x33000000u, 0x33000001u, 0x32ffffffu, 0x3f800000u, 0x3f801000u,
-                                0x3f803000u, 0x3f801001u};
+  std::vector<uint32_t> bits = {0,           0x80000000u, 0x7f800000u, 0xff800000u, 0x477fe000u, 0x477ff000u,
+                                0x477fefffu, 0x38800000u, 0x387fffffu, 0x33000000u, 0x33000001u, 0x32ffffffu,
+                                0x3f800000u, 0x3f801000u, 0x3f803000u, 0x3f801001u};
   for (int i = 0; i < 2000000; ++i) bits.push_back(rng());
   for (uint32_t b : bits) {
     float f = from_bits(b);

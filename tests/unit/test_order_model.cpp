@@ -33,10 +33,9 @@ TEST(OrderModel, TheModelsOwnResultPassesAndAnyChangeOrReorderingFails) {
   p.alpha = 0.5f;
   p.beta = 0.25f;
   const HostOperands o = make_operands(p, 7, 16);
-  const SummationOrder orders[] = {order_of(SummationOrder::Kind::chain, 1, 1, 4003),
-                                   order_of(SummationOrder::Kind::tiled_groups, 1, 2, 2048),
-                                   order_of(SummationOrder::Kind::slices, 8, 4, 1024),
-                                   order_of(SummationOrder::Kind::row_chunks, 128, 4, 1024)};
+  const SummationOrder orders[] = {
+      order_of(SummationOrder::Kind::chain, 1, 1, 4003), order_of(SummationOrder::Kind::tiled_groups, 1, 2, 2048),
+      order_of(SummationOrder::Kind::slices, 8, 4, 1024), order_of(SummationOrder::Kind::row_chunks, 128, 4, 1024)};
   for (const SummationOrder& order : orders) {
     const std::string name = "kind " + std::to_string(int(order.kind));
     // Unfused, and (row-dot) at the second subgroup width: the check finds the variant the device ran.
@@ -51,11 +50,13 @@ TEST(OrderModel, TheModelsOwnResultPassesAndAnyChangeOrReorderingFails) {
     EXPECT_EQ(changed.differing, 1u) << name;
     EXPECT_EQ(changed.first_index, got.size() - 1) << name;
 
-    const OrderCheck reordered = check_summation_order(p, o, order, modelled_result(p, o, order, OrderVariant{false, 32, false, true}), 64);
+    const OrderCheck reordered =
+        check_summation_order(p, o, order, modelled_result(p, o, order, OrderVariant{false, 32, false, true}), 64);
     EXPECT_FALSE(reordered.passed) << name << ": the partial sums' order is not seen";
     EXPECT_GT(reordered.differing, 8u) << name;
     if (order.splits > 2) {
-      const OrderCheck ranges = check_summation_order(p, o, order, modelled_result(p, o, order, OrderVariant{false, 32, true, false}), 64);
+      const OrderCheck ranges =
+          check_summation_order(p, o, order, modelled_result(p, o, order, OrderVariant{false, 32, true, false}), 64);
       EXPECT_FALSE(ranges.passed) << name << ": the ranges' order is not seen";
     }
   }

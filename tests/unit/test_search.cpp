@@ -76,7 +76,8 @@ TEST(Search, PipelinesAreBuiltInBatchesOfTheCompileThreadsAheadOfScreeningAndNev
     search(c, ev, o);
     using Batch = std::vector<std::string>;
     // One config first (the build-time estimate; free here), then batches of 3.
-    EXPECT_EQ(ev.precompiled(), (std::vector<Batch>{{c[0].name}, {c[1].name, c[3].name, c[4].name}, {c[5].name, c[6].name}}));
+    EXPECT_EQ(ev.precompiled(),
+              (std::vector<Batch>{{c[0].name}, {c[1].name, c[3].name, c[4].name}, {c[5].name, c[6].name}}));
     // Each batch is built before the first of its configs is screened.
     EXPECT_EQ(ev.screened().front(), c[0].name);
   }
@@ -190,7 +191,8 @@ TEST(Search, ExhaustiveSamplesEveryVerifiedCandidateAndNeverPicksAFailure) {
 TEST(Search, AWinnerInsideTheNoiseBandIsATieAndTheSimplerConfigWins) {
   auto c = candidates(2);
   // c[0] uses fewer resources than c[1] (same shared memory per invocation, fewer invocations), and is 1 % slower.
-  ASSERT_LE(fewrows_family().shared_bytes(c[0].config, DType::f32), fewrows_family().shared_bytes(c[1].config, DType::f32));
+  ASSERT_LE(fewrows_family().shared_bytes(c[0].config, DType::f32),
+            fewrows_family().shared_bytes(c[1].config, DType::f32));
   std::map<std::string, RecordedConfig> rec;
   rec[c[0].name] = {Disposition::passed, {101, 96, 106, 101, 101}, 0.01};
   rec[c[1].name] = {Disposition::passed, {100, 95, 105, 100, 100}, 0.01};
@@ -221,7 +223,9 @@ TEST(Search, KnownResultsAreNotMeasuredAgainAndNotJournaledTwice) {
   o.known[c[0].name] = m;  // from a journal: the fastest of all
   o.known[c[4].name] = m;
   std::vector<std::string> journaled;
-  o.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) { journaled.push_back(std::string(phase) + " " + e.name); };
+  o.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
+    journaled.push_back(std::string(phase) + " " + e.name);
+  };
   TuneResult r = search(c, ev, o);
   EXPECT_EQ(r.resumed, 2u);
   EXPECT_EQ(ev.screened().size(), 4u);

@@ -51,17 +51,17 @@ TEST_P(ShapeParserRejects, WithUsageErrorNamingArgumentValueAndReason) {
 
 INSTANTIATE_TEST_SUITE_P(
     Corpus, ShapeParserRejects,
-    ::testing::Values(Malformed{"", "empty"}, Malformed{"5x5", "too few"}, Malformed{"5x5x5x5x5", "too many"},
-                      Malformed{"5x5x", "missing K"}, Malformed{"x5x5", "expected a decimal digit for M"},
-                      Malformed{"5X5X5", "expected 'x'"}, Malformed{"5.0x5x5", "expected 'x'"},
-                      Malformed{"1e3x5x5", "expected 'x'"}, Malformed{"+5x5x5", "digit for M"},
-                      Malformed{"-1x5x5", "digit for M"}, Malformed{"0x5x5", "M is 0"}, Malformed{"5x0x5", "N is 0"},
-                      Malformed{"5x5x0", "K is 0"}, Malformed{"5x5x5x0", "batch is 0"}, Malformed{" 5x5x5", "position 1"},
-                      Malformed{"5x5x5 ", "position 6"}, Malformed{"5 x5x5", "expected 'x'"},
-                      Malformed{"\xef\xbc\x95x5x5", "byte 239"}, Malformed{std::string("5\0x5x5", 6), "byte 0"},
-                      Malformed{"2147483648x1x1", "exceeds"}, Malformed{"9223372036854775808x1x1", "exceeds"},
-                      Malformed{"99999999999999999999999999x1x1", "exceeds"}, Malformed{"5xx5x5", "digit for N"},
-                      Malformed{"5x5x5,", "found ','"}, Malformed{"0x0x0", "M is 0"}, Malformed{"ax5x5", "digit for M"}));
+    ::testing::Values(
+        Malformed{"", "empty"}, Malformed{"5x5", "too few"}, Malformed{"5x5x5x5x5", "too many"},
+        Malformed{"5x5x", "missing K"}, Malformed{"x5x5", "expected a decimal digit for M"},
+        Malformed{"5X5X5", "expected 'x'"}, Malformed{"5.0x5x5", "expected 'x'"}, Malformed{"1e3x5x5", "expected 'x'"},
+        Malformed{"+5x5x5", "digit for M"}, Malformed{"-1x5x5", "digit for M"}, Malformed{"0x5x5", "M is 0"},
+        Malformed{"5x0x5", "N is 0"}, Malformed{"5x5x0", "K is 0"}, Malformed{"5x5x5x0", "batch is 0"},
+        Malformed{" 5x5x5", "position 1"}, Malformed{"5x5x5 ", "position 6"}, Malformed{"5 x5x5", "expected 'x'"},
+        Malformed{"\xef\xbc\x95x5x5", "byte 239"}, Malformed{std::string("5\0x5x5", 6), "byte 0"},
+        Malformed{"2147483648x1x1", "exceeds"}, Malformed{"9223372036854775808x1x1", "exceeds"},
+        Malformed{"99999999999999999999999999x1x1", "exceeds"}, Malformed{"5xx5x5", "digit for N"},
+        Malformed{"5x5x5,", "found ','"}, Malformed{"0x0x0", "M is 0"}, Malformed{"ax5x5", "digit for M"}));
 
 TEST(ShapeParser, ListRejectsEmptyItem) {
   EXPECT_THROW(parse_shape_list("8x8x8,,1x1x1"), Error);
@@ -118,15 +118,30 @@ TEST(DType, IntegerProblemsRefuseFloatOptionsAndOutOfRangeZeroPoints) {
     return std::string("accepted");
   };
   EXPECT_EQ(refusal([](GemmProblem&) {}), "accepted");
-  EXPECT_EQ(refusal([](GemmProblem& p) { p.zero_a = 255; p.zero_b = -128; }), "accepted");
-  EXPECT_NE(refusal([](GemmProblem& p) { p.zero_a = 256; }).find("--zero-a: '256': outside A's range (0..255)"), std::string::npos);
-  EXPECT_NE(refusal([](GemmProblem& p) { p.zero_b = 128; }).find("--zero-b: '128': outside B's range (-128..127)"), std::string::npos);
-  EXPECT_NE(refusal([](GemmProblem& p) { p.dtype = DType::i8; p.zero_a = -129; }).find("--zero-a"), std::string::npos);
+  EXPECT_EQ(refusal([](GemmProblem& p) {
+              p.zero_a = 255;
+              p.zero_b = -128;
+            }),
+            "accepted");
+  EXPECT_NE(refusal([](GemmProblem& p) { p.zero_a = 256; }).find("--zero-a: '256': outside A's range (0..255)"),
+            std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.zero_b = 128; }).find("--zero-b: '128': outside B's range (-128..127)"),
+            std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) {
+              p.dtype = DType::i8;
+              p.zero_a = -129;
+            }).find("--zero-a"),
+            std::string::npos);
   EXPECT_NE(refusal([](GemmProblem& p) { p.beta = 1.0f; }).find("--beta"), std::string::npos);
   EXPECT_NE(refusal([](GemmProblem& p) { p.alpha = 2.0f; }).find("--alpha"), std::string::npos);
   EXPECT_NE(refusal([](GemmProblem& p) { p.epilogue.bias = true; }).find("--bias"), std::string::npos);
-  EXPECT_NE(refusal([](GemmProblem& p) { p.epilogue.activation = Activation::relu; }).find("--activation: 'relu'"), std::string::npos);
-  EXPECT_NE(refusal([](GemmProblem& p) { p.dtype = DType::f16; p.zero_b = 1; }).find("--zero-b: '1': zero points apply"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.epilogue.activation = Activation::relu; }).find("--activation: 'relu'"),
+            std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) {
+              p.dtype = DType::f16;
+              p.zero_b = 1;
+            }).find("--zero-b: '1': zero points apply"),
+            std::string::npos);
 }
 
 TEST(Operation, ResolvesPackedDefaultsForEveryLayout) {

@@ -25,7 +25,8 @@ TEST(ShapeRanges, AdditiveAndGeometricRanges) {
   EXPECT_EQ(parse_dimension_values("64", "--shape", "M"), (std::vector<uint64_t>{64}));
   EXPECT_EQ(parse_dimension_values("64:256:64", "--shape", "M"), (std::vector<uint64_t>{64, 128, 192, 256}));
   EXPECT_EQ(parse_dimension_values("64:250:64", "--shape", "M"), (std::vector<uint64_t>{64, 128, 192}));
-  EXPECT_EQ(parse_dimension_values("1:4096:*4", "--shape", "M"), (std::vector<uint64_t>{1, 4, 16, 64, 256, 1024, 4096}));
+  EXPECT_EQ(parse_dimension_values("1:4096:*4", "--shape", "M"),
+            (std::vector<uint64_t>{1, 4, 16, 64, 256, 1024, 4096}));
   EXPECT_EQ(parse_dimension_values("7:7:1", "--shape", "M"), (std::vector<uint64_t>{7}));
 }
 

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 #include "kernels/space_file.hpp"
@@ -45,15 +46,19 @@ TEST(KernelHash, CoversEveryModuleAConfigMayDispatch) {
   // the unfused epilogue pass; not the reduce pass where the family finishes split-k itself (fewrows, rowdot).
   const DType f16 = DType::f16;
   EXPECT_EQ(tiled_family().kernel_hash(f16), modules_hash({tiled_family().spirv(f16), epilogue_spirv()}));
-  EXPECT_EQ(splitk_family().kernel_hash(f16), modules_hash({splitk_family().spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
-  EXPECT_EQ(rowmma_family().kernel_hash(f16), modules_hash({rowmma_spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(splitk_family().kernel_hash(f16),
+            modules_hash({splitk_family().spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(rowmma_family().kernel_hash(f16),
+            modules_hash({rowmma_spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
   EXPECT_EQ(fewrows_family().kernel_hash(f16), modules_hash({fewrows_family().spirv(f16), epilogue_spirv()}));
   EXPECT_EQ(rowdot_family().kernel_hash(f16), modules_hash({rowdot_family().spirv(f16), epilogue_spirv()}));
   // Integer tiled: its packed-dot-product alternative too.
-  EXPECT_EQ(tiled_family().kernel_hash(DType::i8),
-            modules_hash({tiled_family().spirv(DType::i8), tiled_family().alternative_spirv(DType::i8), epilogue_spirv()}));
+  EXPECT_EQ(
+      tiled_family().kernel_hash(DType::i8),
+      modules_hash({tiled_family().spirv(DType::i8), tiled_family().alternative_spirv(DType::i8), epilogue_spirv()}));
   // Any module's bytes change the hash, and the order counts.
-  EXPECT_NE(modules_hash({tiled_family().spirv(f16), epilogue_spirv()}), modules_hash({epilogue_spirv(), tiled_family().spirv(f16)}));
+  EXPECT_NE(modules_hash({tiled_family().spirv(f16), epilogue_spirv()}),
+            modules_hash({epilogue_spirv(), tiled_family().spirv(f16)}));
   EXPECT_NE(splitk_family().kernel_hash(f16), modules_hash({splitk_family().spirv(f16), epilogue_spirv()}));
 }
 
@@ -129,7 +134,7 @@ TEST(SearchSpace, FewRowsReadsUnalignedRowsInUnitsWhoseShiftEachSliceKeeps) {
   };
   EXPECT_EQ(pruned_code("fewrows_f16_cols32_slices4_unroll1_vec8"), "unit_shift");  // 4 x 51865 = 4 mod 8
   EXPECT_TRUE(kept("fewrows_f16_cols32_slices8_unroll1_vec8"));
-  EXPECT_TRUE(kept("fewrows_f16_cols32_slices4_unroll1_vec4"));   // 4-element units
+  EXPECT_TRUE(kept("fewrows_f16_cols32_slices4_unroll1_vec4"));  // 4-element units
   // A workgroup owns COLS x VEC - (UNIT - 1) columns: 256 - 7 = 249 here, 51865 / 249 -> 209 workgroups.
   Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}, {"splits", 1}}};
   EXPECT_EQ(fewrows_family().grid(c, p)[0], 209u);
@@ -276,24 +281,41 @@ TEST(CoopmatQualification, FollowsTheReportedCapabilitiesOnly) {
     auto r = coopmat_unsupported(x, input);
     return r ? *r : std::string("supported");
   };
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.extension = false; }, "f16").find("VK_KHR_cooperative_matrix"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.erase(x.matrix.shapes.begin()); }, "f16").find("16x16x16 f16"), std::string::npos);
-  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.erase(x.matrix.shapes.begin()); }, "bf16"), "supported");
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[0].scope = "workgroup"; }, "f16").find("subgroup-scope"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.storage_16bit = false; }, "f16").find("storageBuffer16BitAccess"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.memory_model = false; }, "f16").find("vulkanMemoryModel"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "bf16").find("shaderBFloat16"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.extension = false; }, "f16").find("VK_KHR_cooperative_matrix"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.erase(x.matrix.shapes.begin()); }, "f16")
+                .find("16x16x16 f16"),
+            std::string::npos);
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.erase(x.matrix.shapes.begin()); }, "bf16"),
+            "supported");
+  EXPECT_NE(
+      reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[0].scope = "workgroup"; }, "f16").find("subgroup-scope"),
+      std::string::npos);
+  EXPECT_NE(
+      reason_with([](vk::DeviceInfo& x) { x.matrix.storage_16bit = false; }, "f16").find("storageBuffer16BitAccess"),
+      std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.memory_model = false; }, "f16").find("vulkanMemoryModel"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "bf16").find("shaderBFloat16"),
+            std::string::npos);
   EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_extension = false; }, "f16"), "supported");
   // Subgroups of 32: fixed, or selectable with full subgroups.
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) {
-              x.subgroup_size = 64;
-              x.matrix.min_subgroup_size = x.matrix.max_subgroup_size = 64;
-            }, "f16").find("subgroups of 32"), std::string::npos);
-  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) {
-              x.subgroup_size = 64;
-              x.matrix.min_subgroup_size = 32;
-              x.matrix.max_subgroup_size = 64;
-            }, "f16"), "supported");
+  EXPECT_NE(reason_with(
+                [](vk::DeviceInfo& x) {
+                  x.subgroup_size = 64;
+                  x.matrix.min_subgroup_size = x.matrix.max_subgroup_size = 64;
+                },
+                "f16")
+                .find("subgroups of 32"),
+            std::string::npos);
+  EXPECT_EQ(reason_with(
+                [](vk::DeviceInfo& x) {
+                  x.subgroup_size = 64;
+                  x.matrix.min_subgroup_size = 32;
+                  x.matrix.max_subgroup_size = 64;
+                },
+                "f16"),
+            "supported");
 }
 
 TEST(CoopmatQualification, EightBitIntegersNeedAListedWrappingCombinationAndShaderInt8) {
@@ -308,15 +330,23 @@ TEST(CoopmatQualification, EightBitIntegersNeedAListedWrappingCombinationAndShad
   auto nothing = [](vk::DeviceInfo&) {};
   // The H200 lists no mixed-sign combination: u8i8 (unsigned A, signed B) is refused by name.
   EXPECT_EQ(reason_with(nothing, "u8i8"), "no 16x16x32 u8 x i8 -> i32 subgroup-scope cooperative matrix is listed");
-  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes.push_back({16, 16, 32, "u8", "i8", "i32", "i32", false, "subgroup"}); }, "u8i8"),
+  EXPECT_EQ(reason_with(
+                [](vk::DeviceInfo& x) {
+                  x.matrix.shapes.push_back({16, 16, 32, "u8", "i8", "i32", "i32", false, "subgroup"});
+                },
+                "u8i8"),
             "supported");
   // Saturating sums would not wrap like int32; 16-deep integer fragments are not what the kernel uses.
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[2].saturating = true; }, "i8").find("no 16x16x32 i8 x i8 -> i32"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[3].k = 16; }, "u8").find("u8 x u8 -> u32"), std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[2].saturating = true; }, "i8")
+                .find("no 16x16x32 i8 x i8 -> i32"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.shapes[3].k = 16; }, "u8").find("u8 x u8 -> u32"),
+            std::string::npos);
   EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shader_int8 = false; }, "i8"), "shaderInt8 is not supported");
   EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.shader_int8 = false; }, "f16"), "supported");
   // 16-bit storage and shaderFloat16 are the float kernels' needs, not the integer kernel's.
-  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.storage_16bit = x.matrix.shader_float16 = false; }, "i8"), "supported");
+  EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.storage_16bit = x.matrix.shader_float16 = false; }, "i8"),
+            "supported");
 }
 
 namespace {
@@ -337,34 +367,52 @@ vk::DeviceInfo matrix2_device() {
 
 TEST(Coopmat2Qualification, FollowsTheReportedCapabilitiesOnly) {
   vk::DeviceInfo d = matrix2_device();
-  EXPECT_FALSE(vk::coopmat2_unsupported(d, "f16"));
-  EXPECT_FALSE(vk::coopmat2_unsupported(d, "bf16", 256, 128, 256, 64));
-  auto reason_with = [&](auto change, const char* input, uint32_t wg = 0, uint32_t bm = 0, uint32_t bn = 0, uint32_t bk = 0) {
+  EXPECT_FALSE(coopmat2_unsupported(d, "f16"));
+  EXPECT_FALSE(coopmat2_unsupported(d, "bf16", 256, 128, 256, 64));
+  auto reason_with = [&](auto change, const char* input, uint32_t wg = 0, uint32_t bm = 0, uint32_t bn = 0,
+                         uint32_t bk = 0) {
     vk::DeviceInfo x = matrix2_device();
     change(x);
-    auto r = vk::coopmat2_unsupported(x, input, wg, bm, bn, bk);
+    auto r = coopmat2_unsupported(x, input, wg, bm, bn, bk);
     return r ? *r : std::string("supported");
   };
   auto same = [](vk::DeviceInfo&) {};
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.extension = false; }, "f16").find("VK_NV_cooperative_matrix2"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.workgroup_scope = false; }, "f16").find("WorkgroupScope"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.tensor_addressing = false; }, "f16").find("TensorAddressing"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.per_element_operations = false; }, "f16").find("PerElement"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "bf16").find("shaderBFloat16"), std::string::npos);
+  EXPECT_NE(
+      reason_with([](vk::DeviceInfo& x) { x.matrix2.extension = false; }, "f16").find("VK_NV_cooperative_matrix2"),
+      std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.workgroup_scope = false; }, "f16").find("WorkgroupScope"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.tensor_addressing = false; }, "f16").find("TensorAddressing"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.per_element_operations = false; }, "f16").find("PerElement"),
+            std::string::npos);
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "bf16").find("shaderBFloat16"),
+            std::string::npos);
   EXPECT_EQ(reason_with([](vk::DeviceInfo& x) { x.matrix.bf16_coopmat = false; }, "f16"), "supported");
   // Only workgroup-scope entries count.
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { for (auto& s : x.matrix2.shapes) s.scope = "subgroup"; }, "f16").find("workgroup-scope f16"),
+  EXPECT_NE(reason_with(
+                [](vk::DeviceInfo& x) {
+                  for (auto& s : x.matrix2.shapes) s.scope = "subgroup";
+                },
+                "f16")
+                .find("workgroup-scope f16"),
             std::string::npos);
   // Per config: the workgroup size must be listed and within the limit, the tile a multiple of the granularity.
   EXPECT_EQ(reason_with(same, "f16", 128, 64, 64, 32), "supported");
   EXPECT_NE(reason_with(same, "f16", 64, 64, 64, 32).find("no listed granularity"), std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.max_workgroup_size = 128; }, "f16", 256, 128, 128, 32).find("at most 128"),
+  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.max_workgroup_size = 128; }, "f16", 256, 128, 128, 32)
+                .find("at most 128"),
             std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { for (auto& s : x.matrix2.shapes) s.k_granularity = 64; }, "f16", 128, 64, 64, 32)
+  EXPECT_NE(reason_with(
+                [](vk::DeviceInfo& x) {
+                  for (auto& s : x.matrix2.shapes) s.k_granularity = 64;
+                },
+                "f16", 128, 64, 64, 32)
                 .find("64x64x32"),
             std::string::npos);
-  EXPECT_NE(reason_with([](vk::DeviceInfo& x) { x.matrix2.max_dimension = 128; }, "f16", 256, 256, 64, 32).find("exceeds"),
-            std::string::npos);
+  EXPECT_NE(
+      reason_with([](vk::DeviceInfo& x) { x.matrix2.max_dimension = 128; }, "f16", 256, 256, 64, 32).find("exceeds"),
+      std::string::npos);
 }
 
 TEST(Coopmat2Family, SweepsListedShapesAndRanksLargeTilesFirst) {
@@ -400,7 +448,8 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
     EXPECT_LE(coopmat_family().shared_bytes(c.config, p.dtype), 49152u) << c.name;
     EXPECT_TRUE(c.family->workgroup_size(c.config) == 128 || c.family->workgroup_size(c.config) == 256);
   }
-  EXPECT_EQ(tiles, (std::set<std::string>{"64x64", "64x128", "64x256", "128x64", "128x128", "128x256", "256x64", "256x128"}));
+  EXPECT_EQ(tiles,
+            (std::set<std::string>{"64x64", "64x128", "64x256", "128x64", "128x128", "128x256", "256x64", "256x128"}));
   p.mode = Mode::deterministic;
   s = build_search_space({&coopmat_family()}, p, matrix_device());
   ASSERT_EQ(s.not_applicable.size(), 1u);
@@ -426,11 +475,13 @@ TEST(CoopmatFamily, IntegerConfigsStepKBy32NeverSplitAndSizeTheirByteTiles) {
   EXPECT_TRUE(codes.count("integer"));
   // One byte an element: a 256x128 tile with BK 64 fits 48 KiB for i8 (43008 B) but not for f16 (67584 B).
   auto has = [](const SearchSpace& space, const std::string& name) {
-    return std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) { return c.name == name; });
+    return std::any_of(space.candidates.begin(), space.candidates.end(),
+                       [&](const Candidate& c) { return c.name == name; });
   };
   EXPECT_TRUE(has(s, "coopmat_i8_bm256_bn128_bk64_sgm2_sgn4_splits1"));
   p.dtype = DType::f16;
-  EXPECT_FALSE(has(build_search_space({&coopmat_family()}, p, matrix_device()), "coopmat_f16_bm256_bn128_bk64_sgm2_sgn4_splits1"));
+  EXPECT_FALSE(has(build_search_space({&coopmat_family()}, p, matrix_device()),
+                   "coopmat_f16_bm256_bn128_bk64_sgm2_sgn4_splits1"));
   // Integer sums are exact in any order: deterministic mode keeps the integer kernel.
   p.dtype = DType::u8;
   p.mode = Mode::deterministic;
@@ -478,13 +529,17 @@ TEST(SpaceFile, RestrictsTheListedParametersAndKeepsTheRest) {
 TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
   EXPECT_NE(space_error("{\n  \"variants\": [1,\n}").find("s.json:3:"), std::string::npos);
   EXPECT_NE(space_error(R"({"variants": {}})").find("space_version"), std::string::npos);
-  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"gemv": {}}})").find("variants.gemv: unknown variant"), std::string::npos);
+  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"gemv": {}}})").find("variants.gemv: unknown variant"),
+            std::string::npos);
   const std::string param = space_error(R"({"space_version": 1, "variants": {"tiled": {"bq": [8]}}})");
-  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn)"), std::string::npos) << param;
+  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn)"), std::string::npos)
+      << param;
   const std::string value = space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [48]}}})");
   EXPECT_NE(value.find("variants.tiled.bm: 48 is not supported (supported: 32, 64, 128)"), std::string::npos) << value;
-  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": []}}})").find("non-empty"), std::string::npos);
-  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [-32]}}})").find("not supported"), std::string::npos);
+  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": []}}})").find("non-empty"),
+            std::string::npos);
+  EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [-32]}}})").find("not supported"),
+            std::string::npos);
 }
 
 }  // namespace
@@ -501,8 +556,8 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
   // splitk (fewrows cannot serve M = 4096). A budget that covers one batch of 8 builds measures coopmat.
   std::vector<std::string> first;
   for (size_t i = 0; i < 10; ++i) first.push_back(s.candidates[i].family->name);
-  EXPECT_EQ(first, (std::vector<std::string>{"coopmat", "coopmat", "coopmat", "tiled", "splitk", "coopmat", "coopmat", "coopmat",
-                                             "tiled", "splitk"}));
+  EXPECT_EQ(first, (std::vector<std::string>{"coopmat", "coopmat", "coopmat", "tiled", "splitk", "coopmat", "coopmat",
+                                             "coopmat", "tiled", "splitk"}));
   // The first coopmat config is the H200's winner at 4096^3: 128x128, BK 32 double-buffered (two BK 64 buffers
   // do not fit in 48 KiB), 4 subgroups, no split; then BK 64 single-buffered.
   EXPECT_EQ(s.candidates[0].name, "coopmat_f16_bm128_bn128_bk32_sgm2_sgn2_splits1_stages2");
@@ -514,7 +569,8 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
   ASSERT_GE(both.candidates.size(), 8u);
   first.clear();
   for (size_t i = 0; i < 8; ++i) first.push_back(both.candidates[i].family->name);
-  EXPECT_EQ(first, (std::vector<std::string>{"coopmat", "coopmat", "coopmat", "coopmat2", "coopmat2", "coopmat2", "tiled", "splitk"}));
+  EXPECT_EQ(first, (std::vector<std::string>{"coopmat", "coopmat", "coopmat", "coopmat2", "coopmat2", "coopmat2",
+                                             "tiled", "splitk"}));
 
   // Few tiles (128x768x768: 6 tiles of 128x128): 64x64 tiles with just enough splits come first.
   p.shape = {128, 768, 768, 1};
@@ -555,8 +611,8 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   order_for_screening(m8.candidates, p);
   std::vector<std::string> first;
   for (size_t i = 0; i < 12; ++i) first.push_back(m8.candidates[i].family->name);
-  EXPECT_EQ(first, (std::vector<std::string>{"rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowdot", "rowdot", "rowdot",
-                                             "rowdot", "tiled", "splitk"}));
+  EXPECT_EQ(first, (std::vector<std::string>{"rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowmma", "rowdot",
+                                             "rowdot", "rowdot", "rowdot", "tiled", "splitk"}));
   // From M = 4 on in 16 bits (8 in f32) rowdot's first configs make trips of up to 16 chunk products (8 in f32)
   // with the most rows (notes, probe 24 and step 25).
   const auto first_rowdot = [&](uint64_t m, DType dtype = DType::f16) {
@@ -647,8 +703,8 @@ TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) 
           const auto& [family, config] = fc;
           const ShapeNeeds needs = family->shape_needs ? family->shape_needs(config, dtype) : ShapeNeeds{};
           const std::optional<std::string> unmet = unmet_shape_needs(needs, p.shape.m, p.shape.n, p.shape.k);
-          EXPECT_EQ(names.count(name) == 1, !unmet) << name << " " << p.shape.to_string() << " " << layout.name() << ": "
-                                                    << unmet.value_or("needs met");
+          EXPECT_EQ(names.count(name) == 1, !unmet)
+              << name << " " << p.shape.to_string() << " " << layout.name() << ": " << unmet.value_or("needs met");
           ++compared;
         }
     }
@@ -660,10 +716,16 @@ TEST(SearchSpace, ATableConfigsNeedsComeFromItsFamilyWithLeftOutParametersAtThei
   ASSERT_TRUE(needs);
   EXPECT_EQ(needs->max_m, 4u);  // 4 rows x 2 unrolled chunks x M <= 32 chunk products a trip
   EXPECT_EQ(needs->splits, 1u);
-  EXPECT_EQ(tuned_shape_needs("fewrows", {{"cols", 8}, {"slices", 4}, {"unroll", 1}, {"vec", 8}}, DType::f16)->n_multiple, 2u);
-  EXPECT_EQ(tuned_shape_needs("rowmma", {{"sgk", 16}, {"frags", 2}, {"unroll", 2}, {"wide", 1}, {"splits", 2}}, DType::bf16)->k_multiple, 8u);
+  EXPECT_EQ(
+      tuned_shape_needs("fewrows", {{"cols", 8}, {"slices", 4}, {"unroll", 1}, {"vec", 8}}, DType::f16)->n_multiple,
+      2u);
+  EXPECT_EQ(
+      tuned_shape_needs("rowmma", {{"sgk", 16}, {"frags", 2}, {"unroll", 2}, {"wide", 1}, {"splits", 2}}, DType::bf16)
+          ->k_multiple,
+      8u);
   EXPECT_FALSE(tuned_shape_needs("future", {}, DType::f16));
-  EXPECT_FALSE(tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}}, DType::f16));  // unroll missing, no unnamed value
+  EXPECT_FALSE(
+      tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}}, DType::f16));  // unroll missing, no unnamed value
   EXPECT_FALSE(tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}, {"unroll", 2}, {"lanes", 2}}, DType::f16));
 }
 

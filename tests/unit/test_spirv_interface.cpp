@@ -37,7 +37,8 @@ Interface interface_of(std::span<const uint32_t> words) {
       break;
     }
     if (op == kOpDecorate && count >= 4 && words[i + 2] == kSpecId) in.spec_ids.insert(words[i + 3]);
-    if (op == kOpMemberDecorate && count >= 5 && words[i + 3] == kOffset) member_offsets[words[i + 1]][words[i + 2]] = words[i + 4];
+    if (op == kOpMemberDecorate && count >= 5 && words[i + 3] == kOffset)
+      member_offsets[words[i + 1]][words[i + 2]] = words[i + 4];
     if (op == kOpTypePointer && count >= 4) pointee[words[i + 1]] = words[i + 3];
     if (op == kOpVariable && count >= 4 && words[i + 3] == kPushConstant) push_pointer = words[i + 1];
     i += count;
@@ -50,18 +51,20 @@ Interface interface_of(std::span<const uint32_t> words) {
 
 /// GemmPush's member offsets in declaration order (kernels/common/gemm_common.glsl declares the same block).
 std::vector<uint32_t> gemm_push_offsets() {
-  return {offsetof(GemmPush, m),        offsetof(GemmPush, n),        offsetof(GemmPush, k),        offsetof(GemmPush, lda),
-          offsetof(GemmPush, ldb),      offsetof(GemmPush, ldc),      offsetof(GemmPush, off_a),    offsetof(GemmPush, off_b),
-          offsetof(GemmPush, off_c),    offsetof(GemmPush, off_bias), offsetof(GemmPush, stride_a), offsetof(GemmPush, stride_b),
-          offsetof(GemmPush, stride_c), offsetof(GemmPush, base_x),   offsetof(GemmPush, base_y),   offsetof(GemmPush, base_z),
-          offsetof(GemmPush, alpha),    offsetof(GemmPush, beta),     offsetof(GemmPush, k_split)};
+  return {offsetof(GemmPush, m),        offsetof(GemmPush, n),        offsetof(GemmPush, k),
+          offsetof(GemmPush, lda),      offsetof(GemmPush, ldb),      offsetof(GemmPush, ldc),
+          offsetof(GemmPush, off_a),    offsetof(GemmPush, off_b),    offsetof(GemmPush, off_c),
+          offsetof(GemmPush, off_bias), offsetof(GemmPush, stride_a), offsetof(GemmPush, stride_b),
+          offsetof(GemmPush, stride_c), offsetof(GemmPush, base_x),   offsetof(GemmPush, base_y),
+          offsetof(GemmPush, base_z),   offsetof(GemmPush, alpha),    offsetof(GemmPush, beta),
+          offsetof(GemmPush, k_split)};
 }
 
 /// The ids the runner sets on every pass (src/run/gemm_runner.cpp, problem_constants) and the epilogue pass's op.
 std::set<uint32_t> problem_ids() {
   namespace pc = problem_constant;
-  return {pc::trans_a, pc::trans_b, pc::has_bias, pc::activation, pc::deterministic, pc::split, pc::aligned_a, pc::aligned_b,
-          pc::zero_a, pc::zero_b, pc::rows_a, pc::a_rows_vector, 30};
+  return {pc::trans_a,   pc::trans_b, pc::has_bias, pc::activation, pc::deterministic, pc::split, pc::aligned_a,
+          pc::aligned_b, pc::zero_a,  pc::zero_b,   pc::rows_a,     pc::a_rows_vector, 30};
 }
 
 TEST(SpirvInterface, EveryFamilysModulesDeclareTheSpecConstantsAndPushBlockItsDescriptionSays) {
@@ -87,11 +90,13 @@ TEST(SpirvInterface, EveryFamilysModulesDeclareTheSpecConstantsAndPushBlockItsDe
         if (mods[k].empty()) continue;
         const std::string name = f->name + " " + std::string(dtype_name(dtype)) + " module " + std::to_string(k);
         const Interface in = interface_of(mods[k]);
-        for (uint32_t id : in.spec_ids) EXPECT_TRUE(allowed.count(id)) << name << ": SpecId " << id << " is set by no one";
+        for (uint32_t id : in.spec_ids)
+          EXPECT_TRUE(allowed.count(id)) << name << ": SpecId " << id << " is set by no one";
         EXPECT_EQ(in.push_offsets, gemm_push_offsets()) << name << ": push-constant block";
         ++modules;
         if (k != 0) continue;  // the main pass: every tuned parameter and the workgroup size are read there
-        for (uint32_t id : tuned) EXPECT_TRUE(in.spec_ids.count(id)) << name << ": tuned constant " << id << " not declared";
+        for (uint32_t id : tuned)
+          EXPECT_TRUE(in.spec_ids.count(id)) << name << ": tuned constant " << id << " not declared";
         EXPECT_TRUE(in.spec_ids.count(f->workgroup_size_constant_id)) << name << ": workgroup size constant";
       }
     }
@@ -106,7 +111,8 @@ TEST(SpirvInterface, TheReaderSeesADroppedSpecIdAndAMovedPushMember) {
   bool renumbered = false, moved = false;
   for (size_t i = 5; i < words.size(); i += words[i] >> 16) {
     const uint32_t count = words[i] >> 16, op = words[i] & 0xffff;
-    if (op == 71 && count >= 4 && words[i + 2] == 1 && words[i + 3] == 1 && !renumbered) words[i + 3] = 41, renumbered = true;
+    if (op == 71 && count >= 4 && words[i + 2] == 1 && words[i + 3] == 1 && !renumbered)
+      words[i + 3] = 41, renumbered = true;
     if (op == 72 && count >= 5 && words[i + 2] == 1 && words[i + 3] == 35 && !moved) words[i + 4] += 4, moved = true;
   }
   ASSERT_TRUE(renumbered && moved);

@@ -15,7 +15,9 @@ namespace {
 TuningTable sample_table() {
   TuningTable t;
   t.tool = {"gemmtune", "0.1.0", "abc123"};
-  t.device = {"Test GPU", 0x10de, 0x2335, "580.1.2.3", "NVIDIA", 4, "1.4.312", "discrete", "00112233-4455-6677-8899-aabbccddeeff"};
+  t.device = {"Test GPU",  0x10de,     0x2335,
+              "580.1.2.3", "NVIDIA",   4,
+              "1.4.312",   "discrete", "00112233-4455-6677-8899-aabbccddeeff"};
   t.created = "2026-11-29T12:00:00Z";
   t.peak = DevicePeak{51.5, 610.5, 4100.25, "2026-11-29T12:00:00Z"};
   TableEntry e;
@@ -30,10 +32,27 @@ TuningTable sample_table() {
   e.activation = "gelu-erf";
   e.mode = "deterministic";
   e.not_applicable = {{"fewrows", "M = 1024: few-rows serves at most 8 rows of op(A)"}};
-  e.best = ConfigResult{"tiled", "tiled_f16_bm64_bn64_bk16_tm4_tn4", {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
-                        12.5, 12.0, 1234.5, 1e-4, 2e-3, 2e-3, 10, 80};
-  e.runner_up = ConfigResult{"tiled", "tiled_f16_bm32_bn64_bk16_tm4_tn4", {{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
-                             13.5, 13.0, 1100.25, 1e-4, 2e-3, 2e-3, 10};
+  e.best = ConfigResult{"tiled",
+                        "tiled_f16_bm64_bn64_bk16_tm4_tn4",
+                        {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
+                        12.5,
+                        12.0,
+                        1234.5,
+                        1e-4,
+                        2e-3,
+                        2e-3,
+                        10,
+                        80};
+  e.runner_up = ConfigResult{"tiled",
+                             "tiled_f16_bm32_bn64_bk16_tm4_tn4",
+                             {{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}},
+                             13.5,
+                             13.0,
+                             1100.25,
+                             1e-4,
+                             2e-3,
+                             2e-3,
+                             10};
   e.candidates = {40, 1, 99, 3};
   e.budget_exhausted = true;
   e.tune_seconds = 61.5;
@@ -170,10 +189,10 @@ TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
   ConfigResult c;
   c.variant = "tiled";
   c.median_us = 2.0 * 1024 * 1024 * 1024 / 5e12 * 1e6;  // 5 TFLOP/s
-  apply_ceiling(c, peak, e);  // intensity 2*1024^3 / (3 * 4 MiB) = 170 FLOP/B: compute-bound
+  apply_ceiling(c, peak, e);                            // intensity 2*1024^3 / (3 * 4 MiB) = 170 FLOP/B: compute-bound
   EXPECT_EQ(c.bound_by, "compute");
   EXPECT_NEAR(c.ceiling_fraction, 0.5, 1e-9);
-  e.m = 1;  // a matrix-vector product: memory-bound
+  e.m = 1;                                                         // a matrix-vector product: memory-bound
   c.median_us = (1024.0 * 1024 * 4 + 1024 * 4 * 2) / 500e9 * 1e6;  // at 500 GB/s
   apply_ceiling(c, peak, e);
   EXPECT_EQ(c.bound_by, "memory");
@@ -195,7 +214,8 @@ TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
 }
 
 TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
-  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "final", "rowmma_f16_sgk16_frags2_unroll2_wide1", "passed", "", {41.8}, 4};
+  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "final", "rowmma_f16_sgk16_frags2_unroll2_wide1", "passed",
+                  "",    {41.8},           4};
   const std::string plain = journal_line(r);
   EXPECT_EQ(plain.find("pipeline_statistics"), std::string::npos);  // none recorded: no key (older journals read alike)
   ASSERT_TRUE(parse_journal_line(plain).has_value());
@@ -204,7 +224,8 @@ TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
   r.pipeline_statistics = {{"Register Count", 96}, {"reduce: Register Count", 16}, {"Local Memory Size", 0}};
   const std::optional<JournalRecord> back = parse_journal_line(journal_line(r));
   ASSERT_TRUE(back.has_value());
-  const std::vector<std::pair<std::string, double>> by_name = {{"Local Memory Size", 0}, {"Register Count", 96}, {"reduce: Register Count", 16}};
+  const std::vector<std::pair<std::string, double>> by_name = {
+      {"Local Memory Size", 0}, {"Register Count", 96}, {"reduce: Register Count", 16}};
   EXPECT_EQ(back->pipeline_statistics, by_name);
 
   // Anything but an object of numbers is not a record.
