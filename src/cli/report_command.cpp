@@ -2,6 +2,7 @@
 // the page written atomically. No GPU.
 #include "cli/options.hpp"
 #include "core/files.hpp"
+#include "kernels/registry.hpp"
 #include "report/html_report.hpp"
 
 namespace gemmtune {
@@ -10,7 +11,9 @@ int run_report(const ReportCommandOptions& o) {
   preflight_writable(o.out);
   std::vector<NamedTable> tables;
   for (const std::string& path : o.tables) tables.push_back({path, load_table(path)});
-  write_file_atomic(o.out, html_report(tables));
+  std::map<std::string, std::string> colors{{naive_family().name, naive_family().color}};
+  for (const KernelFamily* f : kernel_families()) colors[f->name] = f->color;
+  write_file_atomic(o.out, html_report(tables, colors));
   return 0;
 }
 

@@ -15,6 +15,7 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 KernelFamily make_coopmat() {
   KernelFamily f;
   f.name = "coopmat";
+  f.color = "#e15759";
   // Subgroups: 2 x 2 (4) or 2 x 4 (8), each owning a block of 16 x 16 accumulators.
   f.params = {{"bm", 1, {64, 128, 256}}, {"bn", 2, {64, 128, 256}}, {"bk", 3, {16, 32, 64}},
               {"sgm", 4, {2}},           {"sgn", 5, {2, 4}},        {"splits", kNoSpecConstant, {1, 2, 4, 8}},

@@ -14,6 +14,7 @@ uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 KernelFamily make_coopmat2() {
   KernelFamily f;
   f.name = "coopmat2";
+  f.color = "#b07aa1";
   f.params = {{"wg", 0, {128, 256}},
               {"bm", 1, {64, 128, 256}},
               {"bn", 2, {64, 128, 256}},
@@ -42,8 +43,8 @@ KernelFamily make_coopmat2() {
   f.constraints.push_back({"matrix_shape",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo& d) -> std::optional<std::string> {
-                             return coopmat2_unsupported(d, std::string(dtype_name(p.dtype)), c.get("wg"),
-                                                             c.get("bm"), c.get("bn"), c.get("bk"));
+                             return coopmat2_unsupported(d, std::string(dtype_name(p.dtype)), c.get("wg"), c.get("bm"),
+                                                         c.get("bn"), c.get("bk"));
                            }});
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());

@@ -44,6 +44,7 @@ ShapeNeeds shape_needs(const Config& c, DType dtype) {
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
+  f.color = "#59a14f";
   f.params = {{"cols", 1, {8, 16, 32, 64}},
               {"slices", 2, {4, 8, 16, 32}},
               {"unroll", 3, {1, 4, 8}},

@@ -57,7 +57,8 @@ inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation 
 }
 
 struct KernelFamily {
-  std::string name;  ///< variant name in tables and config names ("tiled")
+  std::string name;   ///< variant name in tables and config names ("tiled")
+  std::string color;  ///< its bars' colour in `gemmtune report` ("#4e79a7")
   std::vector<ParamSpec> params;
   /// Why the family cannot serve a problem on a device at all (any config), or nullopt. Unset: always applicable.
   std::function<std::optional<std::string>(const GemmProblem&, const vk::DeviceInfo&)> not_applicable;

@@ -9,6 +9,7 @@ namespace {
 KernelFamily make_naive() {
   KernelFamily f;
   f.name = "naive";
+  f.color = "#9c755f";
   f.params = {{"wg", kNoSpecConstant, {64, 128, 256}}};
   f.constraints = device_limit_constraints();
   f.workgroup_size_constant_id = 0;

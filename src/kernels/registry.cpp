@@ -7,9 +7,17 @@
 
 namespace gemmtune {
 
+// Every family of the build's list (kernels/CMakeLists.txt), declared and listed in its order.
+#define GEMMTUNE_FAMILY(name) const KernelFamily& name##_family();
+#include "families.inc"
+#undef GEMMTUNE_FAMILY
+
 std::vector<const KernelFamily*> kernel_families() {
-  std::vector<const KernelFamily*> families{&tiled_family(),  &splitk_family(),  &fewrows_family(), &rowdot_family(),
-                                            &rowmma_family(), &coopmat_family(), &coopmat2_family()};
+  std::vector<const KernelFamily*> families{
+#define GEMMTUNE_FAMILY(name) &name##_family(),
+#include "families.inc"
+#undef GEMMTUNE_FAMILY
+  };
   // Test-only variants, never in a normal run.
   const std::string test = std::getenv("GEMMTUNE_TEST_KERNELS") ? std::getenv("GEMMTUNE_TEST_KERNELS") : "";
   auto named = [&](const std::string& name) { return ("," + test + ",").find("," + name + ",") != std::string::npos; };

@@ -39,6 +39,7 @@ double screening_rank(const Config& c, const GemmProblem& p) {
 KernelFamily make_rowdot() {
   KernelFamily f;
   f.name = "rowdot";
+  f.color = "#edc948";
   f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}},
               {"rows", 1, {1, 2, 4, 8}},
               {"unroll", 2, {1, 2, 4}},

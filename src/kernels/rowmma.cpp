@@ -19,6 +19,7 @@ constexpr uint32_t kMaxTripFragments = 8;
 KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
+  f.color = "#ff9da7";
   f.params = {{"sgk", kNoSpecConstant, {4, 8, 16}},
               {"frags", 1, {1, 2, 4}},
               {"unroll", 2, {2, 4, 8}},

@@ -53,6 +53,7 @@ KernelFamily make_tiled() {
                                          {"bk", 3, {8, 16, 32}},
                                          {"tm", 4, {1, 2, 4, 8}},
                                          {"tn", 5, {1, 2, 4, 8}}});
+  f.color = "#4e79a7";
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch};
   };
@@ -70,6 +71,7 @@ KernelFamily make_splitk() {
                                           {"tm", 4, {2, 4, 8}},
                                           {"tn", 5, {2, 4, 8}},
                                           {"splits", kNoSpecConstant, {2, 3, 4, 6, 8, 12, 16}}});
+  f.color = "#f28e2b";
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
     if (p.shape.k < kMinSplitK)
       return "K = " + std::to_string(p.shape.k) + ": split-k needs at least 2 ranges of 64 terms";

@@ -26,12 +26,14 @@ std::string sig(double v) {
   return buf;
 }
 
-std::string color_of(const std::string& variant) {
-  static const std::map<std::string, std::string> colors = {
-      {"tiled", "#4e79a7"},  {"splitk", "#f28e2b"},  {"fewrows", "#59a14f"},  {"rowdot", "#edc948"},
-      {"rowmma", "#ff9da7"}, {"coopmat", "#e15759"}, {"coopmat2", "#b07aa1"}, {"naive", "#9c755f"}};
+using Colors = std::map<std::string, std::string>;
+
+/// The variant's colour from its family (a hex colour, or a neutral one for a variant this build does not know).
+std::string color_of(const Colors& colors, const std::string& variant) {
   auto it = colors.find(variant);
-  return it == colors.end() ? "#76b7b2" : it->second;
+  const bool valid = it != colors.end() && it->second.size() == 7 && it->second[0] == '#' &&
+                     it->second.find_first_not_of("0123456789abcdefABCDEF", 1) == std::string::npos;
+  return valid ? it->second : "#76b7b2";
 }
 
 std::string shape_label(const TableEntry& e) {
@@ -55,7 +57,7 @@ std::vector<VariantBest> variant_bests(const TableEntry& e) {
   return out;
 }
 
-std::string bar_chart(const std::vector<const TableEntry*>& entries) {
+std::string bar_chart(const std::vector<const TableEntry*>& entries, const Colors& colors) {
   std::vector<std::string> variants;
   double top = 0.0;
   for (const TableEntry* e : entries) {
@@ -72,7 +74,8 @@ std::string bar_chart(const std::vector<const TableEntry*>& entries) {
   // Legend, then axis and ticks, then one group of bars per shape.
   for (size_t v = 0; v < variants.size(); ++v) {
     const double x = left + 110.0 * double(v);
-    svg += "<rect x=\"" + num(x, 0) + "\" y=\"6\" width=\"12\" height=\"12\" fill=\"" + color_of(variants[v]) + "\"/>";
+    svg += "<rect x=\"" + num(x, 0) + "\" y=\"6\" width=\"12\" height=\"12\" fill=\"" + color_of(colors, variants[v]) +
+           "\"/>";
     svg += "<text x=\"" + num(x + 16, 0) + "\" y=\"17\">" + esc(variants[v]) + "</text>\n";
   }
   const double y0 = 30 + plot_h;
@@ -94,7 +97,7 @@ std::string bar_chart(const std::vector<const TableEntry*>& entries) {
       if (it == bests.end()) continue;
       const double tflops = it->gflops / 1000.0, h = plot_h * tflops / top;
       svg += "<rect x=\"" + num(gx + 16.0 * double(v), 1) + "\" y=\"" + num(y0 - h, 1) + "\" width=\"14\" height=\"" +
-             num(h, 1) + "\" fill=\"" + color_of(variants[v]) + "\"><title>" +
+             num(h, 1) + "\" fill=\"" + color_of(colors, variants[v]) + "\"><title>" +
              esc(shape_label(*entries[i]) + ": " + it->name + ", " + sig(tflops) + " TFLOP/s, " + num(it->median_us) +
                  " us") +
              "</title></rect>\n";
@@ -237,7 +240,7 @@ rows.forEach(function(r){body.appendChild(r);});});});});)";
 
 }  // namespace
 
-std::string html_report(const std::vector<NamedTable>& tables) {
+std::string html_report(const std::vector<NamedTable>& tables, const Colors& colors) {
   std::string html = "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>gemmtune report</title>\n<style>";
   html += kStyle;
   html += "</style></head><body>\n<h1>gemmtune report</h1>\n";
@@ -259,7 +262,7 @@ std::string html_report(const std::vector<NamedTable>& tables) {
         if (e.dtype == dtype) entries.push_back(&e);
       }
       if (entries.empty()) continue;
-      html += "<h3>" + std::string(dtype) + ": best config of each variant</h3>\n" + bar_chart(entries);
+      html += "<h3>" + std::string(dtype) + ": best config of each variant</h3>\n" + bar_chart(entries, colors);
       html += "<h3>" + std::string(dtype) + ": roofline</h3>\n" + roofline(entries, t.peak, dtype);
       html += "<h3>" + std::string(dtype) + ": entries</h3>\n" + entry_table(entries);
     }

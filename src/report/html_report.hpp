@@ -1,6 +1,7 @@
 // `gemmtune report`: tuning tables as one self-contained HTML page (inline CSS, SVG and script; no network).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ struct NamedTable {
 /// Per table and dtype: achieved TFLOP/s per shape for the best config of each variant (bars), a roofline
 /// (the device's measured ceilings where the table has a peak, each entry placed by arithmetic intensity) and a
 /// sortable table of entries with runner-up, margin and speed-up over the naive baseline.
-std::string html_report(const std::vector<NamedTable>& tables);
+/// `colors`: each variant's bar colour (its kernel family's; the CLI passes them, the report needs no GPU layer);
+/// a variant not in it gets a neutral one.
+std::string html_report(const std::vector<NamedTable>& tables, const std::map<std::string, std::string>& colors = {});
 
 }  // namespace gemmtune

@@ -35,6 +35,27 @@ class Docs(unittest.TestCase):
         self.assertEqual(missing, [], "options in --help that README.md does not mention")
 
 
+class FamilyList(unittest.TestCase):
+    def test_the_binary_sweeps_the_families_kernels_cmakelists_lists_in_its_order(self):
+        # kernels/CMakeLists.txt is the one list of families (gemmtune_family, gemmtune_add_kernel ... FAMILY); the
+        # binary's registry is generated from it, so --help's variant list must be that list, then the baseline.
+        with open(os.path.join(ROOT, "kernels", "CMakeLists.txt")) as f:
+            text = f.read()
+        listed = []
+        for line in text.splitlines():
+            line = line.split("#", 1)[0]
+            m = re.match(r"\s*gemmtune_family\((\w+)\)", line) or re.match(r"\s*gemmtune_add_kernel\((\w+)\s.*\bFAMILY\b", line)
+            if m:
+                listed.append(m.group(1))
+        self.assertGreaterEqual(len(listed), 7)
+        m = re.search(r"--variants TEXT[^\n]*?comma-separated: ([^(]*) \(default", help_text().replace("\n", " "))
+        self.assertIsNotNone(m, "--variants help text")
+        names = [n.strip() for n in re.split(r",| and ", re.sub(r"\s+", " ", m.group(1))) if n.strip()]
+        self.assertEqual(names, listed + ["naive"])
+        for name in listed:  # each family is one description file (splitk shares tiled's)
+            self.assertTrue(name == "splitk" or os.path.exists(os.path.join(ROOT, "src", "kernels", name + ".cpp")), name)
+
+
 class SourceWidth(unittest.TestCase):
     def test_cpp_and_glsl_lines_are_at_most_120_characters(self):
         wide = []

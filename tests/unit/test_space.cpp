@@ -142,6 +142,18 @@ TEST(SearchSpace, FewRowsReadsUnalignedRowsInUnitsWhoseShiftEachSliceKeeps) {
   EXPECT_EQ(fewrows_family().grid(c, p)[0], 203u);
 }
 
+TEST(KernelFamily, EveryFamilyHasItsOwnReportColour) {
+  // The report asks each family for its colour (src/cli/report_command.cpp): one each, "#rrggbb", none shared.
+  std::vector<const KernelFamily*> families = kernel_families();
+  families.push_back(&naive_family());
+  std::set<std::string> seen;
+  for (const KernelFamily* f : families) {
+    EXPECT_EQ(f->color.size(), 7u) << f->name;
+    EXPECT_EQ(f->color.find_first_not_of("#0123456789abcdef"), std::string::npos) << f->name << " " << f->color;
+    EXPECT_TRUE(seen.insert(f->color).second) << f->name << " shares " << f->color;
+  }
+}
+
 TEST(KernelFamily, SplitsAddedLaterKeepTheOlderNamesAtOneRange) {
   // fewrows, rowdot and rowmma gained "splits" after tables named their configs: one range is left out of the
   // name (unnamed_value), other counts are named; the full name lists every parameter.

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "report/html_report.hpp"
 #include "report/journal.hpp"
 #include "report/table.hpp"
 
@@ -234,4 +235,24 @@ TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
     line.insert(line.size() - 1, std::string(",\"pipeline_statistics\":") + bad);
     EXPECT_FALSE(parse_journal_line(line).has_value()) << line;
   }
+}
+
+TEST(HtmlReport, BarsTakeTheColourTheCallerGivesEachVariant) {
+  // The report layer has no kernel registry: the CLI passes each family's colour; unknown variants get a neutral one.
+  NamedTable t{"t.json", {}};
+  TableEntry e;
+  e.m = e.n = e.k = 64;
+  e.dtype = "f32";
+  ConfigResult best;
+  best.variant = "tiled";
+  best.name = "tiled_f32_a";
+  best.median_us = 10;
+  best.gflops = 50;
+  e.best = best;
+  e.variant_best = {{"tiled", "tiled_f32_a", 10, 50}, {"newfamily", "newfamily_f32_b", 12, 40}};
+  t.table.entries.push_back(e);
+  const std::string html = html_report({t}, {{"tiled", "#123abc"}, {"naive", "#9c755f"}});
+  EXPECT_NE(html.find("fill=\"#123abc\""), std::string::npos);
+  EXPECT_NE(html.find("fill=\"#76b7b2\""), std::string::npos);                         // newfamily: not in the map
+  EXPECT_EQ(html_report({t}, {{"tiled", "#12\"><x"}}).find("<x"), std::string::npos);  // not a colour: neutral
 }
