@@ -20,7 +20,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "report/journal.hpp"
-#include "run/measurement.hpp"
+#include "core/measurement.hpp"
 
 namespace gemmtune {
 
@@ -49,8 +49,9 @@ std::optional<JournalRecord> last_record(const std::string& path) {
 void record(const std::string& journal, const JournalRecord& begin, Disposition d, const std::string& detail) {
   JournalRecord r = begin;
   r.phase = "screen";
-  r.disposition = disposition_name(d);
-  r.detail = detail;
+  r.measured = Measurement{};
+  r.measured->disposition = d;
+  r.measured->detail = detail;
   AppendOnlyFile(journal, false).append(journal_line(r));
 }
 }  // namespace

@@ -76,13 +76,7 @@ DeviceIdentity device_identity(const vk::DeviceInfo& d) {
 
 namespace {
 ConfigResult config_result(const EvaluatedConfig& e, DType dtype) {
-  const Measurement& m = e.measurement;
-  ConfigResult c{e.family->name,   e.name,        e.config.values,         m.median_us,   m.min_us,
-                 m.gflops,         m.error.error, m.error.elementwise_rel, m.error.bound, int(m.samples_us.size()),
-                 m.runs_per_sample};
-  c.cv = m.cv;
-  c.kernel_hash = e.family->kernel_hash(dtype);
-  return c;
+  return summary_of(e.measurement, e.family->name, e.name, e.config.values, e.family->kernel_hash(dtype));
 }
 
 /// The table key of a problem: everything the caller's operation is made of.
@@ -179,41 +173,6 @@ class StopOnSignals {
   }, old_term_{};
 };
 
-JournalRecord journal_record(const std::string& device, const std::string& tool, const std::string& problem,
-                             const char* phase, const EvaluatedConfig& e) {
-  const Measurement& m = e.measurement;
-  JournalRecord r{device,   tool,         problem,          phase, e.name, disposition_name(m.disposition),
-                  m.detail, m.samples_us, m.runs_per_sample};
-  r.median_us = m.median_us;
-  r.min_us = m.min_us;
-  r.cv = m.cv;
-  r.gflops = m.gflops;
-  r.error = m.error.error;
-  r.elementwise_rel_error = m.error.elementwise_rel;
-  r.bound = m.error.bound;
-  r.compile_ms = m.compile_ms;
-  r.pipeline_statistics = m.pipeline_statistics;
-  return r;
-}
-
-Measurement measurement_of(const JournalRecord& r) {
-  Measurement m;
-  m.disposition = parse_disposition(r.disposition).value_or(Disposition::incorrect);
-  m.detail = r.detail;
-  m.samples_us = r.samples_us;
-  m.runs_per_sample = r.runs_per_sample;
-  m.median_us = r.median_us;
-  m.min_us = r.min_us;
-  m.cv = r.cv;
-  m.gflops = r.gflops;
-  m.error.error = r.error;
-  m.error.elementwise_rel = r.elementwise_rel_error;
-  m.error.bound = r.bound;
-  m.error.passed = m.disposition == Disposition::passed;
-  m.compile_ms = r.compile_ms;
-  m.pipeline_statistics = r.pipeline_statistics;
-  return m;
-}
 }  // namespace
 
 /// Every problem of the request, shape by shape, then layout, then dtype.
@@ -541,7 +500,10 @@ void TuningRun::recover(const vk::VulkanError& e, const GemmProblem& problem, co
   const Disposition disposition = lost_device ? Disposition::device_lost : Disposition::timed_out;
   spdlog::warn("{}: {} {} ({}): recorded as {}; recreating the device", describe(problem), in_hand_,
                lost_device ? "lost the device" : "did not finish", e.what(), disposition_name(disposition));
-  const JournalRecord lost{device_key_, tool_key_, key, "screen", in_hand_, disposition_name(disposition), e.what()};
+  Measurement what;
+  what.disposition = disposition;
+  what.detail = e.what();
+  const JournalRecord lost{device_key_, tool_key_, key, "screen", in_hand_, what};
   journal_->append(journal_line(lost));
   prior_.push_back(lost);
   device_.reset();
@@ -596,11 +558,11 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
   tune_.known.clear();
   for (const JournalRecord& r : prior_) {
     // Later records win: a config --isolate recorded as timed_out or crashed stays so.
-    if (ours(r, key) && r.phase == "screen") tune_.known[r.config] = measurement_of(r);
+    if (ours(r, key) && r.phase == "screen" && r.measured) tune_.known[r.config] = *r.measured;
   }
   in_hand_.clear();
   tune_.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
-    journal_->append(journal_line(journal_record(device_key_, tool_key_, key, phase, e)));
+    journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, phase, e.name, e.measurement}));
     in_hand_.clear();  // a fault between configs is not this config's
   };
   tune_.on_begin = [&](const std::string& name) {

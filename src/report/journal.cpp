@@ -11,31 +11,63 @@ using json = nlohmann::json;
 
 std::string journal_path_for(const std::string& table_path) { return table_path + ".journal.jsonl"; }
 
-std::string journal_line(const JournalRecord& r) {
-  json j = {{"device", r.device},
-            {"tool", r.tool},
-            {"problem", r.problem},
-            {"phase", r.phase},
-            {"config", r.config},
-            {"disposition", r.disposition},
-            {"detail", r.detail},
-            {"samples_us", r.samples_us},
-            {"runs_per_sample", r.runs_per_sample},
-            {"median_us", r.median_us},
-            {"min_us", r.min_us},
-            {"cv", r.cv},
-            {"gflops", r.gflops},
-            {"error", r.error},
-            {"elementwise_rel_error", r.elementwise_rel_error},
-            {"bound", r.bound},
-            {"compile_ms", r.compile_ms}};
-  if (!r.pipeline_statistics.empty()) {
+namespace {
+/// A measurement's fields of a line (all but the disposition).
+json measured_fields(const Measurement& m) {
+  json j = {
+      {"detail", m.detail},       {"samples_us", m.samples_us}, {"runs_per_sample", m.runs_per_sample},
+      {"median_us", m.median_us}, {"min_us", m.min_us},         {"cv", m.cv},
+      {"gflops", m.gflops},       {"error", m.error.error},     {"elementwise_rel_error", m.error.elementwise_rel},
+      {"bound", m.error.bound},   {"compile_ms", m.compile_ms}};
+  if (!m.pipeline_statistics.empty()) {
     json stats = json::object();
-    for (const auto& [name, value] : r.pipeline_statistics) stats[name] = value;
+    for (const auto& [name, value] : m.pipeline_statistics) stats[name] = value;
     j["pipeline_statistics"] = stats;
   }
+  return j;
+}
+}  // namespace
+
+std::string journal_line(const JournalRecord& r) {
+  json j = measured_fields(r.measured ? *r.measured : Measurement{});
+  j["device"] = r.device;
+  j["tool"] = r.tool;
+  j["problem"] = r.problem;
+  j["phase"] = r.phase;
+  j["config"] = r.config;
+  j["disposition"] = r.measured ? disposition_name(r.measured->disposition) : "";
   return j.dump();
 }
+
+namespace {
+/// The measured fields of a line; nullopt where they do not form a measurement gemmtune could have written.
+std::optional<Measurement> measured_of(const json& j) {
+  Measurement m;
+  m.detail = j.at("detail").get<std::string>();
+  m.samples_us = j.at("samples_us").get<std::vector<double>>();
+  // Checked before get<uint32_t>(): nlohmann converts a float or a negative number unchecked (undefined).
+  const json& runs = j.at("runs_per_sample");
+  if (!runs.is_number_unsigned() || runs.get<uint64_t>() > UINT32_MAX) return std::nullopt;
+  m.runs_per_sample = runs.get<uint32_t>();
+  m.median_us = j.at("median_us").get<double>();
+  m.min_us = j.at("min_us").get<double>();
+  m.cv = j.at("cv").get<double>();
+  m.gflops = j.at("gflops").get<double>();
+  m.error.error = j.at("error").get<double>();
+  m.error.elementwise_rel = j.at("elementwise_rel_error").get<double>();
+  m.error.bound = j.at("bound").get<double>();
+  m.compile_ms = j.at("compile_ms").get<double>();
+  if (const auto it = j.find("pipeline_statistics"); it != j.end()) {
+    if (!it->is_object()) return std::nullopt;
+    for (const auto& [name, value] : it->items()) m.pipeline_statistics.emplace_back(name, value.get<double>());
+  }
+  return m;
+}
+
+/// A record without a measurement (begin, done) carries the default one's figures; anything else there is refused,
+/// since it could not be written back.
+bool is_unmeasured(const Measurement& m) { return measured_fields(m) == measured_fields(Measurement{}); }
+}  // namespace
 
 std::optional<JournalRecord> parse_journal_line(const std::string& line) {
   try {
@@ -46,24 +78,17 @@ std::optional<JournalRecord> parse_journal_line(const std::string& line) {
     r.problem = j.at("problem").get<std::string>();
     r.phase = j.at("phase").get<std::string>();
     r.config = j.at("config").get<std::string>();
-    r.disposition = j.at("disposition").get<std::string>();
-    r.detail = j.at("detail").get<std::string>();
-    r.samples_us = j.at("samples_us").get<std::vector<double>>();
-    // Checked before get<uint32_t>(): nlohmann converts a float or a negative number unchecked (undefined).
-    const json& runs = j.at("runs_per_sample");
-    if (!runs.is_number_unsigned() || runs.get<uint64_t>() > UINT32_MAX) return std::nullopt;
-    r.runs_per_sample = runs.get<uint32_t>();
-    r.median_us = j.at("median_us").get<double>();
-    r.min_us = j.at("min_us").get<double>();
-    r.cv = j.at("cv").get<double>();
-    r.gflops = j.at("gflops").get<double>();
-    r.error = j.at("error").get<double>();
-    r.elementwise_rel_error = j.at("elementwise_rel_error").get<double>();
-    r.bound = j.at("bound").get<double>();
-    r.compile_ms = j.at("compile_ms").get<double>();
-    if (const auto it = j.find("pipeline_statistics"); it != j.end()) {
-      if (!it->is_object()) return std::nullopt;
-      for (const auto& [name, value] : it->items()) r.pipeline_statistics.emplace_back(name, value.get<double>());
+    const std::string disposition = j.at("disposition").get<std::string>();
+    std::optional<Measurement> m = measured_of(j);
+    if (!m) return std::nullopt;
+    if (disposition.empty()) {
+      if (!is_unmeasured(*m)) return std::nullopt;
+    } else {
+      const std::optional<Disposition> d = parse_disposition(disposition);
+      if (!d) return std::nullopt;
+      m->disposition = *d;
+      m->error.passed = *d == Disposition::passed;
+      r.measured = std::move(m);
     }
     return r;
   } catch (const json::exception&) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/measurement.hpp"
 #include "core/files.hpp"
 
 namespace gemmtune {
@@ -17,17 +18,12 @@ struct JournalRecord {
   std::string device;   ///< device identity: name, driver, pipeline-cache UUID
   std::string tool;     ///< tool version and git hash
   std::string problem;  ///< the table key of the operation (canonical JSON, see entry_key)
-  std::string phase;    ///< "screen", "final" or "done" (the problem's entry is in the table)
+  std::string phase;    ///< "begin", "screen", "final" or "done" (the problem's entry is in the table)
   std::string config;   ///< config name (empty for "done")
-  std::string disposition, detail;
-  std::vector<double> samples_us;
-  uint32_t runs_per_sample = 1;
-  double median_us = 0, min_us = 0, cv = 0, gflops = 0;
-  double error = 0, elementwise_rel_error = 0, bound = 0;
-  double compile_ms = 0;
-  /// The driver's pipeline statistics ("Register Count": 96, ...), by name; written as an object only when
-  /// there are some, and optional when read (journals from before they were recorded).
-  std::vector<std::pair<std::string, double>> pipeline_statistics;
+  /// What the config did, as the runner measured it (screen and final records); none for begin and done, whose
+  /// lines carry an empty disposition. Its verification figures beyond error, elementwise_rel and bound, and its
+  /// error.passed (= passed), are not written.
+  std::optional<Measurement> measured;
 };
 
 std::string journal_path_for(const std::string& table_path);

@@ -11,6 +11,25 @@
 
 namespace gemmtune {
 
+ConfigResult summary_of(const Measurement& m, const std::string& variant, const std::string& name,
+                        const std::vector<std::pair<std::string, uint32_t>>& params, const std::string& kernel_hash) {
+  ConfigResult c;
+  c.variant = variant;
+  c.name = name;
+  c.params = params;
+  c.median_us = m.median_us;
+  c.min_us = m.min_us;
+  c.gflops = m.gflops;
+  c.error = m.error.error;
+  c.elementwise_rel_error = m.error.elementwise_rel;
+  c.bound = m.error.bound;
+  c.samples = int(m.samples_us.size());
+  c.runs_per_sample = m.runs_per_sample;
+  c.cv = m.cv;
+  c.kernel_hash = kernel_hash;
+  return c;
+}
+
 using json = nlohmann::ordered_json;
 
 void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e) {

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/measurement.hpp"
+
 namespace gemmtune {
 
 /// 5: kernel_hash covers every module a config may dispatch (main, alternative, split-k reduce, epilogue pass).
@@ -62,6 +64,10 @@ struct ConfigResult {
   std::string bound_by;
   bool operator==(const ConfigResult&) const = default;
 };
+
+/// A table's summary of what the runner measured (the journal keeps the measurement whole).
+ConfigResult summary_of(const Measurement& m, const std::string& variant, const std::string& name,
+                        const std::vector<std::pair<std::string, uint32_t>>& params, const std::string& kernel_hash);
 
 struct CandidateCounts {
   uint64_t evaluated = 0, failed = 0, pruned = 0, skipped = 0;

@@ -12,6 +12,7 @@
 
 #include "kernels/spirv.hpp"
 #include "verify/epilogue_check.hpp"
+#include "verify/metric.hpp"
 #include "verify/order_model.hpp"
 #include "verify/reference.hpp"
 #include "vk/check.hpp"

@@ -14,7 +14,7 @@
 
 #include "core/problem.hpp"
 #include "kernels/kernel_def.hpp"
-#include "run/measurement.hpp"
+#include "core/measurement.hpp"
 #include "verify/operands.hpp"
 #include "verify/operands.hpp"
 #include "vk/resources.hpp"

@@ -5,17 +5,9 @@
 #include <cstdint>
 #include <span>
 
-namespace gemmtune {
+#include "core/measurement.hpp"
 
-struct ErrorStats {
-  double error = 0.0;            ///< max|gpu - ref| / max|ref| (infinity if any result is NaN or Inf)
-  double elementwise_rel = 0.0;  ///< max |gpu - ref| / |ref| over |ref| > 1e-3 * max|ref|
-  double bound = 0.0;
-  uint64_t non_finite = 0;   ///< results that are NaN or Inf
-  uint64_t worst_index = 0;  ///< element with the largest absolute error
-  double epilogue = 0.0;     ///< with a bias or an activation: the elementwise epilogue error (epilogue_check.hpp)
-  bool passed = false;       ///< error <= bound, everything finite, and max|ref| > 0 or exact
-};
+namespace gemmtune {
 
 ErrorStats compare_with_reference(std::span<const float> gpu, std::span<const double> ref, double bound);
 

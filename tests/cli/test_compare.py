@@ -154,7 +154,7 @@ QUERIES = [(4096, 4096, 4096, "f16", "nn"), (1000, 1000, 1000, "f16", "nn"), (1,
 
 class Export(unittest.TestCase):
     def test_the_compiled_header_chooses_as_lookup_does(self):
-        tables = [os.path.join(ROOT, "results", "nvidia-h200.json"), os.path.join(ROOT, "results", "lavapipe", "llvmpipe.json")]
+        tables = [os.path.join(ROOT, "tests", "data", "tables", name) for name in ("nvidia-h200.json", "llvmpipe.json")]
         with tempfile.TemporaryDirectory() as d:
             for n, table in enumerate(tables):
                 header = os.path.join(d, f"tuned{n}.hpp")
@@ -201,7 +201,7 @@ class Export(unittest.TestCase):
             self.assertIn("1 entries were tuned with kernels that have changed since", p.stderr)
 
     def test_lookup_refuses_a_table_of_another_device(self):
-        p = subprocess.run([BIN, "lookup", os.path.join(ROOT, "results", "nvidia-h200.json"), "--shape", "64x64x64"],
+        p = subprocess.run([BIN, "lookup", os.path.join(ROOT, "tests", "data", "tables", "nvidia-h200.json"), "--shape", "64x64x64"],
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 3, p.stderr)
         self.assertIn("--any-device", p.stderr)

@@ -13,7 +13,7 @@ import zlib
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build", "gemmtune")))
 H200 = os.path.join(ROOT, "results", "h200", "nvidia-h200.json")
-LAVAPIPE = os.path.join(ROOT, "results", "lavapipe", "llvmpipe.json")
+LAVAPIPE = os.path.join(ROOT, "tests", "data", "tables", "llvmpipe.json")
 
 
 def chromium(*args, folder):

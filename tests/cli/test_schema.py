@@ -24,7 +24,7 @@ def errors(table):
 
 class Schema(unittest.TestCase):
     def test_the_committed_tables_validate(self):
-        for path in ["results/nvidia-h200.json", "results/h200/nvidia-h200.json", "results/lavapipe/llvmpipe.json"]:
+        for path in ["tests/data/tables/nvidia-h200.json", "results/h200/nvidia-h200.json", "tests/data/tables/llvmpipe.json"]:
             with open(os.path.join(ROOT, path)) as f:
                 self.assertEqual(errors(json.load(f)), [], path)
 

@@ -8,6 +8,7 @@
 #include "kernels/registry.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
+#include "verify/metric.hpp"
 
 namespace gemmtune::test {
 

@@ -9,6 +9,7 @@
 #include "kernels/spirv.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
+#include "verify/metric.hpp"
 #include "verify/reference.hpp"
 
 namespace gemmtune::test {

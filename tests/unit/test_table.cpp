@@ -215,19 +215,21 @@ TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
 }
 
 TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
-  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "final", "rowmma_f16_sgk16_frags2_unroll2_wide1", "passed",
-                  "",    {41.8},           4};
+  Measurement m;
+  m.samples_us = {41.8};
+  m.runs_per_sample = 4;
+  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "final", "rowmma_f16_sgk16_frags2_unroll2_wide1", m};
   const std::string plain = journal_line(r);
   EXPECT_EQ(plain.find("pipeline_statistics"), std::string::npos);  // none recorded: no key (older journals read alike)
   ASSERT_TRUE(parse_journal_line(plain).has_value());
-  EXPECT_TRUE(parse_journal_line(plain)->pipeline_statistics.empty());
+  EXPECT_TRUE(parse_journal_line(plain)->measured->pipeline_statistics.empty());
 
-  r.pipeline_statistics = {{"Register Count", 96}, {"reduce: Register Count", 16}, {"Local Memory Size", 0}};
+  r.measured->pipeline_statistics = {{"Register Count", 96}, {"reduce: Register Count", 16}, {"Local Memory Size", 0}};
   const std::optional<JournalRecord> back = parse_journal_line(journal_line(r));
   ASSERT_TRUE(back.has_value());
   const std::vector<std::pair<std::string, double>> by_name = {
       {"Local Memory Size", 0}, {"Register Count", 96}, {"reduce: Register Count", 16}};
-  EXPECT_EQ(back->pipeline_statistics, by_name);
+  EXPECT_EQ(back->measured->pipeline_statistics, by_name);
 
   // Anything but an object of numbers is not a record.
   for (const char* bad : {"5", "[1]", "{\"Register Count\": \"96\"}"}) {

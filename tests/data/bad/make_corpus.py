@@ -119,7 +119,7 @@ def write(folder, damages):
 
 
 def main():
-    with open(os.path.join(ROOT, "results", "lavapipe", "llvmpipe.json"), "rb") as f:
+    with open(os.path.join(ROOT, "tests", "data", "tables", "llvmpipe.json"), "rb") as f:
         table_bytes = f.read()
     with open(os.path.join(ROOT, "configs", "spaces", "default.json"), "rb") as f:
         space_bytes = f.read()

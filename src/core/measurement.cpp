@@ -1,4 +1,4 @@
-#include "run/measurement.hpp"
+#include "core/measurement.hpp"
 
 #include <algorithm>
 #include <cmath>

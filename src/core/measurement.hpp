@@ -1,14 +1,26 @@
-// The outcome of evaluating one config: a disposition plus timing and verification figures.
+// The outcome of evaluating one config: a disposition plus timing and verification figures. The one result type
+// that flows from the runner (run/) through the journal (report/journal.hpp, which stores it whole) to the table
+// (report/table.hpp's ConfigResult, a summary made from it by config_result); in core so every layer can hold it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "verify/metric.hpp"
-
 namespace gemmtune {
+
+/// Verification figures of one result (src/verify/metric.hpp computes them).
+struct ErrorStats {
+  double error = 0.0;            ///< max|gpu - ref| / max|ref| (infinity if any result is NaN or Inf)
+  double elementwise_rel = 0.0;  ///< max |gpu - ref| / |ref| over |ref| > 1e-3 * max|ref|
+  double bound = 0.0;
+  uint64_t non_finite = 0;   ///< results that are NaN or Inf
+  uint64_t worst_index = 0;  ///< element with the largest absolute error
+  double epilogue = 0.0;     ///< with a bias or an activation: the elementwise epilogue error (epilogue_check.hpp)
+  bool passed = false;       ///< error <= bound, everything finite, and max|ref| > 0 or exact
+};
 
 enum class Disposition {
   passed,          ///< ran and verified
