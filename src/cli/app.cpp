@@ -261,6 +261,9 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
           "Bytes each copy buffer holds, capped by the device's limits (default 268435456; a weight matrix's size "
           "gives the rate one dispatch of that size reaches)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
+  c.peak->add_flag("--matrix-sweep", c.peak_options.matrix_sweep,
+                   "Sweep the matrix units: 1 to 16 accumulators a subgroup, workgroups of 32 to 256, f16 and bf16 "
+                   "with f32 sums, f16 with f16 sums; the best f16 -> f32 is the table's coopmat ceiling");
 
   c.lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
   c.lookup->add_option("TABLE", c.lookup_options.table, "Tuning table")->required();

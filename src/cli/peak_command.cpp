@@ -15,6 +15,32 @@
 
 namespace gemmtune {
 
+namespace {
+/// The sweep as one line per input and sum type: TFLOP/s per accumulator count at its best workgroup size.
+void print_matrix_sweep(const std::vector<MatrixRate>& sweep) {
+  if (sweep.empty()) {
+    std::printf("  matrix sweep: nothing the device runs\n");
+    return;
+  }
+  std::printf("  matrix sweep (TFLOP/s, 16x16x16, best workgroup; accumulators a subgroup):\n");
+  for (const auto& [input, sum] : {std::pair{"f16", "f32"}, {"bf16", "f32"}, {"f16", "f16"}}) {
+    std::string line;
+    for (uint32_t accs : {1u, 2u, 4u, 8u, 16u}) {
+      const MatrixRate* best = nullptr;
+      for (const MatrixRate& m : sweep) {
+        if (m.input == input && m.accumulator == sum && m.accumulators == accs && (!best || m.tflops > best->tflops))
+          best = &m;
+      }
+      if (!best) continue;
+      char cell[64];
+      std::snprintf(cell, sizeof cell, "  %u: %.1f (wg %u)", accs, best->tflops, best->workgroup);
+      line += cell;
+    }
+    if (!line.empty()) std::printf("    %-4s -> %s:%s\n", input, sum, line.c_str());
+  }
+}
+}  // namespace
+
 int run_peak(const PeakCommandOptions& o) {
   TuningTable table;
   if (!o.out.empty()) table = load_table_for_device(o.out, {}, false);  // bad paths fail before any Vulkan work
@@ -27,6 +53,7 @@ int run_peak(const PeakCommandOptions& o) {
   PeakOptions options;
   options.samples = o.samples;
   options.max_copy_bytes = o.copy_bytes;
+  options.matrix_sweep = o.matrix_sweep;
   const PeakResult r = measure_peak(device, options);
   update_table(out, [&](TuningTable& t) {  // locked: tuning runs may be writing entries into the same table
     adopt_device(t, info, out);
@@ -43,6 +70,17 @@ int run_peak(const PeakCommandOptions& o) {
         {"copy_gbps", r.copy_gbps},
         {"copy_buffer_bytes", r.copy_buffer_bytes},
         {"table", out}};
+    if (o.matrix_sweep) {
+      nlohmann::ordered_json sweep = nlohmann::ordered_json::array();
+      for (const MatrixRate& m : r.matrix_sweep) {
+        sweep.push_back({{"input", m.input},
+                         {"accumulator", m.accumulator},
+                         {"accumulators", m.accumulators},
+                         {"workgroup", m.workgroup},
+                         {"tflops", m.tflops}});
+      }
+      j["matrix_sweep"] = sweep;
+    }
     std::printf("%s\n", j.dump(2).c_str());
   } else {
     std::printf("%s\n  f32 FMA:   %10.3f TFLOP/s\n", info.name.c_str(), r.f32_tflops);
@@ -51,8 +89,10 @@ int run_peak(const PeakCommandOptions& o) {
     } else {
       std::printf("  coopmat:   not measured: %s\n", coopmat_unsupported(info, "f16").value_or("").c_str());
     }
-    std::printf("  copy:      %10.1f GB/s (read + written, %llu-byte buffers)\n  stored in: %s\n", r.copy_gbps,
-                static_cast<unsigned long long>(r.copy_buffer_bytes), out.c_str());
+    std::printf("  copy:      %10.1f GB/s (read + written, %llu-byte buffers)\n", r.copy_gbps,
+                static_cast<unsigned long long>(r.copy_buffer_bytes));
+    if (o.matrix_sweep) print_matrix_sweep(r.matrix_sweep);
+    std::printf("  stored in: %s\n", out.c_str());
   }
   if (instance.validation_errors() > 0) {
     spdlog::error("the validation layer reported {} errors", instance.validation_errors());

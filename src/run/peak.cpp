@@ -4,7 +4,21 @@
 #include <cmath>
 
 #include "kernels/matrix_requirements.hpp"
-#include "peak_coopmat_f16.h"
+#include "peak_matrix_bf16_a1.h"
+#include "peak_matrix_bf16_a16.h"
+#include "peak_matrix_bf16_a2.h"
+#include "peak_matrix_bf16_a4.h"
+#include "peak_matrix_bf16_a8.h"
+#include "peak_matrix_f16_a1.h"
+#include "peak_matrix_f16_a16.h"
+#include "peak_matrix_f16_a16_h.h"
+#include "peak_matrix_f16_a1_h.h"
+#include "peak_matrix_f16_a2.h"
+#include "peak_matrix_f16_a2_h.h"
+#include "peak_matrix_f16_a4.h"
+#include "peak_matrix_f16_a4_h.h"
+#include "peak_matrix_f16_a8.h"
+#include "peak_matrix_f16_a8_h.h"
 #include "peak_copy_f32.h"
 #include "peak_fma_f32.h"
 #include "vk/resources.hpp"
@@ -43,6 +57,92 @@ double best_dispatch_ns(vk::Submitter& submitter, const std::function<void(VkCom
   }
   return best;
 }
+
+struct MatrixModule {
+  const char* input;
+  const char* accumulator;
+  uint32_t accumulators;
+  std::span<const uint32_t> spirv;
+};
+
+std::vector<MatrixModule> matrix_modules() {
+#define GEMMTUNE_PEAK_MATRIX(n)                                                                                   \
+  {"f16", "f32", n, words(spirv_peak_matrix_f16_a##n)}, {"bf16", "f32", n, words(spirv_peak_matrix_bf16_a##n)}, { \
+    "f16", "f16", n, words(spirv_peak_matrix_f16_a##n##_h)                                                        \
+  }
+  return {GEMMTUNE_PEAK_MATRIX(1), GEMMTUNE_PEAK_MATRIX(2), GEMMTUNE_PEAK_MATRIX(4), GEMMTUNE_PEAK_MATRIX(8),
+          GEMMTUNE_PEAK_MATRIX(16)};
+#undef GEMMTUNE_PEAK_MATRIX
+}
+
+/// Whether the device runs the sweep's products for `input` with `accumulator` sums (16x16x16, subgroup scope).
+bool runs_matrix(const vk::DeviceInfo& d, const std::string& input, const std::string& accumulator) {
+  if (coopmat_unsupported(d, input)) return false;  // the f32-sum product and what the kernels need besides
+  if (accumulator == "f32") return true;
+  for (const vk::CoopmatShape& s : d.matrix.shapes) {
+    if (s.m == 16 && s.n == 16 && s.k == 16 && s.a == input && s.b == input && s.c == accumulator &&
+        s.result == accumulator && !s.saturating && s.scope == "subgroup")
+      return true;
+  }
+  return false;
+}
+
+/// One point of the matrix units to measure: a module at a workgroup size.
+struct MatrixPoint {
+  const MatrixModule* module;
+  uint32_t workgroup;
+};
+
+/// The matrix units' rate at each point, over 32768 subgroups, with A and B fragments of small non-zero values
+/// loaded from a device buffer.
+std::vector<MatrixRate> measure_matrix_units(const vk::Device& device, vk::Submitter& submitter, const PeakOptions& o,
+                                             const std::vector<MatrixPoint>& points) {
+  const vk::DeviceInfo& d = device.info();
+  constexpr uint32_t kIterations = 256, kSubgroups = 32768;
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  // Four 16 x 16 fragments of 16-bit values in [0.25, 0.75) as f16 (other small normal numbers as bf16): never
+  // zero, which can run faster than real data.
+  vk::Buffer staging(device, 4 * 256 * 2, storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  vk::Buffer fragments(device, 4 * 256 * 2, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+  auto* bits = static_cast<uint16_t*>(staging.mapped());
+  for (uint32_t i = 0; i < 4 * 256; ++i) bits[i] = uint16_t(0x3400u + (i * 37u) % 1024u);
+  submitter.run([&](VkCommandBuffer cmd) {
+    const VkBufferCopy region{0, 0, 4 * 256 * 2};
+    vkCmdCopyBuffer(cmd, staging.handle(), fragments.handle(), 1, &region);
+    vk::record_full_barrier(cmd);
+  });
+  vk::Buffer out(device, uint64_t(kSubgroups) * 256 * sizeof(float), storage, false);
+  PeakOptions later = o;
+  later.warmup_ns = std::min(o.warmup_ns, 50'000'000.0);  // the clocks are up after the first point
+  std::vector<MatrixRate> rates;
+  for (const MatrixPoint& point : points) {
+    const MatrixModule& m = *point.module;
+    const uint32_t groups = kSubgroups / (point.workgroup / 32), groups_x = std::min(groups, 8192u);
+    vk::ComputePipeline pipeline(device, m.spirv, {{0, point.workgroup}, {1, kIterations}},
+                                 {fragments.handle(), out.handle()}, 0, vk::subgroup_size_to_pin(d, 32));
+    const double ns = best_dispatch_ns(
+        submitter,
+        [&](VkCommandBuffer cmd, uint32_t repeats) {
+          for (uint32_t r = 0; r < repeats; ++r) pipeline.record_dispatch(cmd, nullptr, groups_x, groups / groups_x, 1);
+        },
+        rates.empty() ? o : later);
+    const double flop = double(kSubgroups) * kIterations * m.accumulators * 2.0 * 16 * 16 * 16;
+    rates.push_back({m.input, m.accumulator, m.accumulators, point.workgroup, flop / ns / 1e3});
+  }
+  return rates;
+}
+
+/// The sweep's points: every module the device runs at workgroups of 32 to 256.
+std::vector<MatrixPoint> sweep_points(const vk::DeviceInfo& d, const std::vector<MatrixModule>& modules) {
+  std::vector<MatrixPoint> points;
+  for (const MatrixModule& m : modules) {
+    if (!runs_matrix(d, m.input, m.accumulator)) continue;
+    for (uint32_t workgroup : {32u, 64u, 128u, 256u}) {
+      if (workgroup <= d.max_invocations) points.push_back({&m, workgroup});
+    }
+  }
+  return points;
+}
 }  // namespace
 
 PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
@@ -68,23 +168,20 @@ PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
       o);
   result.f32_tflops = double(invocations) * kFmaIterations * 16.0 / fma_ns / 1e3;
 
-  // Matrix units: the same grid, 8 subgroups of 32 per workgroup, 8 products of 16 x 16 x 16 per iteration.
-  if (!coopmat_unsupported(d, "f16")) {
-    constexpr uint32_t kMatrixIterations = 256;
-    const uint64_t subgroups = uint64_t(groups_x) * groups_y * (kWorkgroup / 32);
-    vk::Buffer mma_out(device, subgroups * 256 * sizeof(float), storage, false);
-    struct {
-      float a, b;
-    } mma_push{0.01f, 0.02f};
-    vk::ComputePipeline mma(device, words(spirv_peak_coopmat_f16), {{0, kWorkgroup}, {1, kMatrixIterations}},
-                            {mma_out.handle()}, sizeof mma_push, vk::subgroup_size_to_pin(d, 32));
-    const double mma_ns = best_dispatch_ns(
-        submitter,
-        [&](VkCommandBuffer cmd, uint32_t repeats) {
-          for (uint32_t r = 0; r < repeats; ++r) mma.record_dispatch(cmd, &mma_push, groups_x, groups_y, 1);
-        },
-        o);
-    result.coopmat_f16_tflops = double(subgroups) * kMatrixIterations * 8.0 * 2.0 * 16 * 16 * 16 / mma_ns / 1e3;
+  // Matrix units: f16 x f16 -> f32 at 16 accumulators a subgroup in workgroups of 64 (638 TFLOP/s on the H200, within
+  // 0.3 % of the sweep's best: results/h200/notes.md, issue 21 step 1), or with --matrix-sweep every point.
+  const std::vector<MatrixModule> modules = matrix_modules();
+  if (o.matrix_sweep) {
+    result.matrix_sweep = measure_matrix_units(device, submitter, o, sweep_points(d, modules));
+    for (const MatrixRate& r : result.matrix_sweep) {
+      if (r.input == "f16" && r.accumulator == "f32")
+        result.coopmat_f16_tflops = std::max(result.coopmat_f16_tflops, r.tflops);
+    }
+  } else if (runs_matrix(d, "f16", "f32")) {
+    const auto it = std::find_if(modules.begin(), modules.end(), [](const MatrixModule& m) {
+      return m.input == std::string("f16") && m.accumulator == std::string("f32") && m.accumulators == 16;
+    });
+    result.coopmat_f16_tflops = measure_matrix_units(device, submitter, o, {{&*it, 64}}).front().tflops;
   }
 
   // Copy: two buffers as large as the device lets one binding be, up to max_copy_bytes.

@@ -562,6 +562,21 @@ class Peak(unittest.TestCase):
             self.assertIn(best["bound_by"], ["compute", "memory"])
             self.assertGreater(best["ceiling_fraction"], 0)
 
+    def test_the_matrix_sweep_lists_only_what_the_device_runs(self):
+        # lavapipe has no cooperative matrices: the sweep runs nothing and says so, in text and JSON (the H200 call
+        # in results/h200/notes.md, issue 21, has the points).
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, out, err = run("peak", "--json", "--matrix-sweep", "--samples", "1", "--copy-bytes", "1048576",
+                               "--out", path)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(json.loads(out)["matrix_sweep"], [])
+            rc, out, err = run("peak", "--matrix-sweep", "--samples", "1", "--copy-bytes", "1048576", "--out", path)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("matrix sweep: nothing the device runs", out)
+            rc, out, err = run("peak", "--json", "--samples", "1", "--copy-bytes", "1048576", "--out", path)
+            self.assertNotIn("matrix_sweep", json.loads(out))
+
     def test_a_copy_size_below_one_vector_is_refused(self):
         rc, _, err = run("peak", "--copy-bytes", "8")
         self.assertEqual(rc, 2, err)
