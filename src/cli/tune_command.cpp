@@ -404,6 +404,7 @@ class TuningRun {
   TuneOptions tune_;
   ExitCode worst_ = ExitCode::ok;
   size_t problems_left_ = 0, problem_count_ = 0, problem_index_ = 0;
+  std::set<std::string> said_;  // not-applicable lines printed so far (once a run)
   int device_losses_ = 0;
   std::chrono::steady_clock::time_point run_start_ = std::chrono::steady_clock::now();
   nlohmann::ordered_json summaries_ = nlohmann::ordered_json::array();  // --json
@@ -523,7 +524,7 @@ void TuningRun::record(const TuneResult& result, const std::string& key) {
   if (o_.json) {
     summaries_.push_back(result_summary(result, o_.cold));
   } else {
-    print_result(result, info_.name, o_.cold, o_.color);
+    print_result(result, info_.name, o_.cold, o_.color, said_);
   }
   TableEntry entry = table_entry(result, o_.cold);
   if (table_.peak) {

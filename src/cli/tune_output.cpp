@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -56,7 +57,20 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
   return s;
 }
 
-void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color) {
+std::string human_duration(double seconds) {
+  char text[32];
+  if (seconds < 90.0) {
+    std::snprintf(text, sizeof text, "%.0f s", std::max(1.0, std::ceil(seconds)));
+  } else if (seconds < 5400.0) {
+    std::snprintf(text, sizeof text, "%.1f min", seconds / 60.0);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600.0);
+  }
+  return text;
+}
+
+void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color,
+                  std::set<std::string>& said) {
   const char* bold = color ? "\033[1m" : "";
   const char* green = color ? "\033[32m" : "";
   const char* red = color ? "\033[31m" : "";
@@ -66,8 +80,22 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
               r.resumed ? (" (" + std::to_string(r.resumed) + " from the journal)").c_str() : "", r.failed(),
               r.pruned.size(), r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy),
               r.elapsed_s, r.timestamps ? "" : " (host timing)");
-  for (const NotApplicable& n : r.not_applicable)
-    std::printf("  %s: not applicable: %s\n", n.variant.c_str(), n.reason.c_str());
+  if (r.skipped > 0 && !r.evaluated.empty() && !r.interrupted) {
+    // At this run's rate: the budget that would screen the whole space (screening ends at three quarters of the
+    // budget, src/tuner/search.cpp; the rest is the finals'), so the user can size --budget.
+    const size_t all = r.evaluated.size() + r.skipped;
+    const double per = r.search_s / double(r.evaluated.size());
+    const double whole = per * double(all) / (r.strategy == Strategy::exhaustive ? 1.0 : 0.75);
+    std::printf(
+        "  screened %zu of %zu candidates (%.0f %%); at this run's %.2f s a config, --budget %.0f (%s) for this "
+        "problem alone would screen them all\n",
+        r.evaluated.size(), all, 100.0 * double(r.evaluated.size()) / double(all), per, std::ceil(whole),
+        human_duration(whole).c_str());
+  }
+  for (const NotApplicable& n : r.not_applicable) {
+    const std::string line = "  " + n.variant + ": not applicable: " + n.reason;
+    if (said.insert(line).second) std::printf("%s\n", line.c_str());
+  }
   const size_t shown_screened = 5;
   // The rows shown, and the name column as wide as the longest of them.
   std::vector<const EvaluatedConfig*> rows;

@@ -2,6 +2,7 @@
 """The gemmtune binary end to end: exit codes, one-line errors, the tuning table on disk, devices, linkage."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -393,6 +394,25 @@ class Output(unittest.TestCase):
                 self.assertAlmostEqual(p["speedup_over_baseline"], p["baseline_us"] / p["best"]["median_us"])
                 self.assertTrue(p["rerun"].startswith("gemmtune bench --config fewrows_f32_cols8_slices4_"))
             self.assertIn("tuning table:", err)
+
+    def test_the_screened_share_and_each_not_applicable_line_are_said_once(self):
+        # Two problems with the same reasons against coopmat, coopmat2 and rowmma (f32) and a budget too small for
+        # the space: each problem says how much it screened and what budget would screen it all; each reason once.
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, err = run("--shape", "4x16x16,5x16x16", "--budget", "2", "--samples", "3",
+                               "--out", os.path.join(d, "t.json"))
+            self.assertEqual(rc, 0, err)
+            screened = re.findall(r"screened (\d+) of (\d+) candidates \((\d+) %\); at this run's ([0-9.]+) s a "
+                                  r"config, --budget (\d+) \(", out)
+            self.assertEqual(len(screened), 2, out)
+            for (done, total, share, per, budget), summary in zip(
+                    screened, re.findall(r"(\d+) evaluated.*?(\d+) skipped by the budget", out)):
+                self.assertEqual(int(done) + int(summary[1]), int(total))
+                self.assertEqual(int(done), int(summary[0]))
+                self.assertLess(int(done), int(total))
+                self.assertGreaterEqual(int(budget), int(float(per) * int(total)))  # screening ends at 3/4
+            for variant in ("coopmat", "coopmat2", "rowmma"):
+                self.assertEqual(len(re.findall(rf"^  {variant}: not applicable", out, re.M)), 1, out)
 
     def run_on_a_terminal(self, *extra, env=None):
         import pty
