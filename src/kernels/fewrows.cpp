@@ -41,6 +41,18 @@ ShapeNeeds shape_needs(const Config& c, DType dtype) {
   return needs;
 }
 
+/// Why the family cannot serve a problem on a device at all, or nullopt.
+std::optional<std::string> fewrows_not_applicable(const GemmProblem& p, const vk::DeviceInfo&) {
+  const uint64_t max_rows = max_rows_of(p.dtype);
+  if (p.shape.m > max_rows)
+    return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most " + std::to_string(max_rows) +
+           " rows of op(A)" + (is_integer(p.dtype) ? " for 8-bit integers" : "");
+  // With B stored N x K this kernel would read B across a stride of K; rowdot reads those rows contiguously.
+  if (p.layout.trans_b && !is_integer(p.dtype))
+    return "B stored N x K: rowdot serves it, reading rows of B contiguously";
+  return std::nullopt;
+}
+
 KernelFamily make_fewrows() {
   KernelFamily f;
   f.name = "fewrows";
@@ -50,16 +62,7 @@ KernelFamily make_fewrows() {
               {"unroll", 3, {1, 4, 8}},
               {"vec", 4, {1, 4, 8}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16, 32}, 1}};
-  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo&) -> std::optional<std::string> {
-    const uint64_t max_rows = max_rows_of(p.dtype);
-    if (p.shape.m > max_rows)
-      return "M = " + std::to_string(p.shape.m) + ": few-rows serves at most " + std::to_string(max_rows) +
-             " rows of op(A)" + (is_integer(p.dtype) ? " for 8-bit integers" : "");
-    // With B stored N x K this kernel would read B across a stride of K; rowdot reads those rows contiguously.
-    if (p.layout.trans_b && !is_integer(p.dtype))
-      return "B stored N x K: rowdot serves it, reading rows of B contiguously";
-    return std::nullopt;
-  };
+  f.not_applicable = fewrows_not_applicable;
   f.constraints = device_limit_constraints();
   // Unaligned rows in aligned units: an invocation's shift must be the same in every row it reads (k = s, s +
   // SLICES, ...), so SLICES rows of B must span a whole number of units.

@@ -36,6 +36,21 @@ double screening_rank(const Config& c, const GemmProblem& p) {
   return std::abs(std::log2(groups / 2048.0)) + split + size + (c.get("unroll") == 2 ? 0.0 : 0.25);
 }
 
+/// Why the family cannot serve a problem on a device at all, or nullopt.
+std::optional<std::string> rowdot_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
+  if (is_integer(p.dtype)) return std::string("8-bit integer inputs: fewrows serves them");
+  if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
+  if (!p.layout.trans_b)
+    return std::string("B stored K x N: row-dot reads rows of B stored N x K (fewrows streams K x N)");
+  if (!d.subgroup_shuffle)
+    return std::string("the device lists no subgroup shuffles in compute shaders (row-dot's reduction)");
+  const uint32_t smallest =
+      d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
+  if (smallest < kMinSubgroup)
+    return "subgroups of " + std::to_string(smallest) + " invocations: row-dot needs at least 8";
+  return std::nullopt;
+}
+
 KernelFamily make_rowdot() {
   KernelFamily f;
   f.name = "rowdot";
@@ -44,19 +59,7 @@ KernelFamily make_rowdot() {
               {"rows", 1, {1, 2, 4, 8}},
               {"unroll", 2, {1, 2, 4}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}, 1}};
-  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
-    if (is_integer(p.dtype)) return std::string("8-bit integer inputs: fewrows serves them");
-    if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
-    if (!p.layout.trans_b)
-      return std::string("B stored K x N: row-dot reads rows of B stored N x K (fewrows streams K x N)");
-    if (!d.subgroup_shuffle)
-      return std::string("the device lists no subgroup shuffles in compute shaders (row-dot's reduction)");
-    const uint32_t smallest =
-        d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
-    if (smallest < kMinSubgroup)
-      return "subgroups of " + std::to_string(smallest) + " invocations: row-dot needs at least 8";
-    return std::nullopt;
-  };
+  f.not_applicable = rowdot_not_applicable;
   f.constraints = device_limit_constraints();
   f.constraints.push_back({"registers",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,

@@ -16,6 +16,27 @@ constexpr uint64_t kKMultiple = 8;  // ... on a 16-byte boundary
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
 
+/// Why the family cannot serve a problem on a device at all, or nullopt.
+std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
+  if (p.dtype != DType::f16 && p.dtype != DType::bf16)
+    return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
+  if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
+  if (!p.layout.trans_b) return std::string("B stored K x N: row-mma loads fragments along rows of B stored N x K");
+  if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
+  // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
+  if (p.shape.n < kMinNK || p.shape.k < kMinNK)
+    return std::string("N and K of at least 16 (row-dot serves smaller ones)");
+  if (p.shape.k % kKMultiple != 0)
+    return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
+  const ResolvedOperand b = resolve(p).b;
+  if (b.ld % 8 != 0 || b.offset % 8 != 0 || b.stride % 8 != 0)
+    return std::string(
+        "rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
+  if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype))))
+    return "not supported on " + d.name + ": " + *reason;
+  return std::nullopt;
+}
+
 KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
@@ -26,26 +47,7 @@ KernelFamily make_rowmma() {
               {"wide", 3, {0, 1}},
               {"regs", 4, {0, 1}, 0},
               {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
-  f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
-    if (p.dtype != DType::f16 && p.dtype != DType::bf16)
-      return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
-    if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
-    if (!p.layout.trans_b) return std::string("B stored K x N: row-mma loads fragments along rows of B stored N x K");
-    if (p.mode == Mode::deterministic)
-      return std::string("fast mode only: matrix-unit summation order is the device's");
-    // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
-    if (p.shape.n < kMinNK || p.shape.k < kMinNK)
-      return std::string("N and K of at least 16 (row-dot serves smaller ones)");
-    if (p.shape.k % kKMultiple != 0)
-      return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
-    const ResolvedOperand b = resolve(p).b;
-    if (b.ld % 8 != 0 || b.offset % 8 != 0 || b.stride % 8 != 0)
-      return std::string(
-          "rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
-    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype))))
-      return "not supported on " + d.name + ": " + *reason;
-    return std::nullopt;
-  };
+  f.not_applicable = rowmma_not_applicable;
   f.constraints = device_limit_constraints();
   f.constraints.push_back({"registers",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,

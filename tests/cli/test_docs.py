@@ -56,6 +56,35 @@ class FamilyList(unittest.TestCase):
             self.assertTrue(name == "splitk" or os.path.exists(os.path.join(ROOT, "src", "kernels", name + ".cpp")), name)
 
 
+class FunctionLength(unittest.TestCase):
+    def test_no_function_in_src_is_over_80_lines(self):
+        # A function starts at a line in column 0 that ends in ") {" (or "const {"); it ends where its braces close.
+        long = []
+        for folder, _, files in os.walk(os.path.join(ROOT, "src")):
+            for name in files:
+                if not name.endswith(".cpp"):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    lines = f.read().split("\n")
+                i = 0
+                while i < len(lines):
+                    line = lines[i]
+                    if re.match(r"^[A-Za-z].*\)\s*(const\s*)?(noexcept\s*)?\{\s*$", line) and not re.match(
+                            r"^(namespace|struct|class|enum)\b", line):
+                        depth, j = 0, i
+                        while j < len(lines):
+                            depth += lines[j].count("{") - lines[j].count("}")
+                            if depth == 0:
+                                break
+                            j += 1
+                        if j - i > 80:
+                            long.append(f"{os.path.relpath(path, ROOT)}:{i + 1}: {j - i} lines")
+                        i = j
+                    i += 1
+        self.assertEqual(long, [], "functions over 80 lines (split them into named steps)")
+
+
 class SourceWidth(unittest.TestCase):
     def test_cpp_and_glsl_lines_are_at_most_120_characters(self):
         wide = []
