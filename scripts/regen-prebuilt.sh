@@ -40,6 +40,9 @@ for accs in 1 2 4 8 16; do
   peak_matrix+=("kernels/prebuilt/peak_matrix_f16_a$accs.spv" "kernels/prebuilt/peak_matrix_bf16_a$accs.spv"
                 "kernels/prebuilt/peak_matrix_f16_a${accs}_h.spv")
 done
+"$run" glslangValidator -V --target-env vulkan1.3 -S comp -DACCS=8 -DBUILT=1 peak_matrix.comp -o "$out/peak_matrix_f16_a8_r.spv" >/dev/null
+"$run" spirv-val --target-env vulkan1.3 "$out/peak_matrix_f16_a8_r.spv"
+peak_matrix+=("kernels/prebuilt/peak_matrix_f16_a8_r.spv")
 cd "$root"
 {
   echo "# sha256 of the sources kernels/prebuilt/*.spv were built from (scripts/regen-prebuilt.sh)"

@@ -28,7 +28,8 @@ void print_matrix_sweep(const std::vector<MatrixRate>& sweep) {
     for (uint32_t accs : {1u, 2u, 4u, 8u, 16u}) {
       const MatrixRate* best = nullptr;
       for (const MatrixRate& m : sweep) {
-        if (m.input == input && m.accumulator == sum && m.accumulators == accs && (!best || m.tflops > best->tflops))
+        if (!m.built && m.input == input && m.accumulator == sum && m.accumulators == accs &&
+            (!best || m.tflops > best->tflops))
           best = &m;
       }
       if (!best) continue;
@@ -37,6 +38,11 @@ void print_matrix_sweep(const std::vector<MatrixRate>& sweep) {
       line += cell;
     }
     if (!line.empty()) std::printf("    %-4s -> %s:%s\n", input, sum, line.c_str());
+  }
+  for (const MatrixRate& m : sweep) {
+    if (m.built)
+      std::printf("    f16  -> f32, A built from registers, %u accumulators, wg %u: %.1f\n", m.accumulators,
+                  m.workgroup, m.tflops);
   }
 }
 }  // namespace
@@ -77,6 +83,7 @@ int run_peak(const PeakCommandOptions& o) {
                          {"accumulator", m.accumulator},
                          {"accumulators", m.accumulators},
                          {"workgroup", m.workgroup},
+                         {"a_fragment", m.built ? "built from registers" : "loaded"},
                          {"tflops", m.tflops}});
       }
       j["matrix_sweep"] = sweep;

@@ -16,6 +16,7 @@ struct MatrixRate {
   std::string accumulator;    ///< "f32" or "f16"
   uint32_t accumulators = 0;  ///< independent 16 x 16 accumulators a subgroup
   uint32_t workgroup = 0;     ///< invocations a workgroup
+  bool built = false;  ///< each product's A fragment built from registers element by element (rowmma's register path)
   double tflops = 0.0;
 };
 
