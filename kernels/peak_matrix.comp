@@ -29,7 +29,9 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ITERATIONS = 256;
 
 layout(std430, binding = 0) readonly buffer In { float16_t in_data[]; };  // 4 fragments of 16 x 16
+#ifdef BUILT
 layout(std430, binding = 0) readonly buffer InWords { uvec4 in_words[]; };
+#endif
 layout(std430, binding = 1) writeonly buffer Out { ACC_T out_data[]; };
 
 void main() {
