@@ -6,6 +6,7 @@
 #include "cli/device_table.hpp"
 #include "cli/options.hpp"
 #include "core/error.hpp"
+#include "core/measurement.hpp"
 #include "report/lookup.hpp"
 #include "vk/instance.hpp"
 
@@ -39,7 +40,7 @@ int run_lookup(const LookupCommandOptions& o) {
                                 {"distance", r.distance}, {"median_us", r.median_us}, {"kernel", kernel}};
     std::printf("%s\n", j.dump(2).c_str());
   } else if (r.rule == "exact") {
-    std::printf("%s\n  rule: exact (%s, %.2f us)\n", r.config.c_str(), r.from.c_str(), r.median_us);
+    std::printf("%s\n  rule: exact (%s, %s)\n", r.config.c_str(), r.from.c_str(), time_text(r.median_us).c_str());
   } else if (r.rule == "nearest") {
     std::printf("%s\n  rule: nearest (%s, distance %.3f on ln M, ln N, ln K)\n", r.config.c_str(), r.from.c_str(),
                 r.distance);

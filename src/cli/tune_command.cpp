@@ -583,7 +583,8 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
             best_name = e.name;
           }
           if (!o_.live_progress) {
-            spdlog::info("[{}/{}] {} {}: {:.1f} us", done, total, e.name, disposition_name(m.disposition), m.median_us);
+            spdlog::info("[{}/{}] {} {}: {}", done, total, e.name, disposition_name(m.disposition),
+                         time_text(m.median_us));
             return;
           }
           // A live line: problem i/n, candidate j/m, best so far, and the time left (the screening share of the
@@ -591,8 +592,9 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
           const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
           const double eta =
               std::min(spent / double(done) * double(total - done), std::max(0.0, 0.75 * tune_.budget_s - spent));
-          std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %.1f us, ~%.0f s left", problem_index_,
-                       problem_count_, describe(problem).c_str(), done, total, best_name.c_str(), best_us, eta);
+          std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %s, ~%.0f s left", problem_index_,
+                       problem_count_, describe(problem).c_str(), done, total, best_name.c_str(),
+                       time_text(best_us).c_str(), eta);
           std::fflush(stderr);
         });
     if (o_.live_progress) std::fprintf(stderr, "\r\033[K");

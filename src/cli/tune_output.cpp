@@ -124,15 +124,16 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
                 best ? reset : "");
   }
   if (const EvaluatedConfig* best = r.best()) {
-    std::printf("  %sbest: %s, %.1f us, %.2f %s%s\n", green, best->name.c_str(), best->measurement.median_us,
-                best->measurement.gflops, rate, reset);
+    std::printf("  %sbest: %s, %s, %.2f %s%s\n", green, best->name.c_str(),
+                time_text(best->measurement.median_us).c_str(), best->measurement.gflops, rate, reset);
     if (r.runner_up()) {
       std::printf("  runner-up %+.1f %%, noise band %.1f %%%s\n", 100.0 * r.margin, 100.0 * r.noise_band,
                   r.tie ? ": a tie, the config with fewer resources wins" : "");
     }
     if (r.baseline && r.baseline->measurement.disposition == Disposition::passed) {
-      std::printf("  baseline %s: %.1f us; the best is %.1fx faster\n", r.baseline->name.c_str(),
-                  r.baseline->measurement.median_us, r.baseline->measurement.median_us / best->measurement.median_us);
+      std::printf("  baseline %s: %s; the best is %.1fx faster\n", r.baseline->name.c_str(),
+                  time_text(r.baseline->measurement.median_us).c_str(),
+                  r.baseline->measurement.median_us / best->measurement.median_us);
     } else if (r.baseline) {
       std::printf("  baseline %s: %s\n", r.baseline->name.c_str(),
                   disposition_name(r.baseline->measurement.disposition));

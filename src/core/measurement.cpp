@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace gemmtune {
 
@@ -48,6 +49,20 @@ void Measurement::summarize(double flops) {
   min_us = *std::min_element(samples_us.begin(), samples_us.end());
   cv = coefficient_of_variation(samples_us);
   gflops = median_us > 0.0 ? flops / (median_us * 1e3) : 0.0;
+}
+
+std::string time_text(double us) {
+  char text[48];
+  if (!std::isfinite(us)) {
+    std::snprintf(text, sizeof text, "%g us", us);
+  } else if (std::fabs(us) < 999.95) {
+    std::snprintf(text, sizeof text, "%.1f us", us);
+  } else if (std::fabs(us) < 999995.0) {
+    std::snprintf(text, sizeof text, "%.2f ms", us / 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.2f s", us / 1e6);
+  }
+  return text;
 }
 
 double median_of(std::vector<double> v) {

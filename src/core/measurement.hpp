@@ -53,6 +53,10 @@ struct Measurement {
   void summarize(double flops);
 };
 
+/// A time given in microseconds, in the unit that reads at a glance: "41.8 us", "12.35 ms", "25.44 s" (tables keep
+/// their columns in us).
+std::string time_text(double us);
+
 /// Median of the samples (mean of the middle two for an even count).
 double median_of(std::vector<double> values);
 /// Sample standard deviation over the mean (0 with fewer than 2 values or a zero mean).

@@ -200,3 +200,11 @@ TEST(EpilogueCheck, CatchesAWrongGeluConstantAndAShiftedBiasThatTheNormwiseMetri
   nan[5] = std::numeric_limits<float>::quiet_NaN();
   EXPECT_FALSE(check_epilogue(p, ops, z, nan).passed);
 }
+
+TEST(TimeText, EachTimeInTheUnitThatReadsAtAGlance) {
+  EXPECT_EQ(gemmtune::time_text(41.84), "41.8 us");
+  EXPECT_EQ(gemmtune::time_text(999.9), "999.9 us");
+  EXPECT_EQ(gemmtune::time_text(1250.3), "1.25 ms");
+  EXPECT_EQ(gemmtune::time_text(25440808.5), "25.44 s");
+  EXPECT_EQ(gemmtune::time_text(0.0), "0.0 us");
+}
