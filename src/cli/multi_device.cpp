@@ -25,24 +25,10 @@ std::vector<uint32_t> devices_to_use(const std::string& spec) {
   if (present.empty()) throw Error(ExitCode::unsupported, "--devices: no Vulkan device");
   std::vector<uint32_t> chosen;
   if (spec == "all") {
-    auto rank = [](VkPhysicalDeviceType t) {
-      switch (t) {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-          return 0;
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-          return 1;
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-          return 2;
-        case VK_PHYSICAL_DEVICE_TYPE_CPU:
-          return 3;
-        default:
-          return 4;
-      }
-    };
     int best = 5;
-    for (const auto& c : present) best = std::min(best, rank(c.info.type));
+    for (const auto& c : present) best = std::min(best, vk::device_type_rank(c.info.type));
     for (const auto& c : present) {
-      if (rank(c.info.type) == best) chosen.push_back(c.info.index);
+      if (vk::device_type_rank(c.info.type) == best) chosen.push_back(c.info.index);
     }
     return chosen;
   }

@@ -57,18 +57,6 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
   return s;
 }
 
-std::string human_duration(double seconds) {
-  char text[32];
-  if (seconds < 90.0) {
-    std::snprintf(text, sizeof text, "%.0f s", std::max(1.0, std::ceil(seconds)));
-  } else if (seconds < 5400.0) {
-    std::snprintf(text, sizeof text, "%.1f min", seconds / 60.0);
-  } else {
-    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600.0);
-  }
-  return text;
-}
-
 void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color,
                   std::set<std::string>& said) {
   const char* bold = color ? "\033[1m" : "";
@@ -90,7 +78,7 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
         "  screened %zu of %zu candidates (%.0f %%); at this run's %.2f s a config, --budget %.0f (%s) for this "
         "problem alone would screen them all\n",
         r.evaluated.size(), all, 100.0 * double(r.evaluated.size()) / double(all), per, std::ceil(whole),
-        human_duration(whole).c_str());
+        time_text(whole * 1e6).c_str());
   }
   for (const NotApplicable& n : r.not_applicable) {
     const std::string line = "  " + n.variant + ": not applicable: " + n.reason;

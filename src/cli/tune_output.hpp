@@ -25,8 +25,6 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
 /// `said`: the "variant: not applicable: reason" lines printed so far in this run; each is printed once a run.
 void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color,
                   std::set<std::string>& said);
-/// "40 s", "3.5 min", "2.1 h": a duration at a size a reader takes in at once.
-std::string human_duration(double seconds);
 
 /// One problem of the --json summary.
 nlohmann::ordered_json result_summary(const TuneResult& r, bool cold);

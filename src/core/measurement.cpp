@@ -59,8 +59,12 @@ std::string time_text(double us) {
     std::snprintf(text, sizeof text, "%.1f us", us);
   } else if (std::fabs(us) < 999995.0) {
     std::snprintf(text, sizeof text, "%.2f ms", us / 1e3);
-  } else {
+  } else if (std::fabs(us) < 90e6) {
     std::snprintf(text, sizeof text, "%.2f s", us / 1e6);
+  } else if (std::fabs(us) < 5400e6) {
+    std::snprintf(text, sizeof text, "%.1f min", us / 60e6);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f h", us / 3600e6);
   }
   return text;
 }

@@ -53,8 +53,8 @@ struct Measurement {
   void summarize(double flops);
 };
 
-/// A time given in microseconds, in the unit that reads at a glance: "41.8 us", "12.35 ms", "25.44 s" (tables keep
-/// their columns in us).
+/// A time given in microseconds, in the unit that reads at a glance: "41.8 us", "12.35 ms", "25.44 s", "5.6 min",
+/// "2.1 h" (tables keep their columns in us).
 std::string time_text(double us);
 
 /// Median of the samples (mean of the middle two for an even count).

@@ -27,7 +27,9 @@ std::string lower(std::string s) {
   return s;
 }
 
-int type_rank(VkPhysicalDeviceType t) {
+}  // namespace
+
+int device_type_rank(VkPhysicalDeviceType t) {
   switch (t) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
       return 0;
@@ -41,7 +43,6 @@ int type_rank(VkPhysicalDeviceType t) {
       return 4;
   }
 }
-}  // namespace
 
 bool validation_requested_by_env() {
   const char* v = std::getenv("GEMMTUNE_VALIDATION");
@@ -149,7 +150,7 @@ Instance::Candidate Instance::select(const std::string& selector) const {
 
   if (selector.empty()) {
     return *std::min_element(usable.begin(), usable.end(), [](const Candidate& a, const Candidate& b) {
-      return type_rank(a.info.type) < type_rank(b.info.type);
+      return device_type_rank(a.info.type) < device_type_rank(b.info.type);
     });
   }
   std::string available;

@@ -14,6 +14,9 @@ namespace gemmtune::vk {
 /// True when GEMMTUNE_VALIDATION is set to a non-empty value other than "0".
 bool validation_requested_by_env();
 
+/// The default preference among device types, lower first: discrete, integrated, virtual, CPU, other.
+int device_type_rank(VkPhysicalDeviceType type);
+
 class Instance {
  public:
   /// Opens the loader (libvulkan.so.1) and creates the instance. With `validation`, the Khronos validation

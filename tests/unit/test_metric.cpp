@@ -207,4 +207,6 @@ TEST(TimeText, EachTimeInTheUnitThatReadsAtAGlance) {
   EXPECT_EQ(gemmtune::time_text(1250.3), "1.25 ms");
   EXPECT_EQ(gemmtune::time_text(25440808.5), "25.44 s");
   EXPECT_EQ(gemmtune::time_text(0.0), "0.0 us");
+  EXPECT_EQ(gemmtune::time_text(334e6), "5.6 min");
+  EXPECT_EQ(gemmtune::time_text(2.1 * 3600e6), "2.1 h");
 }
