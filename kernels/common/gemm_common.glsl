@@ -120,18 +120,29 @@ float activation(float x) {
   return x;
 }
 
-/// alpha * sum + beta * C, then bias, then activation: the value stored at C[z][i][j].
-float finish(float sum, uint z, uint i, uint j) {
+/// The epilogue's steps, in order (finish is their composition): alpha * sum, + beta * C[z][i][j], + bias[j].
+/// Kernels with large register tiles run each step over the whole tile in a loop of its own: one loop calling
+/// finish for 64 values was not unrolled by the H200's driver, which then kept the tile in local memory.
+float scaled(float sum) {
   precise float v = p.alpha * sum;
+  return v;
+}
+float plus_c(float v, uint z, uint i, uint j) {
 #if defined(FAULT_BETA_ZERO_READS_C)  // planted fault (tests/gpu/test_planted_faults.cpp): C read when beta = 0
   v = fma(p.beta, c_data[c_index(z, i, j)], v);
 #else
   if (p.beta != 0.0) v = fma(p.beta, c_data[c_index(z, i, j)], v);
 #endif
+  return v;
+}
+float plus_bias(float v, uint j) {
 #if defined(FAULT_BIAS_SHIFT)  // planted fault: the bias read one column over (the last column's from the guard band)
   if (HAS_BIAS) v = v + bias_data[p.off_bias + j + 1];
 #else
   if (HAS_BIAS) v = v + bias_data[p.off_bias + j];
 #endif
-  return activation(v);
+  return v;
 }
+
+/// alpha * sum + beta * C, then bias, then activation: the value stored at C[z][i][j].
+float finish(float sum, uint z, uint i, uint j) { return activation(plus_bias(plus_c(scaled(sum), z, i, j), j)); }
