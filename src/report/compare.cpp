@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "report/markup.hpp"
+#include "report/rank_test.hpp"
 
 namespace gemmtune {
 
@@ -32,6 +33,46 @@ std::string percent(double fraction) {
   return buf;
 }
 
+/// "12.34", or "-" for a side without a verified result.
+std::string us_text(double us) {
+  if (us <= 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", us);
+  return buf;
+}
+
+/// What decided a change: "p 0.0002, rank test", "too few samples", "noise 4.0%" (a table without samples).
+std::string evidence_text(const EntryComparison& e) {
+  if (e.evidence == "rank test") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "p %.2g, rank test", e.p_value);
+    return buf;
+  }
+  if (e.evidence == "noise band") return "noise " + percent(e.noise).substr(1);
+  return e.evidence;
+}
+
+/// Status of a change between two verified results: beyond the threshold, and real by the samples' rank test
+/// (or, where a table has no samples, beyond the noise band).
+void judge(EntryComparison& r, const ConfigResult& b, const ConfigResult& n, const CompareOptions& o) {
+  r.slowdown = r.new_us / r.base_us - 1.0;
+  r.noise = o.noise_factor * std::max(b.cv, n.cv);
+  r.status = "same";
+  if (std::abs(r.slowdown) <= o.threshold) return;
+  const bool slower = r.slowdown > 0;
+  if (b.samples_us.empty() || n.samples_us.empty()) {
+    r.evidence = "noise band";
+    if (std::abs(r.slowdown) > r.noise) r.status = slower ? "regressed" : "faster";
+    return;
+  }
+  if (smallest_rank_test_p(n.samples_us.size(), b.samples_us.size()) >= o.alpha) {
+    r.evidence = "too few samples";
+    return;
+  }
+  r.evidence = "rank test";
+  r.p_value = slower ? rank_test_greater(n.samples_us, b.samples_us) : rank_test_greater(b.samples_us, n.samples_us);
+  if (r.p_value < o.alpha) r.status = slower ? "regressed" : "faster";
+}
 }  // namespace
 
 bool Comparison::regressed() const {
@@ -64,10 +105,7 @@ Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, con
       if (!b.best) {
         r.status = "faster";  // nothing verified before
       } else {
-        r.slowdown = r.new_us / r.base_us - 1.0;
-        r.noise = o.noise_factor * std::max(b.best->cv, n->best->cv);
-        const double band = std::max(o.threshold, r.noise);
-        r.status = r.slowdown > band ? "regressed" : r.slowdown < -band ? "faster" : "same";
+        judge(r, *b.best, *n->best, o);
       }
     }
     c.entries.push_back(r);
@@ -102,7 +140,9 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
                       {"base_us", e.base_us},
                       {"new_us", e.new_us},
                       {"slowdown", e.slowdown},
-                      {"noise", e.noise}});
+                      {"noise", e.noise},
+                      {"evidence", e.evidence},
+                      {"p_value", e.p_value >= 0 ? json(e.p_value) : json(nullptr)}});
     }
     return json{{"base_device", c.base_device}, {"new_device", c.new_device}, {"device_mismatch", c.device_mismatch},
                 {"threshold", o.threshold},     {"regressions", regressions}, {"entries", rows}}
@@ -118,7 +158,7 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
         out +=
             "<failure message=\"" +
             markup_escaped(e.status + " " + percent(e.slowdown) + " (" + e.base_config + " " + json(e.base_us).dump() +
-                           " us -> " + e.new_config + " " + json(e.new_us).dump() + " us)") +
+                           " us -> " + e.new_config + " " + json(e.new_us).dump() + " us; " + evidence_text(e) + ")") +
             "\"/>";
       } else if (e.status == "missing" || e.status == "new") {
         out += "<skipped message=\"" + e.status + "\"/>";
@@ -129,23 +169,25 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
   }
   const bool md = format == "md";
   char head[512];
-  std::snprintf(head, sizeof head, "%sbase: %s, new: %s; threshold %.1f %%, noise %.0f x CV: %zu regression%s\n\n",
+  std::snprintf(head, sizeof head,
+                "%sbase: %s, new: %s; threshold %.1f %%, rank test p < %.2g (without samples: noise %.0f x CV): %zu "
+                "regression%s\n\n",
                 md ? "**gemmtune compare** " : "", c.base_device.c_str(), c.new_device.c_str(), 100.0 * o.threshold,
-                o.noise_factor, regressions, regressions == 1 ? "" : "s");
+                o.alpha, o.noise_factor, regressions, regressions == 1 ? "" : "s");
   out = head;
-  if (md) out += "| entry | status | base us | new us | change | noise |\n|---|---|---:|---:|---:|---:|\n";
+  if (md) out += "| entry | status | base us | new us | change | evidence |\n|---|---|---:|---:|---:|---|\n";
   for (const EntryComparison& e : c.entries) {
     char line[512];
-    const std::string change = e.base_us > 0 && e.new_us > 0 ? percent(e.slowdown) : "";
-    const std::string noise = e.noise > 0 ? percent(e.noise).substr(1) : "";
+    const std::string change = e.base_us > 0 && e.new_us > 0 ? percent(e.slowdown) : "-";
+    const std::string evidence = evidence_text(e);
     if (md) {
-      std::snprintf(line, sizeof line, "| %s | %s%s%s | %.2f | %.2f | %s | %s |\n", e.key.c_str(),
-                    e.status == "regressed" || e.status == "lost" ? "**" : "", e.status.c_str(),
-                    e.status == "regressed" || e.status == "lost" ? "**" : "", e.base_us, e.new_us, change.c_str(),
-                    noise.c_str());
+      const char* bold = e.status == "regressed" || e.status == "lost" ? "**" : "";
+      std::snprintf(line, sizeof line, "| %s | %s%s%s | %s | %s | %s | %s |\n", e.key.c_str(), bold, e.status.c_str(),
+                    bold, us_text(e.base_us).c_str(), us_text(e.new_us).c_str(), change.c_str(), evidence.c_str());
     } else {
-      std::snprintf(line, sizeof line, "%-10s %-40s %10.2f -> %10.2f us %8s (noise %s)\n", e.status.c_str(),
-                    e.key.c_str(), e.base_us, e.new_us, change.c_str(), noise.empty() ? "-" : noise.c_str());
+      std::snprintf(line, sizeof line, "%-10s %-40s %10s -> %10s us %8s (%s)\n", e.status.c_str(), e.key.c_str(),
+                    us_text(e.base_us).c_str(), us_text(e.new_us).c_str(), change.c_str(),
+                    evidence.empty() ? "-" : evidence.c_str());
     }
     out += line;
   }

@@ -10,7 +10,8 @@ namespace gemmtune {
 
 struct CompareOptions {
   double threshold = 0.05;    ///< a slowdown must exceed this fraction...
-  double noise_factor = 2.0;  ///< ...and this many times the larger CV of the two best results
+  double alpha = 0.05;        ///< ...and the samples' rank test must give p below this (tables with samples)...
+  double noise_factor = 2.0;  ///< ...or, without samples, this many times the larger CV of the two best results
 };
 
 struct EntryComparison {
@@ -20,6 +21,11 @@ struct EntryComparison {
   double base_us = 0, new_us = 0;
   double slowdown = 0;  ///< new_us / base_us - 1 (negative: faster)
   double noise = 0;     ///< noise_factor x max(base cv, new cv)
+  /// How a change beyond the threshold was judged: "rank test" (both results have samples; p_value is the
+  /// one-sided Mann-Whitney p of the change's direction), "too few samples" (no sets of these sizes can reach
+  /// alpha: never a regression), "noise band" (a table without samples) or "" (no change to judge).
+  std::string evidence;
+  double p_value = -1;
 };
 
 struct Comparison {
@@ -29,9 +35,10 @@ struct Comparison {
   bool regressed() const;  ///< any "regressed" or "lost"
 };
 
-/// Compares entries with the same key. A slowdown beyond both the threshold and the noise is a regression; an
-/// entry whose verified result is gone is "lost" (a regression too). Devices differ when the name, vendor or
-/// device id do (a driver update is reported, not refused).
+/// Compares entries with the same key. A slowdown of the best median beyond the threshold is a regression when the
+/// two results' samples say it is real (Mann-Whitney U, one-sided, p < alpha), or, for tables without samples,
+/// when it is also beyond the noise band; an entry whose verified result is gone is "lost" (a regression too). Devices
+/// differ when the name, vendor or device id do (a driver update is reported, not refused).
 Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, const CompareOptions& options);
 
 /// Renders a comparison: "text", "md" (a CI job summary), "json" or "junit" (one test case per entry).

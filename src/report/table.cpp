@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include <cmath>
 #include <ctime>
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,7 @@ ConfigResult summary_of(const Measurement& m, const std::string& variant, const 
   c.samples = int(m.samples_us.size());
   c.runs_per_sample = m.runs_per_sample;
   c.cv = m.cv;
+  c.samples_us = m.samples_us;
   c.kernel_hash = kernel_hash;
   return c;
 }
@@ -87,21 +89,23 @@ json config_to_json(const std::optional<ConfigResult>& c) {
   if (!c) return nullptr;
   json params = json::object();
   for (const auto& [k, v] : c->params) params[k] = v;
-  return {{"variant", c->variant},
-          {"name", c->name},
-          {"params", params},
-          {"median_us", c->median_us},
-          {"min_us", c->min_us},
-          {"gflops", c->gflops},
-          {"error", c->error},
-          {"elementwise_rel_error", c->elementwise_rel_error},
-          {"bound", c->bound},
-          {"samples", c->samples},
-          {"runs_per_sample", c->runs_per_sample},
-          {"cv", c->cv},
-          {"kernel_hash", c->kernel_hash},
-          {"ceiling_fraction", c->ceiling_fraction},
-          {"bound_by", c->bound_by}};
+  json out = {{"variant", c->variant},
+              {"name", c->name},
+              {"params", params},
+              {"median_us", c->median_us},
+              {"min_us", c->min_us},
+              {"gflops", c->gflops},
+              {"error", c->error},
+              {"elementwise_rel_error", c->elementwise_rel_error},
+              {"bound", c->bound},
+              {"samples", c->samples},
+              {"runs_per_sample", c->runs_per_sample},
+              {"cv", c->cv},
+              {"kernel_hash", c->kernel_hash},
+              {"ceiling_fraction", c->ceiling_fraction},
+              {"bound_by", c->bound_by}};
+  if (!c->samples_us.empty()) out["samples_us"] = c->samples_us;  // optional: results summarised without them
+  return out;
 }
 
 std::optional<ConfigResult> config_from_json(const json& j) {
@@ -121,6 +125,14 @@ std::optional<ConfigResult> config_from_json(const json& j) {
   c.samples = int(get_uint(j, "samples", INT32_MAX));
   c.runs_per_sample = uint32_t(get_uint(j, "runs_per_sample", UINT32_MAX, 1));
   c.cv = j.at("cv").get<double>();
+  if (j.contains("samples_us")) {  // optional: tables from before the samples were kept have none
+    c.samples_us = j.at("samples_us").get<std::vector<double>>();
+    if (c.samples_us.size() != size_t(c.samples))
+      throw std::invalid_argument("samples_us: " + std::to_string(c.samples_us.size()) + " values, but samples is " +
+                                  std::to_string(c.samples));
+    for (double v : c.samples_us)
+      if (!(v > 0.0) || !std::isfinite(v)) throw std::invalid_argument("samples_us: expected positive times in us");
+  }
   c.kernel_hash = j.at("kernel_hash").get<std::string>();
   c.ceiling_fraction = j.at("ceiling_fraction").get<double>();
   c.bound_by = j.at("bound_by").get<std::string>();

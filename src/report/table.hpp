@@ -56,7 +56,10 @@ struct ConfigResult {
   int samples = 0;
   uint32_t runs_per_sample = 1;  ///< back-to-back dispatches per timed sample
   double cv = 0;                 ///< coefficient of variation of the samples
-  std::string kernel_hash;       ///< of the SPIR-V that ran ("fnv1a64:..."); empty in tables from before it was kept
+  /// The timed samples themselves (us, in order), for compare's rank test; empty in tables written before they
+  /// were kept.
+  std::vector<double> samples_us;
+  std::string kernel_hash;  ///< of the SPIR-V that ran ("fnv1a64:..."); empty in tables from before it was kept
   /// Achieved rate over the relevant measured ceiling (device.peak): the copy bandwidth times the arithmetic
   /// intensity when that is lower than the compute rate ("memory"), else the compute rate ("compute"). 0 and ""
   /// when the table has no peak (or no matrix-unit rate, for coopmat).

@@ -23,7 +23,7 @@ class Compare(unittest.TestCase):
         cls.dir = tempfile.TemporaryDirectory()
         cls.base_path = os.path.join(cls.dir.name, "base.json")
         p = subprocess.run([BIN, "--shape", "4x16x16,8x16x16", "--kernels", "fewrows_f32_cols8_slices4_unroll1_*",
-                            "--samples", "3", "--out", cls.base_path], capture_output=True, text=True)
+                            "--samples", "5", "--out", cls.base_path], capture_output=True, text=True)
         assert p.returncode == 0, p.stderr
         with open(cls.base_path) as f:
             cls.base = json.load(f)
@@ -45,8 +45,10 @@ class Compare(unittest.TestCase):
 
     def test_a_slower_entry_fails_with_every_format(self):
         fresh = copy.deepcopy(self.base)
-        fresh["entries"][0]["best"]["median_us"] *= 1.5
-        fresh["entries"][0]["best"]["cv"] = 0.01
+        best = fresh["entries"][0]["best"]
+        best["median_us"] *= 1.5
+        best["cv"] = 0.01
+        best["samples_us"] = [v * 1.5 for v in best["samples_us"]]  # every sample slower: the rank test agrees
         self.base_cv_low()
         rc, out, _ = self.compare(fresh)
         self.assertEqual(rc, 1, out)
@@ -64,6 +66,27 @@ class Compare(unittest.TestCase):
         # The same slowdown under a 60 % threshold passes.
         rc, _, _ = self.compare(fresh, "--threshold", "60%")
         self.assertEqual(rc, 0)
+
+    def test_a_slower_median_the_samples_do_not_bear_out_passes(self):
+        # The table's samples are the evidence: a median moved past the threshold with the same samples is noise.
+        fresh = copy.deepcopy(self.base)
+        fresh["entries"][0]["best"]["median_us"] *= 1.5
+        rc, out, _ = self.compare(fresh)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("rank test", out)
+        # Without samples in the tables the noise band decides, as for tables written before they were kept.
+        base = copy.deepcopy(self.base)
+        for table in (fresh, base):
+            for e in table["entries"]:
+                e["best"].pop("samples_us")
+                e["best"]["cv"] = 0.01
+        write(self.base_path, base)
+        try:
+            rc, out, _ = self.compare(fresh)
+            self.assertEqual(rc, 1, out)
+            self.assertIn("noise", out)
+        finally:
+            write(self.base_path, self.base)
 
     def base_cv_low(self):
         base = copy.deepcopy(self.base)

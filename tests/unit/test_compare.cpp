@@ -1,10 +1,12 @@
 // compare on crafted tables: regressions beyond threshold and noise, noise, faster, lost, missing, new, devices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "report/compare.hpp"
+#include "report/rank_test.hpp"
 
 namespace gemmtune {
 namespace {
@@ -68,6 +70,72 @@ TEST(Compare, SlowdownsBeyondThresholdAndNoiseRegressOthersDoNot) {
   EXPECT_FALSE(compare_tables(base, fresh, loose).regressed());
 }
 
+TableEntry sampled(uint64_t m, std::vector<double> samples) {
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  TableEntry e = entry(m, sorted[sorted.size() / 2], 0.01);
+  e.best->samples = int(samples.size());
+  e.best->samples_us = std::move(samples);
+  return e;
+}
+
+TEST(RankTest, ExactTailsMatchTheCountedOrderings) {
+  // 3 against 3: 20 orderings, U counts 1 1 2 3 3 3 3 2 1 1 for U = 0..9.
+  EXPECT_NEAR(rank_test_greater({4, 5, 6}, {1, 2, 3}), 1.0 / 20, 1e-12);   // U = 9, the one ordering
+  EXPECT_NEAR(rank_test_greater({1, 3, 5}, {2, 4, 6}), 16.0 / 20, 1e-12);  // U = 3
+  EXPECT_NEAR(rank_test_greater({1, 2, 3}, {4, 5, 6}), 1.0, 1e-12);        // U = 0
+  EXPECT_NEAR(smallest_rank_test_p(3, 3), 0.05, 1e-12);
+  EXPECT_NEAR(smallest_rank_test_p(10, 10), 1.0 / 184756, 1e-15);
+  EXPECT_EQ(rank_test_greater({}, {1}), 1.0);
+}
+
+TEST(RankTest, LargeOrTiedSetsUseTheNormalApproximation) {
+  std::vector<double> base, shifted, same;
+  for (int i = 0; i < 60; ++i) {
+    base.push_back(100 + (i * 37) % 60 * 0.1);  // 100.0 .. 105.9, interleaved
+    same.push_back(100 + (i * 41) % 60 * 0.1);  // the same values in another order
+    shifted.push_back(103 + (i * 37) % 60 * 0.1);
+  }
+  EXPECT_LT(rank_test_greater(shifted, base), 1e-6);
+  EXPECT_GT(rank_test_greater(same, base), 0.3);
+  EXPECT_LT(rank_test_greater(same, base), 0.7);
+  // Ties (equal timestamps) in a small set: approximated, still a real shift.
+  EXPECT_LT(rank_test_greater({12, 12, 13, 13, 14, 14, 15, 15}, {10, 10, 11, 11, 10, 11, 10, 11}), 0.01);
+}
+
+TEST(Compare, WithSamplesARegressionIsWhatTheRankTestSaysIsReal) {
+  const std::vector<double> base_samples = {100, 101, 99, 100.5, 99.5, 100.2, 99.8, 100.1, 99.9, 100.3};
+  std::vector<double> slower, overlapping = {90, 130, 95, 125, 100, 120, 92, 128, 98, 122};
+  for (double v : base_samples) slower.push_back(v * 1.10);
+  TuningTable base =
+      table({sampled(1, base_samples), sampled(2, base_samples), sampled(3, {100, 101, 99}), sampled(4, base_samples)});
+  std::vector<double> faster;
+  for (double v : base_samples) faster.push_back(v * 0.8);
+  TuningTable fresh = table({sampled(1, slower),           // every sample 10 % slower: real
+                             sampled(2, overlapping),      // median +10 %, but the samples overlap
+                             sampled(3, {120, 121, 119}),  // 3 against 3 can never reach p < 0.05
+                             sampled(4, faster)});
+  const Comparison c = compare_tables(base, fresh, CompareOptions{});
+  EXPECT_EQ(find(c, "1x").status, "regressed");
+  EXPECT_EQ(find(c, "1x").evidence, "rank test");
+  EXPECT_LT(find(c, "1x").p_value, 1e-4);
+  EXPECT_EQ(find(c, "2x").status, "same");
+  EXPECT_GT(find(c, "2x").slowdown, 0.05);
+  EXPECT_GT(find(c, "2x").p_value, 0.05);
+  EXPECT_EQ(find(c, "3x").status, "same");
+  EXPECT_EQ(find(c, "3x").evidence, "too few samples");
+  EXPECT_EQ(find(c, "4x").status, "faster");
+  EXPECT_TRUE(c.regressed());
+  const std::string text = render_comparison(c, "text", CompareOptions{});
+  EXPECT_NE(text.find("rank test"), std::string::npos) << text;
+  EXPECT_NE(text.find("too few samples"), std::string::npos) << text;
+  // A base table written before samples were kept: the noise band decides, as before.
+  TuningTable old = base;
+  for (TableEntry& e : old.entries) e.best->samples_us.clear();
+  EXPECT_EQ(find(compare_tables(old, fresh, CompareOptions{}), "2x").status, "regressed");
+  EXPECT_EQ(find(compare_tables(old, fresh, CompareOptions{}), "2x").evidence, "noise band");
+}
+
 TEST(Compare, DifferentDevicesAreFlaggedDriverUpdatesAreNot) {
   TuningTable base = table({entry(1, 100, 0.01)});
   TuningTable fresh = base;
@@ -81,6 +149,12 @@ TEST(Compare, RenderingsCarryEveryEntry) {
   const Comparison c = compare_tables(table({entry(1, 100, 0.01)}), table({entry(1, 120, 0.01)}), CompareOptions{});
   EXPECT_NE(render_comparison(c, "text", CompareOptions{}).find("regressed"), std::string::npos);
   EXPECT_NE(render_comparison(c, "md", CompareOptions{}).find("| 1x64x64 f32 nn | **regressed** |"), std::string::npos);
+  // A side without a verified result prints "-", not 0.00.
+  const Comparison one_sided =
+      compare_tables(table({entry(1, 100, 0.01)}), table({entry(2, 120, 0.01)}), CompareOptions{});
+  const std::string text = render_comparison(one_sided, "text", CompareOptions{});
+  EXPECT_EQ(text.find(" 0.00 "), std::string::npos) << text;
+  EXPECT_NE(text.find("100.00 ->          - us"), std::string::npos) << text;
   const std::string junit = render_comparison(c, "junit", CompareOptions{});
   EXPECT_NE(junit.find("failures=\"1\""), std::string::npos);
   EXPECT_NE(junit.find("<failure message=\"regressed +20.0%"), std::string::npos) << junit;

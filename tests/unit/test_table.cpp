@@ -54,6 +54,7 @@ TuningTable sample_table() {
                              2e-3,
                              2e-3,
                              10};
+  e.best->samples_us = {12.5, 12.0, 12.75, 12.5, 13.0, 12.25, 12.5, 12.625, 12.375, 12.5};
   e.candidates = {40, 1, 99, 3};
   e.budget_exhausted = true;
   e.tune_seconds = 61.5;
@@ -142,6 +143,15 @@ TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
   EXPECT_EQ(code_of_parse(replaced("\"vendor_id\"", "\"vendor\""), &msg), ExitCode::usage);
   EXPECT_NE(msg.find("device"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse("[]", &msg), ExitCode::usage);
+  // The samples are optional (tables from before they were kept), but when present they match the count.
+  const size_t from = good.find("\"samples_us\"");
+  ASSERT_NE(from, std::string::npos);
+  const size_t to = good.find(']', from) + 1;
+  auto with_samples = [&](const std::string& text) { return std::string(good).replace(from, to - from, text); };
+  EXPECT_EQ(code_of_parse(with_samples("\"unused\": 0"), &msg), ExitCode::ok) << msg;
+  EXPECT_EQ(code_of_parse(with_samples("\"samples_us\": [12.5]"), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("samples_us: 1 values, but samples is 10"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(with_samples("\"samples_us\": [1, 1, 1, 1, 1, 1, 1, 1, 1, -1]"), &msg), ExitCode::usage);
 }
 
 TEST(TuningTable, VersionFourIsReadAsFiveWithItsKernelHashesUnrecorded) {
