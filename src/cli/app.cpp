@@ -289,15 +289,22 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
   c.merge->add_option("TABLES", c.merge_options.inputs, "Tables to join")->required();
   c.merge->add_option("-o,--out", c.merge_options.out, "The joined table")->required();
 
-  c.compare = app.add_subcommand("compare", "CI regression check: compare a new table with a baseline (no GPU)");
+  c.compare =
+      app.add_subcommand("compare", "CI regression check: compare a new table with a baseline (no GPU unless --rerun)");
   c.compare->add_option("BASE", c.compare_options.base, "Baseline table")->required();
   c.compare->add_option("NEW", c.compare_options.fresh, "New table")->required();
   c.compare->add_option("--threshold", c.compare_options.threshold,
-                        "Slowdown that counts as a regression, beyond the noise (default 5%)");
+                        "Slowdown that counts as a regression, if the samples' rank test says it is real (default 5%)");
   c.compare->add_option("--format", c.compare_options.format, "text (default), md, json or junit");
   c.compare->add_option("--out", c.compare_options.out, "Write the report to this file (default stdout)");
   c.compare->add_flag("--allow-device-mismatch", c.compare_options.allow_device_mismatch,
                       "Compare tables of different devices");
+  c.compare->add_flag("--rerun", c.compare_options.rerun,
+                      "Re-measure each regression's two configs on this device, interleaved, before failing");
+  c.compare->add_option("--device", c.compare_options.device, "--rerun: device index, UUID or name substring");
+  c.compare->add_option("--samples", c.compare_options.samples, "--rerun: timed samples of each config")
+      ->check(CLI::Range(4, 100000))
+      ->capture_default_str();
 }
 
 /// Edits (insertions, deletions, substitutions) from a to b.

@@ -1,11 +1,16 @@
 // `gemmtune compare BASE NEW`: exit 0 without regressions, 1 with, 2 for unreadable or invalid input (a corrupt
-// baseline is never a pass), 3 for tables of different devices unless allowed. No GPU.
+// baseline is never a pass), 3 for tables of different devices unless allowed. No GPU, but for --rerun, which
+// re-measures each regression's two configs on this device before it fails the run.
 #include <cstdio>
 
+#include "cli/named_config.hpp"
 #include "cli/options.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "report/compare.hpp"
+#include "run/gemm_runner.hpp"
+#include "vk/device.hpp"
+#include "vk/instance.hpp"
 
 namespace gemmtune {
 
@@ -15,6 +20,76 @@ TuningTable load_for_compare(const std::string& path) {
     return load_table(path);
   } catch (const Error& e) {
     throw Error(ExitCode::usage, e.what());  // unreadable is as bad as malformed here: never a pass
+  }
+}
+
+/// The operation a table entry's key describes.
+GemmProblem problem_of(const TableEntry& e) {
+  GemmProblem p;
+  p.shape = {e.m, e.n, e.k, e.batch};
+  p.dtype = parse_dtype(e.dtype, "dtype");
+  p.layout = parse_layout(e.layout, "layout");
+  p.alpha = float(e.alpha);
+  p.beta = float(e.beta);
+  p.a = {e.ld.a, e.offset.a, e.batch_stride.a};
+  p.b = {e.ld.b, e.offset.b, e.batch_stride.b};
+  p.c = {e.ld.c, e.offset.c, e.batch_stride.c};
+  p.epilogue = {e.bias, e.bias_offset, parse_activation(e.activation, "activation")};
+  p.mode = parse_mode(e.mode, "mode");
+  return p;
+}
+
+/// Both configs of a suspected regression timed again on `device`, a sample at a time in the order base, new, new,
+/// base, ..., so that a drift of the machine's speed (a loaded CPU device, a GPU's clocks) falls on both alike.
+/// Each turn verifies again (cheap: the pipelines and the reference are kept) and warms up for 50 ms.
+Rerun rerun_entry(const vk::Device& device, const TableEntry& base, const TableEntry& fresh, int samples) {
+  Rerun rerun;
+  try {
+    const GemmProblem problem = problem_of(fresh);
+    const NamedConfig old_config = config_named(base.best->name, "BASE");
+    const NamedConfig new_config = config_named(fresh.best->name, "NEW");
+    RunOptions run;
+    run.cold_bytes = fresh.cold ? kColdBytes : 0;
+    run.warmup_ns = 50'000'000.0;
+    GemmRunner runner(device, problem, run);
+    for (int turn = 0; turn < 2 * samples; ++turn) {
+      const bool base_turn = (turn % 4 == 0) || (turn % 4 == 3);
+      const NamedConfig& named = base_turn ? old_config : new_config;
+      const Measurement m = runner.evaluate(*named.family, named.config, 1, 1);
+      if (m.disposition != Disposition::passed) {
+        rerun.failure = named.family->config_name(named.config, named.dtype) + " " +
+                        std::string(disposition_name(m.disposition)) + (m.detail.empty() ? "" : ": " + m.detail);
+        return rerun;
+      }
+      std::vector<double>& into = base_turn ? rerun.base_samples_us : rerun.new_samples_us;
+      into.insert(into.end(), m.samples_us.begin(), m.samples_us.end());
+    }
+  } catch (const Error& e) {
+    rerun.failure = e.what();
+  }
+  return rerun;
+}
+
+/// --rerun: every regressed entry (not a lost one: there is nothing to time) judged again on this device.
+void rerun_regressions(Comparison& c, const TuningTable& base, const TuningTable& fresh, const CompareCommandOptions& o,
+                       const CompareOptions& options) {
+  vk::Instance instance(vk::validation_requested_by_env());
+  vk::Device device(instance, instance.select(o.device));
+  if (device.info().name != fresh.device.name) {
+    throw Error(ExitCode::unsupported, "--rerun: " + o.fresh + " is a table of " + fresh.device.name +
+                                           ", this device is " + device.info().name + " (--device picks another)");
+  }
+  for (EntryComparison& r : c.entries) {
+    if (r.status != "regressed") continue;
+    const TableEntry *b = nullptr, *n = nullptr;
+    for (const TableEntry& e : base.entries)
+      if (readable_key(e) == r.key) b = &e;
+    for (const TableEntry& e : fresh.entries)
+      if (b && e.same_key(*b)) n = &e;
+    if (!b || !n || !b->best || !n->best) continue;
+    std::fprintf(stderr, "compare --rerun: %s: %s against %s on %s\n", r.key.c_str(), b->best->name.c_str(),
+                 n->best->name.c_str(), device.info().name.c_str());
+    apply_rerun(r, rerun_entry(device, *b, *n, o.samples), options);
   }
 }
 }  // namespace
@@ -28,12 +103,13 @@ int run_compare(const CompareCommandOptions& o) {
   if (!o.out.empty()) preflight_writable(o.out);
   const TuningTable base = load_for_compare(o.base);
   const TuningTable fresh = load_for_compare(o.fresh);
-  const Comparison c = compare_tables(base, fresh, options);
+  Comparison c = compare_tables(base, fresh, options);
   if (c.device_mismatch && !o.allow_device_mismatch) {
     throw Error(ExitCode::unsupported, o.fresh + ": a table of " + c.new_device + ", the baseline " + o.base +
                                            " is of " + c.base_device +
                                            " (--allow-device-mismatch compares them anyway)");
   }
+  if (o.rerun && c.regressed()) rerun_regressions(c, base, fresh, o, options);
   const std::string report = render_comparison(c, o.format, options);
   if (o.out.empty()) {
     std::fputs(report.c_str(), stdout);

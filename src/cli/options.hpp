@@ -64,6 +64,9 @@ struct CompareCommandOptions {
   std::string format = "text";  ///< text, md, json, junit
   std::string out;              ///< empty: stdout
   bool allow_device_mismatch = false;
+  bool rerun = false;  ///< re-measure suspected regressions on this device before failing
+  std::string device;  ///< --rerun's device (default: the first)
+  int samples = 10;    ///< --rerun: samples of each config, taken in turns
 };
 
 struct LookupCommandOptions {

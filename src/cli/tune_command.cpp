@@ -14,6 +14,7 @@
 #include <set>
 
 #include "cli/device_table.hpp"
+#include "cli/named_config.hpp"
 #include "cli/options.hpp"
 #include "cli/tune_output.hpp"
 #include "core/error.hpp"
@@ -280,19 +281,10 @@ int run_list(const TuneCommandOptions& o, bool why, bool json) {
 }
 
 int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
-  // The dtype is part of the name: <variant>_<dtype>_...
-  const size_t first = config_name.find('_'), second = config_name.find('_', first + 1);
-  if (first == std::string::npos || second == std::string::npos) {
-    throw usage_error("--config", config_name, "not a config name (<variant>_<dtype>_<param><value>...)");
-  }
-  const DType dtype = parse_dtype(config_name.substr(first + 1, second - first - 1), "--config");
-  const KernelFamily* family = find_family(config_name.substr(0, first));
-  if (!family) throw usage_error("--config", config_name, "unknown variant '" + config_name.substr(0, first) + "'");
-  std::optional<Config> config;
-  for (const Config& c : family->all_configs()) {
-    if (family->config_name(c, dtype) == config_name || family->full_config_name(c, dtype) == config_name) config = c;
-  }
-  if (!config) throw usage_error("--config", config_name, "no config of " + family->name + " has this name");
+  const NamedConfig named = config_named(config_name, "--config");
+  const KernelFamily* family = named.family;
+  const DType dtype = named.dtype;
+  const std::optional<Config> config = named.config;
   TuneCommandOptions single = o;
   single.dtypes = {dtype};
   for (const ShapeRequest& shape : o.shapes) {

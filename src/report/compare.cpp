@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "core/measurement.hpp"
 #include "report/markup.hpp"
 #include "report/rank_test.hpp"
 
@@ -14,7 +15,6 @@ namespace gemmtune {
 
 using json = nlohmann::json;
 
-namespace {
 std::string readable_key(const TableEntry& e) {
   std::string s = std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k);
   if (e.batch != 1) s += "x" + std::to_string(e.batch);
@@ -26,6 +26,8 @@ std::string readable_key(const TableEntry& e) {
   if (e.cold) s += " cold";
   return s;
 }
+
+namespace {
 
 std::string percent(double fraction) {
   char buf[32];
@@ -43,13 +45,15 @@ std::string us_text(double us) {
 
 /// What decided a change: "p 0.0002, rank test", "too few samples", "noise 4.0%" (a table without samples).
 std::string evidence_text(const EntryComparison& e) {
+  std::string text = e.evidence;
   if (e.evidence == "rank test") {
     char buf[64];
     std::snprintf(buf, sizeof buf, "p %.2g, rank test", e.p_value);
-    return buf;
+    text = buf;
+  } else if (e.evidence == "noise band") {
+    text = "noise " + percent(e.noise).substr(1);
   }
-  if (e.evidence == "noise band") return "noise " + percent(e.noise).substr(1);
-  return e.evidence;
+  return e.rerun.empty() ? text : text + "; " + e.rerun;
 }
 
 /// Status of a change between two verified results: beyond the threshold, and real by the samples' rank test
@@ -74,6 +78,21 @@ void judge(EntryComparison& r, const ConfigResult& b, const ConfigResult& n, con
   if (r.p_value < o.alpha) r.status = slower ? "regressed" : "faster";
 }
 }  // namespace
+
+void apply_rerun(EntryComparison& r, const Rerun& rerun, const CompareOptions& o) {
+  if (!rerun.failure.empty()) {
+    r.rerun = "rerun failed: " + rerun.failure;
+    return;
+  }
+  const double change = median_of(rerun.new_samples_us) / median_of(rerun.base_samples_us) - 1.0;
+  const bool enough = smallest_rank_test_p(rerun.new_samples_us.size(), rerun.base_samples_us.size()) < o.alpha;
+  const double p = rank_test_greater(rerun.new_samples_us, rerun.base_samples_us);
+  char text[96];
+  std::snprintf(text, sizeof text, "rerun %s, p %.2g (%zu and %zu samples)", percent(change).c_str(), p,
+                rerun.base_samples_us.size(), rerun.new_samples_us.size());
+  r.rerun = text;
+  if (!(change > o.threshold && enough && p < o.alpha)) r.status = "same";  // not borne out on this device
+}
 
 bool Comparison::regressed() const {
   return std::any_of(entries.begin(), entries.end(),
@@ -142,7 +161,8 @@ std::string render_comparison(const Comparison& c, const std::string& format, co
                       {"slowdown", e.slowdown},
                       {"noise", e.noise},
                       {"evidence", e.evidence},
-                      {"p_value", e.p_value >= 0 ? json(e.p_value) : json(nullptr)}});
+                      {"p_value", e.p_value >= 0 ? json(e.p_value) : json(nullptr)},
+                      {"rerun", e.rerun}});
     }
     return json{{"base_device", c.base_device}, {"new_device", c.new_device}, {"device_mismatch", c.device_mismatch},
                 {"threshold", o.threshold},     {"regressions", regressions}, {"entries", rows}}

@@ -26,6 +26,7 @@ struct EntryComparison {
   /// alpha: never a regression), "noise band" (a table without samples) or "" (no change to judge).
   std::string evidence;
   double p_value = -1;
+  std::string rerun;  ///< compare --rerun: what re-measuring both configs on this device found; empty otherwise
 };
 
 struct Comparison {
@@ -35,11 +36,25 @@ struct Comparison {
   bool regressed() const;  ///< any "regressed" or "lost"
 };
 
+/// An entry's key as compare prints it: "1024x768x3072 f32 nn", then what differs from the defaults.
+std::string readable_key(const TableEntry& e);
+
 /// Compares entries with the same key. A slowdown of the best median beyond the threshold is a regression when the
 /// two results' samples say it is real (Mann-Whitney U, one-sided, p < alpha), or, for tables without samples,
 /// when it is also beyond the noise band; an entry whose verified result is gone is "lost" (a regression too). Devices
 /// differ when the name, vendor or device id do (a driver update is reported, not refused).
 Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, const CompareOptions& options);
+
+/// A suspected regression re-measured on this device (compare --rerun): both configs timed again, interleaved,
+/// or why that could not be done.
+struct Rerun {
+  std::vector<double> base_samples_us, new_samples_us;
+  std::string failure;
+};
+
+/// Judges a "regressed" entry again from its rerun: it stays a regression only when the rerun's medians differ
+/// by more than the threshold and its samples pass the rank test; a failed rerun keeps the status and says why.
+void apply_rerun(EntryComparison& entry, const Rerun& rerun, const CompareOptions& options);
 
 /// Renders a comparison: "text", "md" (a CI job summary), "json" or "junit" (one test case per entry).
 std::string render_comparison(const Comparison& c, const std::string& format, const CompareOptions& options);

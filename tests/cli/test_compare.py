@@ -88,6 +88,39 @@ class Compare(unittest.TestCase):
         finally:
             write(self.base_path, self.base)
 
+    def test_rerun_clears_what_this_device_does_not_reproduce_and_keeps_what_it_does(self):
+        # Lavapipe's samples of one config spread by 2x, and sample-wise interleaved reruns of one config against
+        # itself differed by up to 12 % here: a 3x slowdown against a 50 % threshold is beyond doubt either way.
+        fresh = copy.deepcopy(self.base)
+        best = fresh["entries"][0]["best"]
+        best["median_us"] *= 3
+        best["samples_us"] = [v * 3 for v in best["samples_us"]]
+        rc, out, _ = self.compare(fresh, "--threshold", "50%")
+        self.assertEqual(rc, 1, out)
+        # The same config timed again, interleaved with itself: not a regression on this device.
+        rc, out, err = self.compare(fresh, "--rerun", "--threshold", "50%")
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("rerun", out)
+        self.assertIn("compare --rerun:", err)
+        # A config that really is slower (the naive kernel at a size where the tiled one wins) stays a regression.
+        base_path = os.path.join(self.dir.name, "tiled.json")
+        p = subprocess.run([BIN, "--shape", "64x64x512", "--kernels", "tiled_f32_bm32_bn32_bk8_tm4_tn4",
+                            "--samples", "5", "--out", base_path], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(base_path) as f:
+            tiled = json.load(f)
+        slower = copy.deepcopy(tiled)
+        best = slower["entries"][0]["best"]
+        best.update(variant="naive", name="naive_f32_wg64", params={"wg": 64}, median_us=best["median_us"] * 3)
+        best["samples_us"] = [v * 3 for v in best["samples_us"]]
+        new_path = os.path.join(self.dir.name, "naive.json")
+        write(new_path, slower)
+        p = subprocess.run([BIN, "compare", base_path, new_path, "--rerun", "--threshold", "50%"], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("regressed", p.stdout)
+        self.assertIn("rerun +", p.stdout)
+
     def base_cv_low(self):
         base = copy.deepcopy(self.base)
         for e in base["entries"]:
