@@ -50,8 +50,8 @@ std::string evidence_text(const EntryComparison& e) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "p %.2g, rank test", e.p_value);
     text = buf;
-  } else if (e.evidence == "noise band") {
-    text = "noise " + percent(e.noise).substr(1);
+  } else if (e.evidence.rfind("noise band", 0) == 0) {
+    text = "noise " + percent(e.noise).substr(1) + (e.evidence == "noise band" ? "" : ", too few samples to rank");
   }
   return e.rerun.empty() ? text : text + "; " + e.rerun;
 }
@@ -64,13 +64,11 @@ void judge(EntryComparison& r, const ConfigResult& b, const ConfigResult& n, con
   r.status = "same";
   if (std::abs(r.slowdown) <= o.threshold) return;
   const bool slower = r.slowdown > 0;
-  if (b.samples_us.empty() || n.samples_us.empty()) {
-    r.evidence = "noise band";
+  const bool sampled = !b.samples_us.empty() && !n.samples_us.empty();
+  if (!sampled || smallest_rank_test_p(n.samples_us.size(), b.samples_us.size()) >= o.alpha) {
+    // No samples (an older table), or too few for any order of them to reach alpha (a screened result's one).
+    r.evidence = sampled ? "noise band, too few samples" : "noise band";
     if (std::abs(r.slowdown) > r.noise) r.status = slower ? "regressed" : "faster";
-    return;
-  }
-  if (smallest_rank_test_p(n.samples_us.size(), b.samples_us.size()) >= o.alpha) {
-    r.evidence = "too few samples";
     return;
   }
   r.evidence = "rank test";

@@ -22,8 +22,9 @@ struct EntryComparison {
   double slowdown = 0;  ///< new_us / base_us - 1 (negative: faster)
   double noise = 0;     ///< noise_factor x max(base cv, new cv)
   /// How a change beyond the threshold was judged: "rank test" (both results have samples; p_value is the
-  /// one-sided Mann-Whitney p of the change's direction), "too few samples" (no sets of these sizes can reach
-  /// alpha: never a regression), "noise band" (a table without samples) or "" (no change to judge).
+  /// one-sided Mann-Whitney p of the change's direction), "noise band" (a table without samples), "noise band,
+  /// too few samples" (no sets of these sizes can reach alpha, as a screened result's one sample) or "" (no
+  /// change to judge).
   std::string evidence;
   double p_value = -1;
   std::string rerun;  ///< compare --rerun: what re-measuring both configs on this device found; empty otherwise
@@ -40,9 +41,9 @@ struct Comparison {
 std::string readable_key(const TableEntry& e);
 
 /// Compares entries with the same key. A slowdown of the best median beyond the threshold is a regression when the
-/// two results' samples say it is real (Mann-Whitney U, one-sided, p < alpha), or, for tables without samples,
-/// when it is also beyond the noise band; an entry whose verified result is gone is "lost" (a regression too). Devices
-/// differ when the name, vendor or device id do (a driver update is reported, not refused).
+/// two results' samples say it is real (Mann-Whitney U, one-sided, p < alpha), or, for tables without samples or
+/// with too few to reach alpha, when it is also beyond the noise band; an entry whose verified result is gone is "lost"
+/// (a regression too). Devices differ when the name, vendor or device id do (a driver update is reported, not refused).
 Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, const CompareOptions& options);
 
 /// A suspected regression re-measured on this device (compare --rerun): both configs timed again, interleaved,

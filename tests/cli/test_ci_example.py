@@ -41,6 +41,8 @@ class CiExample(unittest.TestCase):
             for e in measured["entries"]:
                 e["best"]["median_us"] /= 100.0
                 e["best"]["cv"] = 0.0
+                if "samples_us" in e["best"]:  # every sample 100x faster too
+                    e["best"]["samples_us"] = [v / 100.0 for v in e["best"]["samples_us"]]
             faster = os.path.join(d, "faster.json")
             with open(faster, "w") as f:
                 json.dump(measured, f)
