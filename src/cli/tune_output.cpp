@@ -125,6 +125,8 @@ void print_result(const TuneResult& r, const std::string& device_name, bool cold
     } else if (r.baseline) {
       std::printf("  baseline %s: %s\n", r.baseline->name.c_str(),
                   disposition_name(r.baseline->measurement.disposition));
+    } else if (!r.baseline_skipped.empty()) {
+      std::printf("  baseline skipped: %s\n", r.baseline_skipped.c_str());
     }
     std::printf("  rerun: %s\n", rerun_command(r.problem, best->name, cold).c_str());
   } else {
@@ -166,6 +168,7 @@ nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
           {"noise_band", r.noise_band},
           {"tie", r.tie},
           {"baseline_us", baseline_ok ? json(r.baseline->measurement.median_us) : json(nullptr)},
+          {"baseline_skipped", r.baseline_skipped},
           {"speedup_over_baseline", baseline_ok && r.best()
                                         ? json(r.baseline->measurement.median_us / r.best()->measurement.median_us)
                                         : json(nullptr)},

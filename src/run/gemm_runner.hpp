@@ -84,6 +84,9 @@ class GemmRunner {
   ~GemmRunner();
 
   const GemmProblem& problem() const { return problem_; }
+  /// Device time of warm-up before a finalist's samples from now on (RunOptions::warmup_ns): the baseline, timed
+  /// right after the search, needs no 200 ms to bring the clocks up.
+  void set_warmup_ns(double ns) { options_.warmup_ns = ns; }
   bool uses_timestamps() const { return submitter_.uses_timestamps(); }
 
   /// Verifies `config`, warms up (at least `warmup` batches and RunOptions::warmup_ns of device time), then

@@ -102,23 +102,37 @@ class BatchBuilder {
     s_per_config_ = (ev.now_s() - start) / double(next.size());
   }
 
+  /// The build time candidate i will still cost before it is screened: none once built in a batch (or when
+  /// builds happen inside screening, one thread), else the last batch's time per config.
+  double build_estimate_s(size_t i, const TuneOptions& o) const {
+    if (o.compile_threads <= 1 || i < built_until_) return 0.0;
+    return std::max(0.0, s_per_config_);
+  }
+
  private:
   size_t built_until_ = 0;      ///< candidates before this index had their pipelines built in a batch
   double s_per_config_ = -1.0;  ///< from the last batch (< 0: none yet)
 };
 
-/// Screening: one verified, timed batch per candidate until `share` of the budget is spent. The first candidate
-/// always runs, so a tiny budget still yields a result; configs the journal already holds are taken from it.
+/// Screening: one verified, timed batch per candidate while the next (its build and a run at the average so far)
+/// fits in `share` of the budget. The first candidate always runs, so a tiny budget still yields a result; configs the
+/// journal already holds are taken from it.
 Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o,
                 const ProgressFn& progress, double start, double share) {
   auto spent = [&] { return ev.now_s() - start; };
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
   BatchBuilder builder;
+  double screening_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
+  size_t screened = 0;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     auto known = o.known.find(c.name);
-    const bool over = i > 0 && spent() >= share * o.budget_s;
+    // Over when the next config (its build if not built yet, and a screening run at the average so far) would
+    // end past the share: the budget is a promise, so the last config screened must fit too (the first always
+    // runs).
+    const double next_s = (screened > 0 ? screening_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
+    const bool over = i > 0 && spent() + next_s > share * o.budget_s;
     if (known == o.known.end() && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
       r.skipped = candidates.size() - i;
@@ -128,7 +142,12 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
       if (o.on_begin) o.on_begin(c.name);
       builder.before(i, candidates, ev, o, share * o.budget_s - spent());
     }
+    const double screen_start = ev.now_s();
     EvaluatedConfig e{c.family, c.name, c.config, known != o.known.end() ? known->second : ev.screen(c), false};
+    if (known == o.known.end()) {
+      screening_s += ev.now_s() - screen_start;
+      ++screened;
+    }
     if (known != o.known.end()) {
       ++r.resumed;
     } else if (o.on_evaluated) {
@@ -139,6 +158,17 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
     s.candidates.push_back(&c);
   }
   return s;
+}
+
+/// What preparing the finalists and 3 rounds of their samples would take, from their screening times.
+double finals_cost_s(const std::vector<EvaluatedConfig*>& finals, const TuneOptions& o) {
+  double cost = 0.0;
+  for (const EvaluatedConfig* f : finals) {
+    const double run_s = std::max(1e-6, f->measurement.median_us * 1e-6);
+    const double sample_s = std::max(run_s, o.run.min_sample_ns * 1e-9);
+    cost += run_s + std::max(o.warmup * sample_s, o.run.warmup_ns * 1e-9) + 3.0 * sample_s;
+  }
+  return cost;
 }
 
 /// Finals: the finalists are prepared (verified again, warmed up), then sampled in rounds across all of them, so
@@ -209,6 +239,13 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
     } else {
       ev.release(*screened.candidates[order[rank]]);
     }
+  }
+  // The finals shrink to fit: the slowest finalists are left out (one always stays) while preparing them and 3
+  // rounds of samples would not fit in what the budget has left.
+  while (finals.size() > 1 && finals_cost_s(finals, o) > o.budget_s - (ev.now_s() - start)) {
+    ev.release(*final_candidates.back());
+    finals.pop_back();
+    final_candidates.pop_back();
   }
   if (r.interrupted) {
     // Nothing more is measured: the best screened config stands, with its one sample.

@@ -41,6 +41,33 @@ double problem_budget_s(double shape_budget_s, double shape_left_s, size_t probl
   return std::max(0.5 * equal_share, std::max(0.0, shape_left_s) / double(problems - index));
 }
 
+namespace {
+/// The textbook kernel, timed once with a few samples: what tiling and tuning bought on this problem, if its
+/// estimate fits in `left_s` (a tenth of the budget, or what the search left if more).
+void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& device, const TuneOptions& options,
+                   double left_s) {
+  SearchSpace naive = build_search_space({&naive_family()}, result.problem, device.info());
+  const EvaluatedConfig* best = result.best();
+  if (naive.candidates.empty() || !best) return;
+  // Verification, a warm-up batch, 3 samples and one spare run, plus a short warm-up: the search just ran.
+  constexpr double kWarmupNs = 20'000'000.0;
+  const double estimate_s = 6.0 * kNaiveSlowdownEstimate * best->measurement.median_us * 1e-6 + kWarmupNs * 1e-9;
+  if (estimate_s > left_s) {
+    result.baseline_skipped = "about " + time_text(estimate_s * 1e6) + " (" +
+                              std::to_string(int(kNaiveSlowdownEstimate)) + " x the best config's run, 6 runs), " +
+                              time_text(std::max(0.0, left_s) * 1e6) +
+                              " for it (a tenth of the budget, or what was left)";
+    return;
+  }
+  const Candidate& c = naive.candidates.front();
+  if (options.on_begin) options.on_begin(c.name);
+  runner.set_warmup_ns(kWarmupNs);
+  EvaluatedConfig e{c.family, c.name, c.config, runner.evaluate(*c.family, c.config, 1, 3)};
+  if (options.on_evaluated) options.on_evaluated(e, "baseline");
+  result.baseline = std::move(e);
+}
+}  // namespace
+
 TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
                         const std::vector<const KernelFamily*>& families, const TuneOptions& options,
                         const ProgressFn& progress) {
@@ -55,23 +82,19 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   keep_matching(space, options.kernels);
   order_for_screening(space.candidates, problem);
 
-  // The budget covers screening and finals; the reference (computed here, once) is not charged to it.
+  // The budget is the problem's whole time: the reference (computed here, once), the search, and the baseline's
+  // tenth, which the search leaves untouched.
   GemmRunner runner(device, problem, options.run);
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
+  const double baseline_box_s = options.baseline ? 0.1 * options.budget_s : 0.0;
+  TuneOptions search = options;
+  search.budget_s = std::max(0.0, options.budget_s - elapsed() - baseline_box_s);
   RunnerEvaluator evaluator(runner, options.compile_threads);
-  run_search(result, std::move(space.candidates), evaluator, options, progress);
-  if (options.baseline && !result.interrupted) {
-    // The textbook kernel, timed once with a few samples: what tiling and tuning bought on this problem.
-    SearchSpace naive = build_search_space({&naive_family()}, problem, device.info());
-    if (!naive.candidates.empty()) {
-      const Candidate& c = naive.candidates.front();
-      if (options.on_begin) options.on_begin(c.name);
-      EvaluatedConfig e{c.family, c.name, c.config, runner.evaluate(*c.family, c.config, 1, 3)};
-      if (options.on_evaluated) options.on_evaluated(e, "baseline");
-      result.baseline = std::move(e);
-    }
-  }
+  run_search(result, std::move(space.candidates), evaluator, search, progress);
+  // The baseline's box: its tenth, or more if the search left more (a search that overran does not take it).
+  if (options.baseline && !result.interrupted)
+    time_baseline(result, runner, device, options, std::max(baseline_box_s, options.budget_s - elapsed()));
   result.elapsed_s = elapsed();
   return result;
 }

@@ -30,11 +30,17 @@ struct EvaluatedConfig;
 /// The host's hardware threads, at least 1 and at most 8.
 unsigned default_compile_threads();
 
+/// The naive kernel's run against the winner's, for the baseline's time estimate: 8.5-13.2x measured on
+/// lavapipe (f32 256^3 to 1024x768x3072), 8.2x on the H200 (4096^3 f32).
+inline constexpr double kNaiveSlowdownEstimate = 16.0;
+
 struct TuneOptions {
   Strategy strategy = Strategy::screen;
-  /// Time for the problem, counted after the reference is computed: screening takes up to 3/4 of it, the finals the
-  /// rest (at least 3 samples each, at most `samples`). The first candidate is always screened and the finals always
-  /// run, so a tiny budget still gives a verified winner.
+  /// Time for the problem, everything included: the reference, then the search (screening up to 3/4 of what is
+  /// left after the reference and the baseline's tenth, the finals the rest: at least 3 samples each, at most
+  /// `samples`, fewer finalists where 3 rounds would not fit), then the baseline. The first candidate is always
+  /// screened and one finalist always sampled, so a tiny budget still gives a verified winner (and overruns by
+  /// that config's time).
   double budget_s = 90.0;
   int warmup = 2;       ///< untimed runs before the samples of a finalist (fewer if the budget is short)
   int samples = 10;     ///< timed runs per finalist (fewer if the budget is short, never below 3)
@@ -49,7 +55,9 @@ struct TuneOptions {
   std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
   /// Called before a config is screened or prepared (the journal's "begin": --isolate's watchdog times it).
   std::function<void(const std::string& name)> on_begin;
-  /// Also time the naive kernel's first config once (the baseline the winner's speed-up is measured against).
+  /// Also time the naive kernel's first config once (the baseline the winner's speed-up is measured against),
+  /// in a tenth of the budget (or what the search left): skipped, with TuneResult::baseline_skipped saying why,
+  /// when its estimate (kNaiveSlowdownEstimate x the winner's run, 6 runs) would not fit.
   bool baseline = true;
   /// Pipelines built at once, on this many threads, for the next candidates to screen (1: each just before it
   /// runs). Default: the host's hardware threads, at most 8.
@@ -82,6 +90,7 @@ struct TuneResult {
   double noise_band = 0.0;  ///< noise_factor x the larger CV of the two
   bool timestamps = true;   ///< false: host timing was used
   std::optional<EvaluatedConfig> baseline;  ///< the naive kernel, timed once (TuneOptions::baseline)
+  std::string baseline_skipped;             ///< why the baseline did not run within its time, or empty
   double elapsed_s = 0.0;                   ///< the whole problem: reference, search and baseline
   double search_s = 0.0;                    ///< screening and finals alone, what the budget is charged with
 

@@ -97,11 +97,12 @@ TEST(Search, BuildBatchesShrinkToWhatIsLeftOfTheScreeningBudget) {
   TuneResult r = search(c, ev, o);
   std::vector<size_t> sizes;
   for (const auto& batch : ev.precompiled()) sizes.push_back(batch.size());
-  // 1 built and screened (1.01 s): 6.49 s left, 4 (the most); 2.45 s left, 2; 0.43 s left, 1 (the one in hand).
-  EXPECT_EQ(sizes, (std::vector<size_t>{1, 4, 2, 1}));
-  EXPECT_EQ(ev.screened().size(), 8u);
+  // 1 built and screened (1.01 s): 6.49 s left, 4 (the most); 2.45 s left, 2; then 0.43 s left: the next
+  // config's build (1 s) would not fit, so screening ends there instead of building it.
+  EXPECT_EQ(sizes, (std::vector<size_t>{1, 4, 2}));
+  EXPECT_EQ(ev.screened().size(), 7u);
   EXPECT_TRUE(r.budget_exhausted);
-  EXPECT_EQ(r.skipped, 12u);
+  EXPECT_EQ(r.skipped, 13u);
   // Free builds (a cache hit, or a driver that compiles at first dispatch) keep every batch after the first full.
   ReplayEvaluator free_builds(steady(c, std::vector<double>(20, 10.0)));
   search(c, free_builds, o);
@@ -141,15 +142,15 @@ TEST(Search, ScreeningWarmsGpusUpForThreeTimesTheirIdleAndCpuDevicesForTheirIdle
   }
 }
 
-TEST(Search, TheBudgetEndsScreeningAtThreeQuartersAndCountsTheSkipped) {
+TEST(Search, ScreeningEndsWhereTheNextConfigWouldPassThreeQuartersAndCountsTheSkipped) {
   auto c = candidates(20);
   auto rec = steady(c, std::vector<double>(20, 10.0));
   for (auto& [name, r] : rec) r.screen_cost_s = 1.0;
   ReplayEvaluator ev(rec);
   TuneResult r = search(c, ev, options(Strategy::screen, 10.0));
-  EXPECT_EQ(ev.screened().size(), 8u);  // 7.5 s of 10 spent after the 8th
+  EXPECT_EQ(ev.screened().size(), 7u);  // 7 s of 10 spent after the 7th; an 8th would end past 7.5
   EXPECT_TRUE(r.budget_exhausted);
-  EXPECT_EQ(r.skipped, 12u);
+  EXPECT_EQ(r.skipped, 13u);
   ASSERT_NE(r.best(), nullptr);
   EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);  // the budget is gone: the minimum
 }
