@@ -14,6 +14,7 @@
 #include <set>
 
 #include "cli/device_table.hpp"
+#include "cli/live_line.hpp"
 #include "cli/named_config.hpp"
 #include "cli/options.hpp"
 #include "cli/tune_output.hpp"
@@ -564,9 +565,16 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
   };
   TuneResult result;
   try {
-    const auto problem_start = std::chrono::steady_clock::now();
     double best_us = 0.0;
     std::string best_name;
+    char index[48];
+    std::snprintf(index, sizeof index, "[%zu/%zu]", problem_index_, problem_count_);
+    LiveLine live(o_.live_progress, index, describe(problem), tune_.budget_s);
+    tune_.on_phase = [&](const std::string& phase, const std::string& detail) { live.phase(phase, detail); };
+    struct PhaseHookReset {  // the hook refers to `live`: gone with it, however this block ends
+      TuneOptions& tune;
+      ~PhaseHookReset() { tune.on_phase = nullptr; }
+    } reset_hook{tune_};
     result =
         tune_problem(*device_, problem, families_, tune_, [&](size_t done, size_t total, const EvaluatedConfig& e) {
           const Measurement& m = e.measurement;
@@ -579,17 +587,9 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
                          time_text(m.median_us));
             return;
           }
-          // A live line: problem i/n, candidate j/m, best so far, and the time left (the screening share of the
-          // budget bounds it).
-          const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
-          const double eta =
-              std::min(spent / double(done) * double(total - done), std::max(0.0, 0.75 * tune_.budget_s - spent));
-          std::fprintf(stderr, "\r\033[K[%zu/%zu] %s: %zu/%zu screened, best %s %s, ~%.0f s left", problem_index_,
-                       problem_count_, describe(problem).c_str(), done, total, best_name.c_str(),
-                       time_text(best_us).c_str(), eta);
-          std::fflush(stderr);
+          live.detail(std::to_string(done) + "/" + std::to_string(total) + ", best " + best_name + " " +
+                      time_text(best_us));
         });
-    if (o_.live_progress) std::fprintf(stderr, "\r\033[K");
   } catch (const vk::VulkanError& e) {
     const bool lost_device = e.result() == VK_ERROR_DEVICE_LOST, timed_out = e.result() == VK_TIMEOUT;
     if (!(lost_device || timed_out) || in_hand_.empty() || ++device_losses_ > kMaxDeviceLosses) end_run(e, problem);

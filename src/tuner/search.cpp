@@ -177,6 +177,7 @@ double finals_cost_s(const std::vector<EvaluatedConfig*>& finals, const TuneOpti
 void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
                 const std::vector<const Candidate*>& candidates, Evaluator& ev, const TuneOptions& o, double start) {
   std::vector<double> estimate_us;
+  if (o.on_phase) o.on_phase("finals", "preparing " + std::to_string(finals.size()));
   for (size_t f = 0; f < finals.size(); ++f) {
     estimate_us.push_back(finals[f]->measurement.median_us);
     const double compile_ms = finals[f]->measurement.compile_ms;
@@ -192,6 +193,7 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
   const double left_s = std::max(0.0, o.budget_s - (ev.now_s() - start));
   const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
   for (int round = 0; round < rounds; ++round) {
+    if (o.on_phase) o.on_phase("finals", "round " + std::to_string(round + 1) + " of " + std::to_string(rounds));
     if (round > 0 && o.stop && o.stop->load()) {
       r.interrupted = true;
       break;
@@ -218,6 +220,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   r.timestamps = ev.timestamps();
   if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
   const double start = ev.now_s();
+  if (o.on_phase) o.on_phase("screening", "");
   // Screening takes 3/4 of the budget (exhaustive: all of it).
   Screened screened = screen(r, candidates, ev, o, progress, start, o.strategy == Strategy::exhaustive ? 1.0 : 0.75);
 

@@ -60,6 +60,7 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
     return;
   }
   const Candidate& c = naive.candidates.front();
+  if (options.on_phase) options.on_phase("baseline", c.name);
   if (options.on_begin) options.on_begin(c.name);
   runner.set_warmup_ns(kWarmupNs);
   EvaluatedConfig e{c.family, c.name, c.config, runner.evaluate(*c.family, c.config, 1, 3)};
@@ -84,6 +85,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
 
   // The budget is the problem's whole time: the reference (computed here, once), the search, and the baseline's
   // tenth, which the search leaves untouched.
+  if (options.on_phase) options.on_phase("reference", "");
   GemmRunner runner(device, problem, options.run);
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());

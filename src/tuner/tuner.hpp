@@ -55,6 +55,8 @@ struct TuneOptions {
   std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
   /// Called before a config is screened or prepared (the journal's "begin": --isolate's watchdog times it).
   std::function<void(const std::string& name)> on_begin;
+  /// Called as the problem moves on: "reference", "screening", "finals" (detail: "round r of n"), "baseline".
+  std::function<void(const std::string& phase, const std::string& detail)> on_phase;
   /// Also time the naive kernel's first config once (the baseline the winner's speed-up is measured against),
   /// in a tenth of the budget (or what the search left): skipped, with TuneResult::baseline_skipped saying why,
   /// when its estimate (kNaiveSlowdownEstimate x the winner's run, 6 runs) would not fit.

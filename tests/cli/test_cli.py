@@ -437,6 +437,39 @@ class Output(unittest.TestCase):
             self.assertEqual(p.returncode, 0, err)
             return b"".join(chunks).decode()
 
+    def test_the_live_line_changes_every_second_in_every_phase_and_a_pipe_logs_each_phase_once(self):
+        import pty
+        import time
+        master, slave = pty.openpty()
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.Popen([BIN, "--shape", "64x64x256", "--budget", "4", "--out", os.path.join(d, "t.json")],
+                                 stdout=subprocess.DEVNULL, stderr=slave)
+            os.close(slave)
+            draws = []  # (time, text) of each redraw of the line
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                now = time.monotonic()
+                draws += [(now, part) for part in chunk.decode(errors="replace").split("\r\x1b[K") if part]
+            p.wait(timeout=120)
+            os.close(master)
+            self.assertEqual(p.returncode, 0)
+        lines = [(t, text) for t, text in draws if "s of 4" in text]
+        self.assertGreater(lines[-1][0] - lines[0][0], 3.0, lines)  # the 4 s budget, nearly all of it
+        gaps = [b[0] - a[0] for a, b in zip(lines, lines[1:])]
+        self.assertLess(max(gaps), 1.0, lines)  # redrawn twice a second, whatever the phase
+        for phase in ("reference", "screening", "finals", "baseline"):
+            self.assertTrue(any(f": {phase}" in text for _, text in lines), (phase, lines))
+        self.assertTrue(any(re.search(r"~[0-9]+ s left", text) for _, text in lines), lines)
+        rc, _, err = run("--shape", "64x64x256", "--budget", "4", "--out", os.path.join(tempfile.gettempdir(), "gemmtune-phases.json"))
+        self.assertEqual(rc, 0, err)
+        for phase in ("reference", "screening", "finals", "baseline"):
+            self.assertEqual(len(re.findall(rf"64x64x256 f32 nn: {phase}", err)), 1, err)
+
     def test_colour_only_on_a_terminal_and_never_with_no_color(self):
         coloured = self.run_on_a_terminal()
         self.assertIn("\x1b[32m", coloured)  # the best row and line in green

@@ -46,9 +46,10 @@ class Compare(unittest.TestCase):
     def test_a_slower_entry_fails_with_every_format(self):
         fresh = copy.deepcopy(self.base)
         best = fresh["entries"][0]["best"]
-        best["median_us"] *= 1.5
+        best["median_us"] *= 3
         best["cv"] = 0.01
-        best["samples_us"] = [v * 1.5 for v in best["samples_us"]]  # every sample slower: the rank test agrees
+        # Every sample 3x slower (lavapipe's samples of one config spread by up to 2x): the rank test agrees.
+        best["samples_us"] = [v * 3 for v in best["samples_us"]]
         self.base_cv_low()
         rc, out, _ = self.compare(fresh)
         self.assertEqual(rc, 1, out)
@@ -63,8 +64,8 @@ class Compare(unittest.TestCase):
         suite = ET.parse(report).getroot()
         self.assertEqual(suite.get("failures"), "1")
         self.assertEqual(len(suite.findall("testcase")), 2)
-        # The same slowdown under a 60 % threshold passes.
-        rc, _, _ = self.compare(fresh, "--threshold", "60%")
+        # The same slowdown under a 250 % threshold passes.
+        rc, _, _ = self.compare(fresh, "--threshold", "250%")
         self.assertEqual(rc, 0)
 
     def test_a_slower_median_the_samples_do_not_bear_out_passes(self):
