@@ -21,6 +21,19 @@ def run(*args, cwd=None):
     return p.returncode, p.stdout, p.stderr
 
 
+def read_terminal(master):
+    """What a child writes to a pseudo-terminal until it closes it: (arrival time, bytes) per read."""
+    import time
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            return
+        if not chunk:
+            return
+        yield time.monotonic(), chunk
+
+
 class BadInput(unittest.TestCase):
     def expect(self, code, args, *fragments):
         rc, out, err = run(*args)
@@ -421,15 +434,7 @@ class Output(unittest.TestCase):
             p = subprocess.Popen([BIN, *self.ARGS, "--out", os.path.join(d, "t.json"), *extra], stdout=slave,
                                  stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
             os.close(slave)
-            chunks = []
-            while True:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:  # the child closed the terminal
-                    break
-                if not chunk:
-                    break
-                chunks.append(chunk)
+            chunks = [chunk for _, chunk in read_terminal(master)]
             p.wait(timeout=120)
             os.close(master)
             err = p.stderr.read()
@@ -439,21 +444,13 @@ class Output(unittest.TestCase):
 
     def test_the_live_line_changes_every_second_in_every_phase_and_a_pipe_logs_each_phase_once(self):
         import pty
-        import time
         master, slave = pty.openpty()
         with tempfile.TemporaryDirectory() as d:
             p = subprocess.Popen([BIN, "--shape", "64x64x256", "--budget", "4", "--out", os.path.join(d, "t.json")],
                                  stdout=subprocess.DEVNULL, stderr=slave)
             os.close(slave)
             draws = []  # (time, text) of each redraw of the line
-            while True:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:  # the child closed the terminal
-                    break
-                if not chunk:
-                    break
-                now = time.monotonic()
+            for now, chunk in read_terminal(master):
                 draws += [(now, part) for part in chunk.decode(errors="replace").split("\r\x1b[K") if part]
             p.wait(timeout=120)
             os.close(master)
