@@ -397,6 +397,7 @@ class TuningRun {
   TuneOptions tune_;
   ExitCode worst_ = ExitCode::ok;
   size_t problems_left_ = 0, problem_count_ = 0, problem_index_ = 0;
+  std::string shape_name_;      ///< the shapes-file or suite line's name of the problems in hand, or empty
   std::set<std::string> said_;  // not-applicable lines printed so far (once a run)
   int device_losses_ = 0;
   std::chrono::steady_clock::time_point run_start_ = std::chrono::steady_clock::now();
@@ -517,7 +518,7 @@ void TuningRun::record(const TuneResult& result, const std::string& key) {
   if (o_.json) {
     summaries_.push_back(result_summary(result, o_.cold));
   } else {
-    print_result(result, info_.name, o_.cold, o_.color, said_);
+    print_result(result, shape_name_, info_.name, o_.cold, o_.color, said_);
   }
   TableEntry entry = table_entry(result, o_.cold);
   if (table_.peak) {
@@ -569,7 +570,8 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
     std::string best_name;
     char index[48];
     std::snprintf(index, sizeof index, "[%zu/%zu]", problem_index_, problem_count_);
-    LiveLine live(o_.live_progress, index, describe(problem), tune_.budget_s);
+    LiveLine live(o_.live_progress, index, (shape_name_.empty() ? "" : shape_name_ + ": ") + describe(problem),
+                  tune_.budget_s);
     tune_.on_phase = [&](const std::string& phase, const std::string& detail) { live.phase(phase, detail); };
     struct PhaseHookReset {  // the hook refers to `live`: gone with it, however this block ends
       TuneOptions& tune;
@@ -630,6 +632,7 @@ int TuningRun::run() {
   size_t problem_number = 0;
   for (const ShapeRequest& shape : o_.shapes) {
     const std::vector<GemmProblem> problems = problems_of(o_, shape);
+    shape_name_ = shape.name;
     double shape_budget = o_.budget_s;
     for (size_t i = 0; i < problems.size(); ++i) {
       if (problem_number++ % o_.shard_count != o_.shard_index) continue;

@@ -57,14 +57,15 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
   return s;
 }
 
-void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color,
-                  std::set<std::string>& said) {
+void print_result(const TuneResult& r, const std::string& shape_name, const std::string& device_name, bool cold,
+                  bool color, std::set<std::string>& said) {
   const char* bold = color ? "\033[1m" : "";
   const char* green = color ? "\033[32m" : "";
   const char* red = color ? "\033[31m" : "";
   const char* reset = color ? "\033[0m" : "";
-  std::printf("\n%s%s%s on %s: %zu evaluated%s, %zu failed, %zu pruned, %zu skipped by the %s; %s, %.1f s%s\n", bold,
-              describe(r.problem).c_str(), reset, device_name.c_str(), r.evaluated.size(),
+  std::printf("\n%s%s%s%s on %s: %zu evaluated%s, %zu failed, %zu pruned, %zu skipped by the %s; %s, %.1f s%s\n", bold,
+              shape_name.empty() ? "" : (shape_name + ": ").c_str(), describe(r.problem).c_str(), reset,
+              device_name.c_str(), r.evaluated.size(),
               r.resumed ? (" (" + std::to_string(r.resumed) + " from the journal)").c_str() : "", r.failed(),
               r.pruned.size(), r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy),
               r.elapsed_s, r.timestamps ? "" : " (host timing)");

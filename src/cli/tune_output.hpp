@@ -23,8 +23,9 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
 
 /// The per-problem table: finalists and the fastest screened configs, best, runner-up, baseline, rerun line.
 /// `said`: the "variant: not applicable: reason" lines printed so far in this run; each is printed once a run.
-void print_result(const TuneResult& r, const std::string& device_name, bool cold, bool color,
-                  std::set<std::string>& said);
+/// `shape_name`: the shapes-file or suite line's name ("bert-b1-qkv"), printed before the problem; may be empty.
+void print_result(const TuneResult& r, const std::string& shape_name, const std::string& device_name, bool cold,
+                  bool color, std::set<std::string>& said);
 
 /// One problem of the --json summary.
 nlohmann::ordered_json result_summary(const TuneResult& r, bool cold);

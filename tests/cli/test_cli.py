@@ -369,11 +369,14 @@ class Shapes(unittest.TestCase):
             self.assertEqual(self.listed_problems("--shapes-file", shapes, "--dtype", "bf16", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1"),
                              ["4x16x16 f16 tn", "4x24x16 bf16 nn"])
             path = os.path.join(d, "t.json")
-            rc, _, err = run("--shapes-file", shapes, "--kernels", "fewrows_*_cols8_slices4_*", "--budget", "1",
-                             "--samples", "3", "--out", path)
+            rc, out, err = run("--shapes-file", shapes, "--kernels", "fewrows_*_cols8_slices4_*", "--budget", "1",
+                               "--samples", "3", "--out", path)
             self.assertEqual(rc, 0, err)
             entries = load_json(path)["entries"]
             self.assertEqual([(e["dtype"], e["layout"]) for e in entries], [("f16", "tn"), ("f32", "nn")])
+            # A line's name is printed beside its problem; an unnamed line's problem stands alone.
+            self.assertRegex(out, r"(?m)^first: 4x16x16 f16 tn on ")
+            self.assertRegex(out, r"(?m)^4x24x16 f32 nn on ")
 
     def test_bad_shapes_files_name_file_and_line(self):
         with tempfile.TemporaryDirectory() as d:
