@@ -89,7 +89,8 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   GemmRunner runner(device, problem, options.run);
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
-  const double baseline_box_s = options.baseline ? 0.1 * options.budget_s : 0.0;
+  // A tenth of the budget, and at least a quarter of a second, so a tiny budget keeps a small problem's baseline.
+  const double baseline_box_s = options.baseline ? std::max(0.25, 0.1 * options.budget_s) : 0.0;
   TuneOptions search = options;
   search.budget_s = std::max(0.0, options.budget_s - elapsed() - baseline_box_s);
   RunnerEvaluator evaluator(runner, options.compile_threads);
