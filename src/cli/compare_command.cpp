@@ -80,16 +80,12 @@ void rerun_regressions(Comparison& c, const TuningTable& base, const TuningTable
                                            ", this device is " + device.info().name + " (--device picks another)");
   }
   for (EntryComparison& r : c.entries) {
-    if (r.status != "regressed") continue;
-    const TableEntry *b = nullptr, *n = nullptr;
-    for (const TableEntry& e : base.entries)
-      if (readable_key(e) == r.key) b = &e;
-    for (const TableEntry& e : fresh.entries)
-      if (b && e.same_key(*b)) n = &e;
-    if (!b || !n || !b->best || !n->best) continue;
-    std::fprintf(stderr, "compare --rerun: %s: %s against %s on %s\n", r.key.c_str(), b->best->name.c_str(),
-                 n->best->name.c_str(), device.info().name.c_str());
-    apply_rerun(r, rerun_entry(device, *b, *n, o.samples), options);
+    if (r.status != "regressed") continue;  // both sides have a verified best
+    const TableEntry& b = base.entries.at(r.base_index.value());
+    const TableEntry& n = fresh.entries.at(r.new_index.value());
+    std::fprintf(stderr, "compare --rerun: %s: %s against %s on %s\n", r.key.c_str(), b.best->name.c_str(),
+                 n.best->name.c_str(), device.info().name.c_str());
+    apply_rerun(r, rerun_entry(device, b, n, o.samples), options);
   }
 }
 }  // namespace

@@ -4,8 +4,6 @@
 
 #include <cstdio>
 
-#include "core/measurement.hpp"
-
 namespace gemmtune {
 
 LiveLine::LiveLine(bool live, std::string index, std::string problem, double budget_s)

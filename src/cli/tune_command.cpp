@@ -285,7 +285,6 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
   const NamedConfig named = config_named(config_name, "--config");
   const KernelFamily* family = named.family;
   const DType dtype = named.dtype;
-  const std::optional<Config> config = named.config;
   TuneCommandOptions single = o;
   single.dtypes = {dtype};
   for (const ShapeRequest& shape : o.shapes) {
@@ -313,7 +312,7 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
       run.seed = o.seed;
       run.cold_bytes = o.cold ? kColdBytes : 0;
       GemmRunner runner(device, problem, run);
-      const Measurement m = runner.evaluate(*family, *config, o.warmup, o.samples);
+      const Measurement m = runner.evaluate(*family, named.config, o.warmup, o.samples);
       if (m.disposition != Disposition::passed) worst = ExitCode::unverified;
       if (o.json) {
         results.push_back({{"m", problem.shape.m},

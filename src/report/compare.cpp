@@ -15,6 +15,7 @@ namespace gemmtune {
 
 using json = nlohmann::json;
 
+namespace {
 std::string readable_key(const TableEntry& e) {
   std::string s = std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k);
   if (e.batch != 1) s += "x" + std::to_string(e.batch);
@@ -26,8 +27,6 @@ std::string readable_key(const TableEntry& e) {
   if (e.cold) s += " cold";
   return s;
 }
-
-namespace {
 
 std::string percent(double fraction) {
   char buf[32];
@@ -43,7 +42,8 @@ std::string us_text(double us) {
   return buf;
 }
 
-/// What decided a change: "p 0.0002, rank test", "too few samples", "noise 4.0%" (a table without samples).
+/// What decided a change: "p 0.0002, rank test", "noise 4.0%" (a table without samples), "noise 4.0%, too few
+/// samples to rank"; then what a rerun found.
 std::string evidence_text(const EntryComparison& e) {
   std::string text = e.evidence;
   if (e.evidence == "rank test") {
@@ -56,6 +56,9 @@ std::string evidence_text(const EntryComparison& e) {
   return e.rerun.empty() ? text : text + "; " + e.rerun;
 }
 
+/// Whether sets of these sizes can reach alpha at all: 3 samples against 3 never do at 0.05.
+bool rankable(size_t n1, size_t n2, const CompareOptions& o) { return smallest_rank_test_p(n1, n2) < o.alpha; }
+
 /// Status of a change between two verified results: beyond the threshold, and real by the samples' rank test
 /// (or, where a table has no samples, beyond the noise band).
 void judge(EntryComparison& r, const ConfigResult& b, const ConfigResult& n, const CompareOptions& o) {
@@ -65,7 +68,7 @@ void judge(EntryComparison& r, const ConfigResult& b, const ConfigResult& n, con
   if (std::abs(r.slowdown) <= o.threshold) return;
   const bool slower = r.slowdown > 0;
   const bool sampled = !b.samples_us.empty() && !n.samples_us.empty();
-  if (!sampled || smallest_rank_test_p(n.samples_us.size(), b.samples_us.size()) >= o.alpha) {
+  if (!sampled || !rankable(n.samples_us.size(), b.samples_us.size(), o)) {
     // No samples (an older table), or too few for any order of them to reach alpha (a screened result's one).
     r.evidence = sampled ? "noise band, too few samples" : "noise band";
     if (std::abs(r.slowdown) > r.noise) r.status = slower ? "regressed" : "faster";
@@ -83,7 +86,7 @@ void apply_rerun(EntryComparison& r, const Rerun& rerun, const CompareOptions& o
     return;
   }
   const double change = median_of(rerun.new_samples_us) / median_of(rerun.base_samples_us) - 1.0;
-  const bool enough = smallest_rank_test_p(rerun.new_samples_us.size(), rerun.base_samples_us.size()) < o.alpha;
+  const bool enough = rankable(rerun.new_samples_us.size(), rerun.base_samples_us.size(), o);
   const double p = rank_test_greater(rerun.new_samples_us, rerun.base_samples_us);
   char text[96];
   std::snprintf(text, sizeof text, "rerun %s, p %.2g (%zu and %zu samples)", percent(change).c_str(), p,
@@ -103,11 +106,14 @@ Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, con
   c.new_device = fresh.device.name + " (driver " + fresh.device.driver_version + ")";
   c.device_mismatch = base.device.name != fresh.device.name || base.device.vendor_id != fresh.device.vendor_id ||
                       base.device.device_id != fresh.device.device_id;
-  for (const TableEntry& b : base.entries) {
+  for (size_t i = 0; i < base.entries.size(); ++i) {
+    const TableEntry& b = base.entries[i];
     EntryComparison r;
     r.key = readable_key(b);
+    r.base_index = i;
     auto n =
         std::find_if(fresh.entries.begin(), fresh.entries.end(), [&](const TableEntry& e) { return e.same_key(b); });
+    if (n != fresh.entries.end()) r.new_index = size_t(n - fresh.entries.begin());
     if (b.best) {
       r.base_config = b.best->name;
       r.base_us = b.best->median_us;
@@ -127,12 +133,14 @@ Comparison compare_tables(const TuningTable& base, const TuningTable& fresh, con
     }
     c.entries.push_back(r);
   }
-  for (const TableEntry& n : fresh.entries) {
+  for (size_t i = 0; i < fresh.entries.size(); ++i) {
+    const TableEntry& n = fresh.entries[i];
     const bool in_base =
         std::any_of(base.entries.begin(), base.entries.end(), [&](const TableEntry& e) { return e.same_key(n); });
     if (in_base) continue;
     EntryComparison r;
     r.key = readable_key(n);
+    r.new_index = i;
     r.status = "new";
     if (n.best) {
       r.new_config = n.best->name;

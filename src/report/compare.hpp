@@ -1,6 +1,7 @@
 // `gemmtune compare BASE NEW`: the CI regression check between two tuning tables of one device. No GPU.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct EntryComparison {
   std::string evidence;
   double p_value = -1;
   std::string rerun;  ///< compare --rerun: what re-measuring both configs on this device found; empty otherwise
+  std::optional<size_t> base_index, new_index;  ///< the entries compared, in BASE's and NEW's tables
 };
 
 struct Comparison {
@@ -36,9 +38,6 @@ struct Comparison {
   std::string base_device, new_device;
   bool regressed() const;  ///< any "regressed" or "lost"
 };
-
-/// An entry's key as compare prints it: "1024x768x3072 f32 nn", then what differs from the defaults.
-std::string readable_key(const TableEntry& e);
 
 /// Compares entries with the same key. A slowdown of the best median beyond the threshold is a regression when the
 /// two results' samples say it is real (Mann-Whitney U, one-sided, p < alpha), or, for tables without samples or

@@ -127,31 +127,30 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
   size_t screened = 0;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
-    auto known = o.known.find(c.name);
+    const auto known = o.known.find(c.name);
+    const bool resumed = known != o.known.end();
     // Over when the next config (its build if not built yet, and a screening run at the average so far) would
     // end past the share: the budget is a promise, so the last config screened must fit too (the first always
     // runs).
     const double next_s = (screened > 0 ? screening_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
     const bool over = i > 0 && spent() + next_s > share * o.budget_s;
-    if (known == o.known.end() && (over || stopped())) {
+    if (!resumed && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
       r.skipped = candidates.size() - i;
       break;
     }
-    if (known == o.known.end()) {
+    if (!resumed) {
       if (o.on_begin) o.on_begin(c.name);
       builder.before(i, candidates, ev, o, share * o.budget_s - spent());
     }
     const double screen_start = ev.now_s();
-    EvaluatedConfig e{c.family, c.name, c.config, known != o.known.end() ? known->second : ev.screen(c), false};
-    if (known == o.known.end()) {
+    EvaluatedConfig e{c.family, c.name, c.config, resumed ? known->second : ev.screen(c), false};
+    if (resumed) {
+      ++r.resumed;
+    } else {
       screening_s += ev.now_s() - screen_start;
       ++screened;
-    }
-    if (known != o.known.end()) {
-      ++r.resumed;
-    } else if (o.on_evaluated) {
-      o.on_evaluated(e, "screen");
+      if (o.on_evaluated) o.on_evaluated(e, "screen");
     }
     if (progress) progress(i + 1, candidates.size(), e);
     s.configs.push_back(std::move(e));

@@ -94,7 +94,7 @@ struct TuneResult {
   std::optional<EvaluatedConfig> baseline;  ///< the naive kernel, timed once (TuneOptions::baseline)
   std::string baseline_skipped;             ///< why the baseline did not run within its time, or empty
   double elapsed_s = 0.0;                   ///< the whole problem: reference, search and baseline
-  double search_s = 0.0;                    ///< screening and finals alone, what the budget is charged with
+  double search_s = 0.0;                    ///< screening and finals alone (the budget is charged elapsed_s)
 
   const EvaluatedConfig* best() const;       ///< fastest verified finalist, or null
   const EvaluatedConfig* runner_up() const;  ///< second fastest verified finalist, or null
