@@ -315,6 +315,8 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
       const Measurement m = runner.evaluate(*family, named.config, o.warmup, o.samples);
       if (m.disposition != Disposition::passed) worst = ExitCode::unverified;
       if (o.json) {
+        nlohmann::json statistics = nlohmann::json::object();  // the driver's, where it lists them (registers)
+        for (const auto& [name, value] : m.pipeline_statistics) statistics[name] = value;
         results.push_back({{"m", problem.shape.m},
                            {"n", problem.shape.n},
                            {"k", problem.shape.k},
@@ -327,12 +329,14 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
                            {"detail", m.detail},
                            {"median_us", m.median_us},
                            {"min_us", m.min_us},
+                           {"compile_ms", m.compile_ms},
                            {"cv", m.cv},
                            {"gflops", m.gflops},
                            {"samples", m.samples_us.size()},
                            {"runs_per_sample", m.runs_per_sample},
                            {"error", m.error.error},
-                           {"bound", m.error.bound}});
+                           {"bound", m.error.bound},
+                           {"pipeline_statistics", statistics}});
         continue;
       }
       if (m.disposition != Disposition::passed) {

@@ -102,7 +102,7 @@ class Tune(unittest.TestCase):
             rc, out, err = run("--shape", "33x17x65", "--dtype", "f32,f16,bf16", "--budget", "6", "--samples", "3",
                                "--out", path)
             self.assertEqual(rc, 0, err)
-            self.assertIn("best: tiled_f32_", out)
+            self.assertRegex(out, r"best: (tiled|warptile)_f32_")  # the f32 tile families win on lavapipe
             table = load_json(path)
             self.assertEqual(table["schema_version"], 5)
             self.assertEqual(table["tool"]["name"], "gemmtune")
@@ -116,13 +116,15 @@ class Tune(unittest.TestCase):
                 self.assertGreater(e["baseline_us"], 0)
                 self.assertEqual((e["m"], e["n"], e["k"], e["batch"], e["layout"]), (33, 17, 65, 1, "nn"))
                 best = e["best"]
-                self.assertEqual(best["variant"], "tiled")
-                self.assertTrue(best["name"].startswith(f"tiled_{e['dtype']}_"))
+                # On lavapipe a tile family wins: tiled for every type, or warptile (f32 only).
+                self.assertIn(best["variant"], ["tiled", "warptile"] if e["dtype"] == "f32" else ["tiled"])
+                self.assertTrue(best["name"].startswith(f"{best['variant']}_{e['dtype']}_"))
                 self.assertEqual(best["bound"], bounds[e["dtype"]])
                 self.assertLessEqual(best["error"], best["bound"])
                 self.assertGreater(best["median_us"], 0)
                 self.assertGreaterEqual(best["median_us"], best["min_us"])
-                self.assertEqual(set(best["params"]), {"bm", "bn", "bk", "tm", "tn"})
+                tile = {"bm", "bn", "bk", "tm", "tn"}
+                self.assertEqual(set(best["params"]), tile | {"wm", "wn", "splits"} if best["variant"] == "warptile" else tile)
                 c = e["candidates"]
                 self.assertGreater(c["evaluated"], 0)
                 self.assertEqual(c["failed"], 0)
@@ -154,7 +156,9 @@ class Tune(unittest.TestCase):
                 self.assertEqual((best["error"], best["bound"]), (0.0, 0.0))  # bit for bit
                 self.assertEqual(e["candidates"]["failed"], 0)
                 self.assertGreater(e["baseline_us"], 0)  # the integer naive kernel, verified like the rest
-                self.assertEqual([v["variant"] for v in e["not_applicable"]], ["splitk", "fewrows", "rowdot", "rowmma", "coopmat", "coopmat2"])
+                # Families added later may join the list (warptile: f32 only); these must stay in it, in sweep order.
+                expected = ["splitk", "fewrows", "rowdot", "rowmma", "coopmat", "coopmat2"]
+                self.assertEqual([v["variant"] for v in e["not_applicable"] if v["variant"] in expected], expected)
             for dtype in ["i8", "u8", "u8i8"]:
                 self.assertRegex(out, rf"baseline naive_{dtype}_wg64: [0-9.]+ (us|ms|s); the best is [0-9.]+x faster")
             self.assertIn(" GOP/s", out)  # integer rates are operations, not floating-point ones
@@ -168,6 +172,8 @@ class Tune(unittest.TestCase):
             self.assertEqual(rc, 0, err)
             result = json.loads(bench_out)["results"][0]
             self.assertEqual((result["disposition"], result["error"], result["bound"]), ("passed", 0.0, 0.0))
+            self.assertGreater(result["compile_ms"], 0.0)  # bench builds its one pipeline
+            self.assertIsInstance(result["pipeline_statistics"], dict)
         for args, fragments in [(["--dtype", "i8", "--beta", "1"], ["--beta", "beta must be 0"]),
                                 (["--dtype", "u8", "--zero-a", "256"], ["--zero-a", "'256'", "0..255"]),
                                 (["--dtype", "i8", "--zero-b", "-129"], ["--zero-b", "'-129'", "-128..127"]),
@@ -201,9 +207,12 @@ class Tune(unittest.TestCase):
                 self.assertEqual(e["unsupported"], "")
             # rowdot reads B stored N x K and fewrows B stored K x N: each is not applicable to the other's layout,
             # and the table says why; rowmma, coopmat and coopmat2 serve only 16-bit inputs in fast mode.
-            self.assertEqual([v["variant"] for v in nt["not_applicable"]], ["fewrows", "rowmma", "coopmat", "coopmat2"])
+            # (Families that leave deterministic mode to others, as warptile does, may follow.)
+            for entry, expected in [(nt, ["fewrows", "rowmma", "coopmat", "coopmat2"]),
+                                    (tn, ["rowdot", "rowmma", "coopmat", "coopmat2"])]:
+                listed = [v["variant"] for v in entry["not_applicable"]]
+                self.assertEqual(listed[:4], expected)
             self.assertIn("B stored N x K", nt["not_applicable"][0]["reason"])
-            self.assertEqual([v["variant"] for v in tn["not_applicable"]], ["rowdot", "rowmma", "coopmat", "coopmat2"])
             self.assertIn("B stored K x N", tn["not_applicable"][0]["reason"])
             self.assertIn("f16 and bf16 inputs only", tn["not_applicable"][1]["reason"])
             self.assertIn("f32 inputs", tn["not_applicable"][2]["reason"])
