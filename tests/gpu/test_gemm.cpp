@@ -181,6 +181,56 @@ TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
         }
 }
 
+TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
+  // kernels/gemm_warptile.comp: each lane grid (4 x 8, 8 x 4, 2 x 16, 16 x 2 lanes), 4- and 8-wide runs, BK 8, 16
+  // and 32, workgroups of 1 to 8 warp tiles; on an odd shape (checked staging everywhere), an aligned one whose
+  // interior tiles take the unchecked path and whose k tail does not (K = 100), and one with an offset A (unaligned
+  // rows: the checked path on every tile); every layout. Split-k finished in the pass: 3 ranges with beta, bias and
+  // gelu (fused = unfused), and its bits repeat (the arrival counters come back to zero).
+  const KernelFamily* family = find_family("warptile");
+  ASSERT_NE(family, nullptr);
+  auto tile = [](uint32_t bm, uint32_t bn, uint32_t bk, uint32_t wm, uint32_t wn, uint32_t tm, uint32_t tn,
+                 uint32_t splits) {
+    return Config{
+        {{"bm", bm}, {"bn", bn}, {"bk", bk}, {"wm", wm}, {"wn", wn}, {"tm", tm}, {"tn", tn}, {"splits", splits}}};
+  };
+  const Config configs[] = {tile(32, 64, 8, 16, 64, 4, 8, 1),  tile(64, 32, 16, 64, 16, 8, 4, 1),
+                            tile(32, 64, 32, 16, 64, 8, 4, 1), tile(64, 32, 8, 64, 16, 4, 8, 1),
+                            tile(64, 64, 16, 32, 64, 8, 8, 1), tile(64, 128, 8, 32, 64, 8, 8, 1)};
+  const auto layouts = {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}};
+  const Shape shapes[] = {{17, 33, 65, 1}, {128, 192, 100, 1}, {64, 64, 48, 1}};
+  size_t which = 0;  // each config in every layout, the shapes taking turns (a pipeline build per case on lavapipe)
+  for (const Config& config : configs)
+    for (Layout layout : layouts) {
+      const Shape shape = shapes[which++ % 3];
+      GemmProblem p{shape, DType::f32, 1.0f, 0.0f, layout};
+      if (shape.k == 48) p.a.offset = 1;
+      GemmRunner runner(device(), p, RunOptions{});
+      const Measurement m = runner.verify(*family, config);
+      EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << shape.to_string()
+                                                    << " " << layout.name() << ": " << m.detail;
+    }
+  for (Layout layout : layouts) {
+    GemmProblem p{{70, 96, 1000, 2}, DType::f32, 0.5f, -1.5f, layout};
+    p.epilogue.bias = true;
+    p.epilogue.activation = Activation::gelu_tanh;
+    GemmRunner runner(device(), p, RunOptions{});
+    const Config config = tile(64, 32, 16, 32, 32, 8, 4, 3);
+    const std::string name = family->config_name(config, p.dtype) + " " + layout.name();
+    ASSERT_EQ(runner.evaluate(*family, config, 1, 2).disposition, Disposition::passed) << name;
+    const std::vector<float> first = runner.last_result();
+    ASSERT_EQ(runner.verify(*family, config).disposition, Disposition::passed) << name;
+    EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float))) << name;
+    const std::vector<float> unfused = runner.run_unfused(*family, config);
+    EXPECT_EQ(0, std::memcmp(first.data(), unfused.data(), first.size() * sizeof(float))) << name << ": fused";
+  }
+  GemmProblem ordered{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+  ordered.mode = Mode::deterministic;
+  const SearchSpace space = build_search_space({family}, ordered, device().info());
+  ASSERT_EQ(space.not_applicable.size(), 1u);
+  EXPECT_NE(space.not_applicable[0].reason.find("deterministic"), std::string::npos);
+}
+
 TEST_F(GemmOperation, APerturbedDeviceResultFailsVerification) {
   GemmProblem p{{64, 64, 64, 1}, DType::bf16, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});

@@ -1,0 +1,105 @@
+// The warp-tiled f32 family (kernels/gemm_warptile.comp): the workgroup tile split into warp tiles of 32 lanes,
+// each lane TM x TN outputs read as 16-byte runs from double-buffered shared tiles; split-k finished in one pass.
+#include <cmath>
+
+#include "kernels/registry.hpp"
+#include "warptile_f32.h"
+
+namespace gemmtune {
+
+namespace {
+constexpr uint32_t kLanes = 32;  // lanes of a warp tile (a layout of invocations, not the device's subgroup)
+constexpr uint32_t kPad = 4;     // floats after each k row of a shared tile (the shader's SA, SB)
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+std::optional<std::string> warptile_not_applicable(const GemmProblem& p, const vk::DeviceInfo&) {
+  if (p.dtype != DType::f32)
+    return std::string("f32 inputs only (the 16-bit and 8-bit types go to tiled and the matrix units)");
+  if (p.mode == Mode::deterministic) return std::string("deterministic mode: tiled and splitk keep its fixed order");
+  return std::nullopt;
+}
+
+std::optional<std::string> lane_grid(const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&) {
+  if (c.get("wm") % c.get("tm") != 0 || c.get("wn") % c.get("tn") != 0) return "wm (wn) is not a multiple of tm (tn)";
+  const uint32_t lanes = (c.get("wm") / c.get("tm")) * (c.get("wn") / c.get("tn"));
+  if (lanes != kLanes)
+    return "(wm/tm) x (wn/tn) = " + std::to_string(lanes) + " lanes, a warp tile has " + std::to_string(kLanes);
+  return std::nullopt;
+}
+
+std::optional<std::string> warp_tiles(const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&) {
+  if (c.get("bm") % c.get("wm") != 0 || c.get("bn") % c.get("wn") != 0)
+    return "bm x bn = " + std::to_string(c.get("bm")) + " x " + std::to_string(c.get("bn")) + " is not made of " +
+           std::to_string(c.get("wm")) + " x " + std::to_string(c.get("wn")) + " warp tiles";
+  return std::nullopt;
+}
+
+// Screening: 128 x 128 tiles first (64 x 128 where even those leave a small grid: fewer than 32), and on a small
+// grid (under 128 tiles) the fewest splits that bring it to about 128 workgroups (the H200's SIMT winners at M =
+// 128: 72 to 192); then 8 x 8 outputs a lane (64 FMAs per 4 shared loads), 256 invocations, BK 8, warp tiles of
+// 32 x 64: the H200's fastest at 2048^3 and 4096^3 (issue 22 steps 5-6; at BK 16 the same tile took 133 registers,
+// past the 128 that fit two workgroups an SM).
+double screening_rank(const Config& c, const GemmProblem& p) {
+  auto tiles = [&](uint64_t bm, uint64_t bn) {
+    return ceil_div(p.shape.m, bm) * ceil_div(p.shape.n, bn) * p.shape.batch;
+  };
+  const double target_area = tiles(128, 128) >= 32 ? 128.0 * 128.0 : 64.0 * 128.0;
+  const double area = 2.0 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / target_area));
+  const double split = split_fill_cost(c.get("splits"), double(tiles(c.get("bm"), c.get("bn"))), 128.0, 128.0, 16.0);
+  const double outputs = std::log2(64.0 / double(c.get("tm") * c.get("tn")));
+  const double wg = std::abs(std::log2(double((c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn"))) / 8.0));
+  const double bk = std::abs(std::log2(double(c.get("bk")) / 8.0));
+  const double warp = c.get("wm") == 32 && c.get("wn") == 64 ? 0.0 : 0.25;
+  return area + split + outputs + 0.5 * wg + 0.5 * bk + warp;
+}
+
+KernelFamily make_warptile() {
+  KernelFamily f;
+  f.name = "warptile";
+  f.color = "#76b7b2";
+  // Spec constant 0 is the workgroup size; 1..7 the tile (see the shader header).
+  f.params = {{"bm", 1, {32, 64, 128}}, {"bn", 2, {32, 64, 128}},
+              {"bk", 3, {8, 16, 32}},   {"wm", 4, {16, 32, 64}},
+              {"wn", 5, {16, 32, 64}},  {"tm", 6, {4, 8}},
+              {"tn", 7, {4, 8}},        {"splits", kNoSpecConstant, {1, 2, 3, 4, 6, 8, 12, 16}}};
+  f.not_applicable = warptile_not_applicable;
+  f.constraints.push_back({"lane_grid", lane_grid});
+  f.constraints.push_back({"warp_tiles", warp_tiles});
+  for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
+  f.constraints.push_back(split_device_scope_constraint());
+  f.workgroup_size_constant_id = 0;
+  f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn")) * kLanes; };
+  // Two buffers of the k-major tiles, rows padded, and split-k's arrival flag.
+  f.shared_bytes = [](const Config& c, DType) {
+    return 2 * uint64_t(c.get("bk")) * (c.get("bm") + kPad + c.get("bn") + kPad) * sizeof(float) + kSplitFlagBytes;
+  };
+  f.grid = [](const Config& c, const GemmProblem& p) {
+    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
+                                   p.shape.batch * c.get("splits")};
+  };
+  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.arrival_counters = [](const Config& c, const GemmProblem& p) {
+    return ceil_div(p.shape.n, c.get("bn")) * ceil_div(p.shape.m, c.get("bm")) * p.shape.batch;
+  };
+  f.shape_needs = [](const Config& c, DType) {
+    ShapeNeeds needs;
+    needs.splits = c.get("splits");
+    return needs;
+  };
+  f.screening_rank = screening_rank;
+  f.spirv = [](DType dtype) {
+    return dtype == DType::f32 ? std::span<const uint32_t>(spirv_warptile_f32) : std::span<const uint32_t>();
+  };
+  return f;
+}
+}  // namespace
+
+const KernelFamily& warptile_family() {
+  static const KernelFamily family = make_warptile();
+  return family;
+}
+
+}  // namespace gemmtune
