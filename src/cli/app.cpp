@@ -279,6 +279,11 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
       app.add_subcommand("report", "One self-contained HTML page: charts per dtype, a roofline and a sortable table");
   c.reporter->add_option("TABLE", c.report_options.tables, "Tuning tables")->required();
   c.reporter->add_option("-o,--out", c.report_options.out, "The HTML file to write")->required();
+  c.reporter->add_option(
+      "--anchor", c.report_options.anchors,
+      "[DEVICE=]FILE: another library's times to draw beside gemmtune's (JSON lines of "
+      ".gpu-kit/cublas_anchor.py or ggml_anchor.sh), on the tables whose device name contains DEVICE "
+      "(all without it); repeatable");
   c.exporter = app.add_subcommand("export", "A self-contained C++17 header with a table's entries and the lookup rule");
   c.exporter->add_option("TABLE", c.export_options.table, "Tuning table")->required();
   c.exporter->add_option("--format", c.export_options.format, "cpp (the only format)");

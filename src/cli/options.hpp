@@ -81,6 +81,7 @@ struct ExportCommandOptions {
 
 struct ReportCommandOptions {
   std::vector<std::string> tables;
+  std::vector<std::string> anchors;  ///< --anchor: cublas_anchor.py or ggml_anchor.sh output
   std::string out;
 };
 

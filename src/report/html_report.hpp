@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "report/anchors.hpp"
 #include "report/table.hpp"
 
 namespace gemmtune {
@@ -18,7 +19,10 @@ struct NamedTable {
 /// (the device's measured ceilings where the table has a peak, each entry placed by arithmetic intensity) and a
 /// sortable table of entries with runner-up, margin and speed-up over the naive baseline.
 /// `colors`: each variant's bar colour (its kernel family's; the CLI passes them, the report needs no GPU layer);
-/// a variant not in it gets a neutral one.
-std::string html_report(const std::vector<NamedTable>& tables, const std::map<std::string, std::string>& colors = {});
+/// a variant not in it gets a neutral one. `anchors`: other libraries' times (`--anchor`), drawn beside each
+/// matching entry's bars and listed in its row with their time over gemmtune's. Rates and times print in units
+/// chosen by magnitude; the chosen config's bar is marked.
+std::string html_report(const std::vector<NamedTable>& tables, const std::map<std::string, std::string>& colors = {},
+                        const std::vector<Anchor>& anchors = {});
 
 }  // namespace gemmtune

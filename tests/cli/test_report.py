@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """`gemmtune report`: the HTML page is self-contained, renders in headless Chromium (Debian's chromium) to a
-PNG that is not blank, and its DOM holds every entry, the charts and the ceilings."""
+PNG that is not blank, and its DOM holds every entry, the charts and the ceilings; it fits a 1280-px window, prints
+rates and times in units chosen by magnitude, marks the chosen config, and draws `--anchor` files' times beside
+gemmtune's."""
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -13,6 +16,7 @@ import zlib
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build", "gemmtune")))
 H200 = os.path.join(ROOT, "results", "h200", "nvidia-h200.json")
+H200_CUBLAS = os.path.join(ROOT, "results", "h200", "cublas.jsonl")  # cuBLAS in the same call as that table
 LAVAPIPE = os.path.join(ROOT, "tests", "data", "tables", "llvmpipe.json")
 
 
@@ -107,6 +111,90 @@ class Report(unittest.TestCase):
             self.assertGreater(len(not_white), len(pixels) // 50, "the page rendered (nearly) blank")
             self.assertGreater(len(colored), 200, "no chart colours on the page")
             self.assertGreaterEqual(len(set(colored)), 4)
+
+    def test_fits_1280_px_with_units_chosen_config_and_anchors(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "report.html")
+            # The cuBLAS file belongs to the H200 table only (anchor files do not name their device).
+            p = subprocess.run([BIN, "report", H200, LAVAPIPE, "--anchor", "NVIDIA H200=" + H200_CUBLAS, "-o", out],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(out) as f:
+                html = f.read()
+            # The page's width as laid out in a 1280-px window: a copy reports it into the DOM.
+            probe = os.path.join(d, "probe.html")
+            with open(probe, "w") as f:
+                f.write(html.replace("</body>", "<script>document.body.setAttribute('data-scroll-width', "
+                                                "document.documentElement.scrollWidth)</script></body>"))
+            dom = chromium("--window-size=1280,1000", "--dump-dom", "file://" + probe, folder=d)
+            self.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
+            width = re.search(r'data-scroll-width="(\d+)"', dom.stdout)
+            self.assertIsNotNone(width, dom.stdout[-500:])
+            self.assertLessEqual(int(width.group(1)), 1280, "the page is wider than a 1280-px window")
+            h200_part, lavapipe_part = html.split(LAVAPIPE, 1)
+            # Units by magnitude: the CPU device's rates in GFLOP/s (not 0.00x TFLOP/s), the H200's in TFLOP/s.
+            self.assertIn(">GFLOP/s</text>", lavapipe_part)
+            self.assertNotIn("TFLOP/s</text>", lavapipe_part)
+            self.assertIn(">TFLOP/s</text>", h200_part)
+            self.assertNotRegex(html, r"\d{5,}\.\d+ us")  # times print in us, ms or s
+            with open(H200) as f:
+                h200 = json.load(f)
+            with open(LAVAPIPE) as f:
+                lavapipe = json.load(f)
+            chosen = sum(1 for t in (h200, lavapipe) for e in t["entries"] if e["best"])
+            self.assertEqual(html.count("class=chosen"), chosen)  # one marked bar per entry with a chosen config
+            self.assertIn("chosen: " + h200["entries"][0]["best"]["name"], html)
+            # Each entry's cuBLAS line of the same call: a bar in the chart and its time over ours in the row.
+            with open(H200_CUBLAS) as f:
+                anchors = [json.loads(l) for l in f if l.strip()]
+            matched = 0
+            for e in h200["entries"]:
+                for a in anchors:
+                    if (a["M"], a["N"], a["K"], a["dtype"], a.get("layout", "nn"), a.get("cold", False)) == \
+                            (e["m"], e["n"], e["k"], e["dtype"], e["layout"], e["cold"]) and e["best"] and e["batch"] == 1:
+                        us = a["us"]
+                        text = f"{us:.1f} us" if us < 999.95 else f"{us / 1e3:.2f} ms"
+                        self.assertIn(f"cublas {text} ({us / e['best']['median_us']:.2f})", html)
+                        matched += 1
+            self.assertGreater(matched, 20)
+            self.assertIn(">cublas</text>", h200_part)  # in the legend
+            self.assertNotIn("cublas", lavapipe_part)
+            # Without DEVICE= a file applies to every table of the page.
+            p = subprocess.run([BIN, "report", LAVAPIPE, "--anchor", H200_CUBLAS, "-o", out], capture_output=True,
+                               text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(out) as f:
+                self.assertIn("cublas 22.5 us", f.read())  # 128x768x3072 nn, the one entry both have
+
+    def test_a_bad_anchor_file_is_exit_2_naming_its_line_and_nothing_is_written(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "report.html")
+            for body, fragment in [('{"lib": "cublas", "dtype": "f32", "M": 8, "N": 8, "K": 8, "us": 1.5}\n{"lib": ',
+                                    "not JSON"),
+                                   ('\n{"lib": "cublas", "dtype": "f32", "M": 8, "N": 8, "K": 8, "us": -1}\n', '"us"'),
+                                   ('{"lib": "cublas", "dtype": "f32", "M": 0, "N": 8, "K": 8, "us": 1}\n', '"M"'),
+                                   ('{"lib": "x", "dtype": "f32", "layout": "nx", "M": 8, "N": 8, "K": 8, "us": 1}',
+                                    '"layout"')]:
+                bad = os.path.join(d, "anchor.jsonl")
+                with open(bad, "w") as f:
+                    f.write(body)
+                p = subprocess.run([BIN, "report", LAVAPIPE, "--anchor", bad, "-o", out], capture_output=True,
+                                   text=True, timeout=60)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                line = 2 if body.startswith("\n") or "not JSON" == fragment else 1
+                lines = [l for l in p.stderr.splitlines() if l.strip()]
+                self.assertEqual(len(lines), 1, p.stderr)
+                self.assertIn(f"{bad}:{line}:", lines[0])
+                self.assertIn(fragment, lines[0])
+                self.assertFalse(os.path.exists(out))
+            p = subprocess.run([BIN, "report", LAVAPIPE, "--anchor", os.path.join(d, "missing.jsonl"), "-o", out],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 5, p.stderr)
+            self.assertFalse(os.path.exists(out))
+            p = subprocess.run([BIN, "report", LAVAPIPE, "--anchor", "=" + bad, "-o", out], capture_output=True,
+                               text=True, timeout=60)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("DEVICE=FILE", p.stderr)
 
     def test_a_bad_table_is_exit_2_and_nothing_is_written(self):
         with tempfile.TemporaryDirectory() as d:
