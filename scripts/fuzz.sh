@@ -38,7 +38,7 @@ for i, line in enumerate(open(sys.argv[1], 'rb').read().split(b'\n')):
 PY
 declare -A extra=(
   [shape]="$seeds/shape"
-  [table]="$root/tests/data/bad/tables $root/results/lavapipe $root/results/baselines"
+  [table]="$root/tests/data/bad/tables $root/results/baselines"
   [space]="$root/tests/data/bad/spaces $root/configs/spaces"
   [journal]=""
 )
