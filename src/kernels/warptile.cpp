@@ -57,7 +57,7 @@ double screening_rank(const Config& c, const GemmProblem& p) {
 KernelFamily make_warptile() {
   KernelFamily f;
   f.name = "warptile";
-  f.color = "#76b7b2";
+  f.color = "#bcbd22";
   // Spec constant 0 is the workgroup size; 1..7 the tile (see the shader header).
   f.params = {{"bm", 1, {32, 64, 128}}, {"bn", 2, {32, 64, 128}},
               {"bk", 3, {8, 16, 32}},   {"wm", 4, {16, 32, 64}},
