@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # A CI performance-regression job, whole: tune a shape suite on this machine's device, compare the table with the
-# committed baseline of the same device, and fail (exit 1) on a regression. The reports go beside the table:
-# compare.md for the job summary, compare.xml (JUnit) for the test tab.
+# committed baseline of the same device, re-measure each suspected regression here (compare --rerun: the baseline's
+# config against the new one, interleaved, where this build and driver run what the baseline ran), and fail (exit 1)
+# on a regression that stands. The reports of that one comparison go beside the table: compare.md for the job
+# summary, compare.xml (JUnit) for the test tab.
 #   scripts/ci-perf-example.sh [--suite FILE] [--baseline FILE] [--out-dir DIR] [--budget TIME] [--threshold PCT]
+#                              [--no-rerun]
 # Defaults: configs/shapes/h200-suite.txt, the table in results/baselines/ whose device name is this device's,
 # DIR ci-perf/, 20s per shape, 5%, DTYPES=f32. A missing baseline is an error (exit 2), never a pass; refresh one
 # by copying a reviewed table into results/baselines/.
@@ -14,6 +17,7 @@ baseline=""
 out=ci-perf
 budget=20s
 threshold=5%
+rerun=--rerun
 while [ $# -gt 0 ]; do
   case "$1" in
     --suite) suite=$2; shift 2 ;;
@@ -21,6 +25,7 @@ while [ $# -gt 0 ]; do
     --out-dir) out=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --threshold) threshold=$2; shift 2 ;;
+    --no-rerun) rerun=""; shift ;;
     *) echo "ci-perf-example.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -50,6 +55,5 @@ if [ ! -f "$baseline" ]; then
   echo "ci-perf-example.sh: no baseline '$baseline' for this device" >&2
   exit 2
 fi
-"$bin" compare "$baseline" "$out/table.json" --threshold "$threshold" --format junit --out "$out/compare.xml" || true
-"$bin" compare "$baseline" "$out/table.json" --threshold "$threshold" --format md --out "$out/compare.md" || true
-"$bin" compare "$baseline" "$out/table.json" --threshold "$threshold"
+"$bin" compare "$baseline" "$out/table.json" --threshold "$threshold" $rerun \
+  --also "junit=$out/compare.xml" --also "md=$out/compare.md"

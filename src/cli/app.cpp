@@ -302,6 +302,9 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
                         "Slowdown that counts as a regression, if the samples' rank test says it is real (default 5%)");
   c.compare->add_option("--format", c.compare_options.format, "text (default), md, json or junit");
   c.compare->add_option("--out", c.compare_options.out, "Write the report to this file (default stdout)");
+  c.compare->add_option("--also", c.compare_options.also,
+                        "FORMAT=FILE: also write the same comparison as md, json, junit or text to FILE (repeatable; "
+                        "one --rerun serves every report)");
   c.compare->add_flag("--allow-device-mismatch", c.compare_options.allow_device_mismatch,
                       "Compare tables of different devices");
   c.compare->add_flag("--rerun", c.compare_options.rerun,

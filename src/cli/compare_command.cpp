@@ -3,6 +3,7 @@
 // re-measures each regression's two configs on this device before it fails the run.
 #include <cstdio>
 
+#include "cli/device_table.hpp"
 #include "cli/named_config.hpp"
 #include "cli/options.hpp"
 #include "core/error.hpp"
@@ -70,7 +71,25 @@ Rerun rerun_entry(const vk::Device& device, const TableEntry& base, const TableE
   return rerun;
 }
 
-/// --rerun: every regressed entry (not a lost one: there is nothing to time) judged again on this device.
+/// Why this build on this device cannot time what `side`'s table timed for entry `e`, or nullopt: a rerun runs this
+/// build's kernels on this driver for both sides, so it can only clear a slowdown whose cause is in neither (a config
+/// choice, noise, the machine's state); a changed kernel or driver would be timed alike on both sides and cleared
+/// falsely.
+std::optional<std::string> unreproducible(const TableEntry& e, const TuningTable& table, const std::string& side,
+                                          const vk::Device& device) {
+  const std::string here = device_identity(device.info()).driver_version;
+  if (here != table.device.driver_version)
+    return side + " ran on driver " + table.device.driver_version + ", this device runs " + here;
+  if (e.best->kernel_hash.empty()) return side + " does not record its kernel's hash";
+  const NamedConfig named = config_named(e.best->name, side);
+  const std::string hash = named.family->kernel_hash(named.dtype);
+  if (e.best->kernel_hash != hash)
+    return side + "'s kernel (" + e.best->kernel_hash + ") is not this build's (" + hash + ")";
+  return std::nullopt;
+}
+
+/// --rerun: every regressed entry (not a lost one: there is nothing to time) judged again on this device, where
+/// this build and driver run what the baseline ran.
 void rerun_regressions(Comparison& c, const TuningTable& base, const TuningTable& fresh, const CompareCommandOptions& o,
                        const CompareOptions& options) {
   vk::Instance instance(vk::validation_requested_by_env());
@@ -83,6 +102,12 @@ void rerun_regressions(Comparison& c, const TuningTable& base, const TuningTable
     if (r.status != "regressed") continue;  // both sides have a verified best
     const TableEntry& b = base.entries.at(r.base_index.value());
     const TableEntry& n = fresh.entries.at(r.new_index.value());
+    std::optional<std::string> why = unreproducible(b, base, "BASE", device);
+    if (!why) why = unreproducible(n, fresh, "NEW", device);
+    if (why) {
+      r.rerun = "not rerun: " + *why;  // stays a regression
+      continue;
+    }
     std::fprintf(stderr, "compare --rerun: %s: %s against %s on %s\n", r.key.c_str(), b.best->name.c_str(),
                  n.best->name.c_str(), device.info().name.c_str());
     apply_rerun(r, rerun_entry(device, b, n, o.samples), options);
@@ -93,10 +118,17 @@ void rerun_regressions(Comparison& c, const TuningTable& base, const TuningTable
 int run_compare(const CompareCommandOptions& o) {
   CompareOptions options;
   options.threshold = parse_percent(o.threshold, "--threshold");
-  if (o.format != "text" && o.format != "md" && o.format != "json" && o.format != "junit") {
-    throw usage_error("--format", o.format, "expected text, md, json or junit");
-  }
+  auto known = [](const std::string& f) { return f == "text" || f == "md" || f == "json" || f == "junit"; };
+  if (!known(o.format)) throw usage_error("--format", o.format, "expected text, md, json or junit");
   if (!o.out.empty()) preflight_writable(o.out);
+  std::vector<std::pair<std::string, std::string>> also;  // (format, file)
+  for (const std::string& value : o.also) {
+    const size_t eq = value.find('=');
+    if (eq == std::string::npos || !known(value.substr(0, eq)) || eq + 1 == value.size())
+      throw usage_error("--also", value, "expected FORMAT=FILE with FORMAT text, md, json or junit");
+    also.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    preflight_writable(also.back().second);
+  }
   const TuningTable base = load_for_compare(o.base);
   const TuningTable fresh = load_for_compare(o.fresh);
   Comparison c = compare_tables(base, fresh, options);
@@ -106,6 +138,7 @@ int run_compare(const CompareCommandOptions& o) {
                                            " (--allow-device-mismatch compares them anyway)");
   }
   if (o.rerun && c.regressed()) rerun_regressions(c, base, fresh, o, options);
+  for (const auto& [format, file] : also) write_file_atomic(file, render_comparison(c, format, options));
   const std::string report = render_comparison(c, o.format, options);
   if (o.out.empty()) {
     std::fputs(report.c_str(), stdout);

@@ -61,8 +61,9 @@ struct PeakCommandOptions {
 struct CompareCommandOptions {
   std::string base, fresh;  ///< the baseline table and the new one
   std::string threshold = "5%";
-  std::string format = "text";  ///< text, md, json, junit
-  std::string out;              ///< empty: stdout
+  std::string format = "text";    ///< text, md, json, junit
+  std::string out;                ///< empty: stdout
+  std::vector<std::string> also;  ///< --also FORMAT=FILE: the same comparison in more formats (one --rerun serves all)
   bool allow_device_mismatch = false;
   bool rerun = false;  ///< re-measure suspected regressions on this device before failing
   std::string device;  ///< --rerun's device (default: the first)

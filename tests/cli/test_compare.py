@@ -42,6 +42,17 @@ class Compare(unittest.TestCase):
         rc, out, _ = self.compare(self.base)
         self.assertEqual(rc, 0, out)
         self.assertIn("0 regressions", out)
+        # --also writes the same comparison in more formats; a bad one is refused before anything is written.
+        md, xml = os.path.join(self.dir.name, "c.md"), os.path.join(self.dir.name, "c.xml")
+        rc, out, _ = self.compare(self.base, "--also", "md=" + md, "--also", "junit=" + xml)
+        self.assertEqual(rc, 0, out)
+        with open(md) as f:
+            self.assertIn("0 regressions", f.read())
+        self.assertEqual(ET.parse(xml).getroot().get("failures"), "0")
+        for bad in ["xml=" + md, "md", "md="]:
+            rc, _, err = self.compare(self.base, "--also", bad)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("--also", err)
 
     def test_a_slower_entry_fails_with_every_format(self):
         fresh = copy.deepcopy(self.base)
@@ -112,7 +123,14 @@ class Compare(unittest.TestCase):
             tiled = json.load(f)
         slower = copy.deepcopy(tiled)
         best = slower["entries"][0]["best"]
-        best.update(variant="naive", name="naive_f32_wg64", params={"wg": 64}, median_us=best["median_us"] * 3)
+        naive_path = os.path.join(self.dir.name, "naive-tuned.json")  # for the naive kernel's hash in this build
+        p = subprocess.run([BIN, "--shape", "64x64x512", "--variants", "naive", "--samples", "3", "--out", naive_path],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(naive_path) as f:
+            naive_hash = json.load(f)["entries"][0]["best"]["kernel_hash"]
+        best.update(variant="naive", name="naive_f32_wg64", params={"wg": 64}, median_us=best["median_us"] * 3,
+                    kernel_hash=naive_hash)
         best["samples_us"] = [v * 3 for v in best["samples_us"]]
         new_path = os.path.join(self.dir.name, "naive.json")
         write(new_path, slower)
@@ -121,6 +139,27 @@ class Compare(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertIn("regressed", p.stdout)
         self.assertIn("rerun +", p.stdout)
+
+    def test_rerun_keeps_a_regression_it_cannot_reproduce(self):
+        # A rerun times this build's kernels on this driver for both sides: where the baseline's kernel or driver
+        # was another, timing this build twice would clear a real slowdown, so the entry stays a regression.
+        fresh = copy.deepcopy(self.base)
+        best = fresh["entries"][0]["best"]
+        best["median_us"] *= 3
+        best["samples_us"] = [v * 3 for v in best["samples_us"]]
+        for change, fragment in [(lambda b: b["entries"][0]["best"].update(kernel_hash="fnv1a64:0123456789abcdef"),
+                                  "BASE's kernel (fnv1a64:0123456789abcdef) is not this build's"),
+                                 (lambda b: b["device"].update(driver_version="0.0.0"), "BASE ran on driver 0.0.0")]:
+            base = copy.deepcopy(self.base)
+            change(base)
+            write(self.base_path, base)
+            try:
+                rc, out, err = self.compare(fresh, "--rerun", "--threshold", "50%")
+                self.assertEqual(rc, 1, out + err)
+                self.assertIn("regressed", out)
+                self.assertIn("not rerun: " + fragment, out)
+            finally:
+                write(self.base_path, self.base)
 
     def base_cv_low(self):
         base = copy.deepcopy(self.base)
