@@ -27,6 +27,12 @@ class Compare(unittest.TestCase):
         assert p.returncode == 0, p.stderr
         with open(cls.base_path) as f:
             cls.base = json.load(f)
+        # Lavapipe's samples of one config spread by up to 3x under load, so a copy made 3x slower could overlap
+        # them: the base's samples are set within 4 % of their median, which is what the edits below are judged by.
+        for e in cls.base["entries"]:
+            b = e["best"]
+            b["samples_us"] = [b["median_us"] * (1 + 0.01 * (i - 2)) for i in range(len(b["samples_us"]))]
+        write(cls.base_path, cls.base)
 
     @classmethod
     def tearDownClass(cls):
