@@ -35,6 +35,23 @@ class Docs(unittest.TestCase):
         self.assertEqual(missing, [], "options in --help that README.md does not mention")
 
 
+class FirstScreen(unittest.TestCase):
+    def test_the_first_screen_gets_a_user_to_a_table_then_links_that_resolve(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            readme = f.read()
+        first = readme.splitlines()[:30]  # one screen
+        self.assertTrue(any(l.startswith("scripts/run --shape 1024x768x3072") for l in first), "the first command")
+        self.assertTrue(any("Contents:" in l for l in first), "the contents links")
+        # Every in-page link names a heading, as GitHub derives their anchors.
+        def anchor(heading):
+            text = re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", ""))
+            return text.replace(" ", "-")
+        anchors = {anchor(h) for h in re.findall(r"^#+ (.+)$", readme, re.M)}
+        links = re.findall(r"\]\(#([^)]+)\)", readme)
+        self.assertGreater(len(links), 8)
+        self.assertEqual([l for l in links if l not in anchors], [], "links to no heading")
+
+
 class FamilyList(unittest.TestCase):
     def test_the_binary_sweeps_the_families_kernels_cmakelists_lists_in_its_order(self):
         # kernels/CMakeLists.txt is the one list of families (gemmtune_family, gemmtune_add_kernel ... FAMILY); the
