@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", "build/gemmtune"))
@@ -185,6 +186,23 @@ class Tune(unittest.TestCase):
             self.assertEqual(len(lines), 1, err)
             for f in fragments:
                 self.assertIn(f, lines[0])
+
+    def test_the_total_budget_bounds_the_whole_run(self):
+        # --total-budget is the run's whole time: each problem gets an equal share of what is left, and a share is
+        # everything (reference, screening, finals, baseline). Bound: the budget, 10 %, and 4 s for the process's
+        # start and the one config that may run past a share's end (lavapipe builds a large tile in up to a second;
+        # with two CPU hogs beside it the run took 5.8-8.9 s).
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            start = time.monotonic()
+            rc, out, err = run("--shape", "96x96x96,128x128x128,160x160x160", "--total-budget", "6", "--samples", "3",
+                               "--out", path)
+            elapsed = time.monotonic() - start
+            self.assertEqual(rc, 0, err)
+            self.assertLess(elapsed, 6 * 1.1 + 4.0, out)
+            entries = load_json(path)["entries"]
+            self.assertEqual(len(entries), 3)
+            self.assertTrue(all(e["best"] for e in entries))
 
     def test_the_operation_is_the_table_key(self):
         with tempfile.TemporaryDirectory() as d:
