@@ -14,11 +14,14 @@
 // computed once and advanced by a constant a step: issue 22 step 5); edge tiles and the k tail check every element
 // (zero fill), so any M, N, K works.
 //
-// With SPLIT > 1 workgroup z covers product z / SPLIT over k range z % SPLIT and split-k is finished in this pass
-// (common/split_one_pass.glsl): the last workgroup of a tile to arrive adds the planes in range order.
+// With SPLIT > 1 workgroup z covers product z / SPLIT over k range z % SPLIT and writes its raw sums to that range's
+// plane; split-k is finished in this pass (common/split_one_pass.glsl: the last workgroup of a tile to arrive adds
+// the planes in range order) or, with REDUCE_PASS, by the reduce pass (splitk_reduce.comp), whose adds are spread
+// over the device instead of over one workgroup a tile.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size, must equal (BM/WM) * (BN/WN) * 32   1: BM   2: BN   3: BK   4: WM   5: WN   6: TM   7: TN
+//   8: REDUCE_PASS (split-k finished by the reduce pass)
 // TM and TN are 4 or 8. Summation: k ascends in every invocation and ranges are added in order, no atomics in
 // the sums, so repeated runs give identical bits (the fixed order of deterministic mode is the tiled kernel's).
 
@@ -33,6 +36,7 @@ layout(constant_id = 4) const uint WM = 32;
 layout(constant_id = 5) const uint WN = 64;
 layout(constant_id = 6) const uint TM = 8;
 layout(constant_id = 7) const uint TN = 8;
+layout(constant_id = 8) const bool REDUCE_PASS = false;
 
 #include "common/gemm_common.glsl"
 #include "common/split_one_pass.glsl"
@@ -223,6 +227,7 @@ void main() {
         if (gr < p.M && gc < p.N) planes[scratch_index(z, range, gr, gc)] = total[i * TN + j];
       }
     }
+    if (REDUCE_PASS) return;  // the reduce pass adds the planes and applies the epilogue
     const uint tiles_n = (p.N + BN - 1) / BN, tiles_m = (p.M + BM - 1) / BM;
     const uint counter = (z * tiles_m + tile_y) * tiles_n + tile_x;
     if (!split_last_to_arrive(counter)) return;

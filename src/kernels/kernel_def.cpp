@@ -56,7 +56,7 @@ std::vector<std::span<const uint32_t>> KernelFamily::modules(DType dtype) const 
   bool reduces = false;
   for (const ParamSpec& p : params)
     if (p.name == "splits")
-      for (uint32_t v : p.values) reduces |= v > 1 && !arrival_counters;
+      for (uint32_t v : p.values) reduces |= v > 1 && (!arrival_counters || reduce_pass_too);
   if (reduces) out.push_back(splitk_reduce_spirv(dtype));
   out.push_back(epilogue_spirv());
   return out;

@@ -89,8 +89,12 @@ struct KernelFamily {
   /// Split-k finished in the main pass, without the reduce pass: each workgroup writes its range's raw sums to
   /// the scratch planes and counts its arrival on its block of C (binding 5, counters that start at zero); the
   /// last workgroup of a block to arrive adds the planes in range order, applies the epilogue and resets the
-  /// count. The value is how many counters a config needs for a problem. Unset: the reduce pass finishes.
+  /// count. The value is how many counters a config needs for a problem; 0 for a config that leaves its planes to
+  /// the reduce pass (where `reduce_pass_too` says some do). Unset: the reduce pass finishes every split config.
   std::function<uint64_t(const Config&, const GemmProblem&)> arrival_counters;
+  /// Some split configs of a family with `arrival_counters` finish through the reduce pass instead (warptile's
+  /// REDUCE_PASS), so its module is among the family's.
+  bool reduce_pass_too = false;
   /// Screening hints. `screening_rank` orders the family's configs for a problem (lower first; unset: the
   /// generic order by workgroup size, work per invocation and tile size). `screening_weight` is how many of
   /// the family's configs go into each round of the round-robin over families (a variant known to be much

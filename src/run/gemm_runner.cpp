@@ -244,7 +244,8 @@ void GemmRunner::prepare_split_buffers(const KernelFamily& family, const Config&
   const uint32_t splits = family.splits(config);
   if (splits == 1) return;
   ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
-  if (family.arrival_counters) ensure_arrivals(family.arrival_counters(config, problem_));
+  const uint64_t counters = family.arrival_counters ? family.arrival_counters(config, problem_) : 0;
+  if (counters > 0) ensure_arrivals(counters);
 }
 
 void GemmRunner::ensure_arrivals(uint64_t count) {
@@ -343,7 +344,7 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   }
   // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass, or to the main pass's last
   // workgroup of each block where the family finishes split-k there.
-  const bool finishes_in_main = passes->splits == 1 || bool(family.arrival_counters);
+  const bool finishes_in_main = passes->splits == 1 || passes->arrival_counters > 0;
   for (const vk::SpecConstant& c :
        problem_constants(problem_, operands_.layout, fused && finishes_in_main, passes->splits))
     constants.push_back(c);

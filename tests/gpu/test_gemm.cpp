@@ -185,14 +185,21 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
   // kernels/gemm_warptile.comp: each lane grid (4 x 8, 8 x 4, 2 x 16, 16 x 2 lanes), 4- and 8-wide runs, BK 8, 16
   // and 32, workgroups of 1 to 8 warp tiles; on an odd shape (checked staging everywhere), an aligned one whose
   // interior tiles take the unchecked path and whose k tail does not (K = 100), and one with an offset A (unaligned
-  // rows: the checked path on every tile); every layout. Split-k finished in the pass: 3 ranges with beta, bias and
-  // gelu (fused = unfused), and its bits repeat (the arrival counters come back to zero).
+  // rows: the checked path on every tile); every layout. Split-k in 3 ranges with beta, bias and gelu, finished in the
+  // pass (the arrival counters come back to zero) and by the reduce pass (reduce1): fused = unfused, bits repeat.
   const KernelFamily* family = find_family("warptile");
   ASSERT_NE(family, nullptr);
   auto tile = [](uint32_t bm, uint32_t bn, uint32_t bk, uint32_t wm, uint32_t wn, uint32_t tm, uint32_t tn,
-                 uint32_t splits) {
-    return Config{
-        {{"bm", bm}, {"bn", bn}, {"bk", bk}, {"wm", wm}, {"wn", wn}, {"tm", tm}, {"tn", tn}, {"splits", splits}}};
+                 uint32_t splits, uint32_t reduce = 0) {
+    return Config{{{"bm", bm},
+                   {"bn", bn},
+                   {"bk", bk},
+                   {"wm", wm},
+                   {"wn", wn},
+                   {"tm", tm},
+                   {"tn", tn},
+                   {"splits", splits},
+                   {"reduce", reduce}}};
   };
   const Config configs[] = {tile(32, 64, 8, 16, 64, 4, 8, 1),  tile(64, 32, 16, 64, 16, 8, 4, 1),
                             tile(32, 64, 32, 16, 64, 8, 4, 1), tile(64, 32, 8, 64, 16, 4, 8, 1),
@@ -215,7 +222,7 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
     p.epilogue.bias = true;
     p.epilogue.activation = Activation::gelu_tanh;
     GemmRunner runner(device(), p, RunOptions{});
-    const Config config = tile(64, 32, 16, 32, 32, 8, 4, 3);
+    const Config config = tile(64, 32, 16, 32, 32, 8, 4, 3, layout.trans_a ? 1 : 0);  // tn, tt: the reduce pass
     const std::string name = family->config_name(config, p.dtype) + " " + layout.name();
     ASSERT_EQ(runner.evaluate(*family, config, 1, 2).disposition, Disposition::passed) << name;
     const std::vector<float> first = runner.last_result();
