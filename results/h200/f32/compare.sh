@@ -11,8 +11,8 @@ variant=${VARIANT:-tiled}
 # SPACE: the variant's values to time (JSON object of lists; default 32 configs, about 190 s a binary over the four shapes).
 default_space='{"bm": [64, 128], "bn": [64, 128], "bk": [8, 16], "tm": [4, 8], "tn": [4, 8]}'
 echo "{\"space_version\": 1, \"variants\": {\"$variant\": ${SPACE:-$default_space}}}" > "$out/work/space.json"
-timeout 90 python3 .gpu-kit/cublas_anchor.py --dtypes f32 --layouts nn,nt --shapes 2048x2048x2048,4096x4096x4096,512x4096x14336 \
-  > "$out/work/cublas.jsonl"
+cublas_shapes=$(for s in $shapes; do echo "${s%%:*}"; done | sort -u | paste -sd, -)  # cuBLAS on the same shapes
+timeout 90 python3 .gpu-kit/cublas_anchor.py --dtypes f32 --layouts nn,nt --shapes "$cublas_shapes" > "$out/work/cublas.jsonl"
 grep -h '"us"' "$out/work/cublas.jsonl" | cut -c1-200
 for entry in ${BINS:?}; do
   label=${entry%%=*} bin=${entry#*=}
