@@ -1,5 +1,6 @@
 // The warp-tiled f32 family (kernels/gemm_warptile.comp): the workgroup tile split into warp tiles of 32 lanes,
-// each lane TM x TN outputs read as 16-byte runs from double-buffered shared tiles; split-k finished in one pass.
+// each lane TM x TN outputs read as 16-byte runs from double-buffered shared tiles; split-k finished in the same pass
+// or by the reduce pass (REDUCE).
 #include <cmath>
 
 #include "kernels/registry.hpp"
