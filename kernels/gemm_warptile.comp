@@ -184,6 +184,12 @@ void multiply(uint buf, uint a_at, uint b_at) {
   }
 }
 
+// The lane's outputs (bases set by main()): its row i is row_base + (i / 4) * LM * 4 + i % 4 (run i / 4; runs are
+// LM lanes x 4 rows apart), its column j alike.
+uint row_base, col_base;
+uint out_row(uint i) { return row_base + (i / 4) * LM * 4 + i % 4; }
+uint out_col(uint j) { return col_base + (j / 4) * LN * 4 + j % 4; }
+
 void main() {
   lid = gl_LocalInvocationID.x;
   const uint warp = lid / 32, lane = lid % 32;
@@ -197,7 +203,7 @@ void main() {
   const uint range = zs % SPLIT;
   k_begin = range * p.k_split;
   k_end = min(p.K, k_begin + p.k_split);
-  // The lane's rows are warp_m * WM + (r * LM + lane_m) * 4 + e (run r, element e), its columns alike.
+  // The lane's first vec4 in a k row of each shared tile (its runs are LM and LN vec4s apart).
   const uint a_at = warp_m * (WM / 4) + lane_m, b_at = warp_n * (WN / 4) + lane_n;
 
   [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = 0.0;
@@ -218,12 +224,13 @@ void main() {
     }
   }
 
-  const uint row_base = row0 + warp_m * WM + lane_m * 4, col_base = col0 + warp_n * WN + lane_n * 4;
+  row_base = row0 + warp_m * WM + lane_m * 4;
+  col_base = col0 + warp_n * WN + lane_n * 4;
   if (SPLIT > 1) {
     [[unroll]] for (uint i = 0; i < TM; ++i) {
-      const uint gr = row_base + (i / 4) * LM * 4 + i % 4;
+      const uint gr = out_row(i);
       [[unroll]] for (uint j = 0; j < TN; ++j) {
-        const uint gc = col_base + (j / 4) * LN * 4 + j % 4;
+        const uint gc = out_col(j);
         if (gr < p.M && gc < p.N) planes[scratch_index(z, range, gr, gc)] = total[i * TN + j];
       }
     }
@@ -232,9 +239,9 @@ void main() {
     const uint counter = (z * tiles_m + tile_y) * tiles_n + tile_x;
     if (!split_last_to_arrive(counter)) return;
     [[unroll]] for (uint i = 0; i < TM; ++i) {
-      const uint gr = row_base + (i / 4) * LM * 4 + i % 4;
+      const uint gr = out_row(i);
       [[unroll]] for (uint j = 0; j < TN; ++j) {
-        const uint gc = col_base + (j / 4) * LN * 4 + j % 4;
+        const uint gc = out_col(j);
         if (gr < p.M && gc < p.N) c_data[c_index(z, gr, gc)] = finish(split_planes_sum(z, gr, gc), z, gr, gc);
       }
     }
@@ -244,23 +251,23 @@ void main() {
   // The epilogue a step at a time over the register tile (see scaled() in common/gemm_common.glsl).
   [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = scaled(total[i]);
   [[unroll]] for (uint i = 0; i < TM; ++i) {
-    const uint gr = row_base + (i / 4) * LM * 4 + i % 4;
+    const uint gr = out_row(i);
     [[unroll]] for (uint j = 0; j < TN; ++j) {
-      const uint gc = col_base + (j / 4) * LN * 4 + j % 4;
+      const uint gc = out_col(j);
       if (gr < p.M && gc < p.N) total[i * TN + j] = plus_c(total[i * TN + j], z, gr, gc);
     }
   }
   [[unroll]] for (uint j = 0; j < TN; ++j) {
-    const uint gc = col_base + (j / 4) * LN * 4 + j % 4;
+    const uint gc = out_col(j);
     if (gc >= p.N) continue;
     [[unroll]] for (uint i = 0; i < TM; ++i) total[i * TN + j] = plus_bias(total[i * TN + j], gc);
   }
   [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = activation(total[i]);
   [[unroll]] for (uint i = 0; i < TM; ++i) {
-    const uint gr = row_base + (i / 4) * LM * 4 + i % 4;
+    const uint gr = out_row(i);
     if (gr >= p.M) continue;
     [[unroll]] for (uint j = 0; j < TN; ++j) {
-      const uint gc = col_base + (j / 4) * LN * 4 + j % 4;
+      const uint gc = out_col(j);
       if (gc < p.N) c_data[c_index(z, gr, gc)] = total[i * TN + j];
     }
   }

@@ -81,8 +81,13 @@ std::optional<std::string> unreproducible(const TableEntry& e, const TuningTable
   if (here != table.device.driver_version)
     return side + " ran on driver " + table.device.driver_version + ", this device runs " + here;
   if (e.best->kernel_hash.empty()) return side + " does not record its kernel's hash";
-  const NamedConfig named = config_named(e.best->name, side);
-  const std::string hash = named.family->kernel_hash(named.dtype);
+  std::string hash;
+  try {
+    const NamedConfig named = config_named(e.best->name, side);
+    hash = named.family->kernel_hash(named.dtype);
+  } catch (const Error&) {  // a family or parameter this build does not have: nothing here can time it
+    return side + "'s config " + e.best->name + " is not one this build has";
+  }
   if (e.best->kernel_hash != hash)
     return side + "'s kernel (" + e.best->kernel_hash + ") is not this build's (" + hash + ")";
   return std::nullopt;

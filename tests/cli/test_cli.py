@@ -192,7 +192,7 @@ class Tune(unittest.TestCase):
         # --total-budget is the run's whole time: each problem gets an equal share of what is left, and a share is
         # everything (reference, screening, finals, baseline). Bound: the budget, 10 %, and 4 s for the process's
         # start and the one config that may run past a share's end (lavapipe builds a large tile in up to a second;
-        # with two CPU hogs beside it the run took 5.8-8.9 s).
+        # the run took 5.6-5.9 s with or without two CPU hogs beside it, and once, beside them, more than 9.1 s).
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "t.json")
             start = time.monotonic()

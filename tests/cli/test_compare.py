@@ -155,7 +155,9 @@ class Compare(unittest.TestCase):
         best["samples_us"] = [v * 3 for v in best["samples_us"]]
         for change, fragment in [(lambda b: b["entries"][0]["best"].update(kernel_hash="fnv1a64:0123456789abcdef"),
                                   "BASE's kernel (fnv1a64:0123456789abcdef) is not this build's"),
-                                 (lambda b: b["device"].update(driver_version="0.0.0"), "BASE ran on driver 0.0.0")]:
+                                 (lambda b: b["device"].update(driver_version="0.0.0"), "BASE ran on driver 0.0.0"),
+                                 (lambda b: b["entries"][0]["best"].update(name="future_f32_x1"),
+                                  "BASE's config future_f32_x1 is not one this build has")]:
             base = copy.deepcopy(self.base)
             change(base)
             write(self.base_path, base)
