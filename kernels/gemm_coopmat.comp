@@ -12,9 +12,9 @@
 // the next step is loaded into registers during the multiply), then every subgroup loads its fragments (column-major
 // for a transposed operand) and multiplies. With STAGES = 2 the tiles are double-buffered: the next step is stored into
 // the other buffer right after the multiply, so one barrier per step suffices (two with STAGES = 1: before the
-// multiply, and before the tiles are overwritten). Accumulators leave through shared memory one fragment at a time, so
-// alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1, workgroup z covers
-// product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
+// multiply, and before the tiles are overwritten). Accumulators leave through the tiles' shared memory one fragment
+// at a time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
+// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
@@ -58,13 +58,16 @@ const uint A_RUN = TRANS_A ? BM : BK;  // tile extent along A's contiguous direc
 const uint B_RUN = TRANS_B ? BK : BN;
 const uint A_STRIDE = A_RUN + 8;       // elements per shared row
 const uint B_STRIDE = B_RUN + 8;
-const uint OUT_STRIDE = 16 + 4;
 // Sized for either orientation: BM * BK + 8 * (BM + BK) >= rows * (run + 8) both ways; STAGES buffers each.
 const uint A_TILE = (BM * BK + 8 * (BM + BK)) / 8;  // uvec4s per buffer
 const uint B_TILE = (BK * BN + 8 * (BK + BN)) / 8;
-shared uvec4 tile_a[STAGES * A_TILE];
-shared uvec4 tile_b[STAGES * B_TILE];
-shared float out_frag[SG_M * SG_N * 16 * OUT_STRIDE];
+const uint B_BASE = STAGES * A_TILE;                // the B buffers follow the A buffers
+// Accumulators leave through the same memory once the k loop is over: a 16 x 16 fragment of f32 per subgroup,
+// rows of OUT_STRIDE floats (OUT_STRIDE / 4 uvec4s). Sharing it lets 8-subgroup tiles double-buffer at BK 32.
+const uint OUT_STRIDE = 16 + 4;
+const uint OUT_TILE = SG_M * SG_N * 16 * OUT_STRIDE / 4;
+const uint TILES = STAGES * (A_TILE + B_TILE);
+shared uvec4 smem[TILES > OUT_TILE ? TILES : OUT_TILE];
 
 // The next step's groups are loaded into registers while the current step is multiplied.
 const uint A_GROUPS = BM * BK / 8;
@@ -93,7 +96,37 @@ void b_group(uint g, out uint kk, out uint c) {
 uint a_slot(uint g) { return (g / (A_RUN / 8)) * (A_STRIDE / 8) + g % (A_RUN / 8); }
 uint b_slot(uint g) { return (g / (B_RUN / 8)) * (B_STRIDE / 8) + g % (B_RUN / 8); }
 
+// Interior tiles of aligned operands stage whole steps without bounds checks: each group's uvec4 index at the
+// range's first step, advanced by a constant a step (as warptile does: issue 22 step 5).
+bool interior;
+uint k_first;
+uint a_first[A_PER], b_first[B_PER];
+
+void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
+  interior = ALIGNED_A && ALIGNED_B && row0 + BM <= p.M && col0 + BN <= p.N;
+  k_first = k_begin;
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    uint r, kk;
+    a_group(lid + j * WG_SIZE, r, kk);
+    a_first[j] = index_op_a(z, row0 + r, k_begin + kk) / 8;
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    uint kk, c;
+    b_group(lid + j * WG_SIZE, kk, c);
+    b_first[j] = index_op_b(z, k_begin + kk, col0 + c) / 8;
+  }
+}
+
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
+  if (interior && k0 + BK <= k_end) {  // uniform across the workgroup
+    const uint s = (k0 - k_first) / BK;
+    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8, b_step = (TRANS_B ? BK : BK * p.ldb) / 8;
+    [[unroll]] for (uint j = 0; j < A_PER; ++j)
+      reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * a_step] : uvec4(0);
+    [[unroll]] for (uint j = 0; j < B_PER; ++j)
+      reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_vec[b_first[j] + s * b_step] : uvec4(0);
+    return;
+  }
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
     uint r, kk;
@@ -137,11 +170,11 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
 void store_step(uint lid, uint stage) {
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-    if (g < A_GROUPS) tile_a[stage * A_TILE + a_slot(g)] = reg_a[j];
+    if (g < A_GROUPS) smem[stage * A_TILE + a_slot(g)] = reg_a[j];
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-    if (g < B_GROUPS) tile_b[stage * B_TILE + b_slot(g)] = reg_b[j];
+    if (g < B_GROUPS) smem[B_BASE + stage * B_TILE + b_slot(g)] = reg_b[j];
   }
 }
 
@@ -165,6 +198,7 @@ void main() {
   }
 
   if (p.alpha != 0.0 && k_begin < k_end) {
+    set_first_indices(z, row0, col0, k_begin, lid);
     load_step(z, row0, col0, k_begin, k_end, lid);
     if (STAGES == 2) {
       store_step(lid, 0);
@@ -178,19 +212,19 @@ void main() {
         barrier();
       }
       if (more) load_step(z, row0, col0, k0 + BK, k_end, lid);
-      const uint a_base = stage * A_TILE, b_base = stage * B_TILE;
+      const uint a_base = stage * A_TILE, b_base = B_BASE + stage * B_TILE;
       [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
         coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a_frag[FM];
         // Offsets and strides count uvec4s (8 elements); a transposed operand's fragments load column-major.
         [[unroll]] for (uint i = 0; i < FM; ++i) {
           const uint r = sg_row * WM + i * 16;
-          coopMatLoad(a_frag[i], tile_a, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8, A_STRIDE / 8,
+          coopMatLoad(a_frag[i], smem, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8, A_STRIDE / 8,
                       TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
         }
         [[unroll]] for (uint j = 0; j < FN; ++j) {
           coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b_frag;
           const uint c = sg_col * WN + j * 16;
-          coopMatLoad(b_frag, tile_b, b_base + (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8, B_STRIDE / 8,
+          coopMatLoad(b_frag, smem, b_base + (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8, B_STRIDE / 8,
                       TRANS_B ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
           [[unroll]] for (uint i = 0; i < FM; ++i) acc[i * FN + j] = coopMatMulAdd(a_frag[i], b_frag, acc[i * FN + j]);
         }
@@ -204,18 +238,20 @@ void main() {
     }
   }
 
-  // Out through shared memory, one fragment per subgroup at a time: each lane writes 8 of its 256 elements.
-  const uint out_base = sg * 16 * OUT_STRIDE;
+  // Out through shared memory, one fragment per subgroup at a time: each lane writes 8 of its 256 elements. The
+  // k loop ended with a barrier after its last fragment loads, so the tiles are free.
+  const uint out_base = sg * 16 * OUT_STRIDE / 4;  // uvec4s
   [[unroll]] for (uint i = 0; i < FM; ++i) {
     [[unroll]] for (uint j = 0; j < FN; ++j) {
-      coopMatStore(acc[i * FN + j], out_frag, out_base, OUT_STRIDE, gl_CooperativeMatrixLayoutRowMajor);
+      coopMatStore(acc[i * FN + j], smem, out_base, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
       subgroupBarrier();
       for (uint e = lane; e < 256; e += 32) {
         const uint r = e / 16, c = e % 16;
         const uint gr = row0 + sg_row * WM + i * 16 + r;
         const uint gc = col0 + sg_col * WN + j * 16 + c;
         if (gr < p.M && gc < p.N) {
-          const float sum = out_frag[out_base + r * OUT_STRIDE + c];
+          const uint word = r * OUT_STRIDE + c;
+          const float sum = uintBitsToFloat(smem[out_base + word / 4][word % 4]);
           if (SPLIT > 1) {
             scratch_data[scratch_index(z, range, gr, gc)] = sum;
           } else {

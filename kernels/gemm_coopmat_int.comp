@@ -107,7 +107,35 @@ void b_group(uint g, out uint kk, out uint c) {
 uint a_slot(uint g) { return (g / (A_RUN / 16)) * (A_STRIDE / 16) + g % (A_RUN / 16); }
 uint b_slot(uint g) { return (g / (B_RUN / 16)) * (B_STRIDE / 16) + g % (B_RUN / 16); }
 
+// Interior tiles of aligned operands stage whole steps without bounds checks: each group's uvec4 index at k = 0,
+// advanced by a constant a step (issue 21 step 5, as in gemm_coopmat.comp).
+bool interior;
+uint a_first[A_PER], b_first[B_PER];
+
+void set_first_indices(uint z, uint row0, uint col0, uint lid) {
+  interior = ALIGNED_A && ALIGNED_B && row0 + BM <= p.M && col0 + BN <= p.N;
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    uint r, kk;
+    a_group(lid + j * WG_SIZE, r, kk);
+    a_first[j] = index_op_a(z, row0 + r, kk) / 16;
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    uint kk, c;
+    b_group(lid + j * WG_SIZE, kk, c);
+    b_first[j] = index_op_b(z, kk, col0 + c) / 16;
+  }
+}
+
 void load_step(uint z, uint row0, uint col0, uint k0, uint lid) {
+  if (interior && k0 + BK <= p.K) {  // uniform across the workgroup
+    const uint s = k0 / BK;
+    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 16, b_step = (TRANS_B ? BK : BK * p.ldb) / 16;
+    [[unroll]] for (uint j = 0; j < A_PER; ++j)
+      reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * a_step] : uvec4(0);
+    [[unroll]] for (uint j = 0; j < B_PER; ++j)
+      reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_vec[b_first[j] + s * b_step] : uvec4(0);
+    return;
+  }
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
     uint r, kk;
@@ -186,6 +214,7 @@ void main() {
   const FRAG_A za_fill = FRAG_A(za);
   const FRAG_B zb_fill = FRAG_B(zb);
 
+  set_first_indices(z, row0, col0, lid);
   load_step(z, row0, col0, 0, lid);
   if (STAGES == 2) {
     store_step(lid, 0);

@@ -1,6 +1,7 @@
 // The cooperative-matrix family: kernels/gemm_coopmat.comp (16 x 16 x 16 f16/bf16 fragments, f32 sums) and, for
 // 8-bit integers, kernels/gemm_coopmat_int.comp (16 x 32 by 32 x 16 fragments, 32-bit wrapping sums), which takes
 // the same tuned constants.
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/matrix_requirements.hpp"
@@ -12,13 +13,27 @@ namespace gemmtune {
 namespace {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+// Screening order, lower first: the winners on the H200 (results/h200/notes.md, issue 5 steps 5 and 10, issue 21
+// step 5) are 128x128 tiles, or 64x64 where few tiles cover C, with BK 64 (single-buffered since interior tiles
+// stage from advanced indices; BK 32 double-buffered next) and 4 subgroups (8 and 16 lost at 4096^3 and 2048^3:
+// issue 21 steps 3-5); split-k only where the tiles alone leave the device idle; square tiles before others of the
+// same area.
+double screening_rank(const Config& c, const GemmProblem& p) {
+  return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) +
+         (c.get("bk") == 64   ? 0.0
+          : c.get("bk") == 32 ? 1.0
+                              : 2.0) +
+         (c.get("sgn") == 2 ? 0.0 : 0.75) + (c.get("sgm") == 2 ? 0.0 : 0.75) + (c.get("stages") == 2 ? 0.0 : 0.5) +
+         (c.get("bm") == c.get("bn") ? 0.0 : 0.75);
+}
+
 KernelFamily make_coopmat() {
   KernelFamily f;
   f.name = "coopmat";
   f.color = "#e15759";
-  // Subgroups: 2 x 2 (4) or 2 x 4 (8), each owning a block of 16 x 16 accumulators.
+  // Subgroups: 2 or 4 down by 2 or 4 across (4 to 16), each owning a block of 16 x 16 accumulators.
   f.params = {{"bm", 1, {64, 128, 256}}, {"bn", 2, {64, 128, 256}}, {"bk", 3, {16, 32, 64}},
-              {"sgm", 4, {2}},           {"sgn", 5, {2, 4}},        {"splits", kNoSpecConstant, {1, 2, 4, 8}},
+              {"sgm", 4, {2, 4}},        {"sgn", 5, {2, 4}},        {"splits", kNoSpecConstant, {1, 2, 4, 8}},
               {"stages", 6, {1, 2}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32)
@@ -57,12 +72,14 @@ KernelFamily make_coopmat() {
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
   f.shared_bytes = [](const Config& c, DType dtype) {
-    // As declared in the shaders: each tile sized for either orientation (rows padded by 16 bytes), plus the
-    // output staging of 4-byte sums.
+    // As declared in the shaders: each tile sized for either orientation (rows padded by 16 bytes), and the
+    // output staging of 4-byte sums, a 16 x 20 fragment a subgroup: beside the tiles in the integer kernel, in
+    // the tiles' memory in the float one.
     const uint64_t bm = c.get("bm"), bn = c.get("bn"), bk = c.get("bk");
-    const uint64_t tiles = is_integer(dtype) ? (bm * bk + 16 * (bm + bk)) + (bk * bn + 16 * (bk + bn))
-                                             : (bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2;
-    return uint64_t(c.get("stages")) * tiles + uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
+    const uint64_t staging = uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
+    if (is_integer(dtype)) return c.get("stages") * ((bm * bk + 16 * (bm + bk)) + (bk * bn + 16 * (bk + bn))) + staging;
+    return std::max<uint64_t>(c.get("stages") * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2),
+                              staging);
   };
   f.grid = [](const Config& c, const GemmProblem& p) {
     return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
@@ -74,18 +91,9 @@ KernelFamily make_coopmat() {
     needs.splits = c.get("splits");
     return needs;
   };
-  // Screening: the winners on the H200 (results/h200/notes.md, steps 5 and 10) were 128x128 tiles, or 64x64
-  // where few tiles cover C, with BK 64 (BK 32 double-buffered where two BK 64 buffers do not fit) and 4
-  // subgroups; split-k only where the tiles alone leave the device idle.
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.
-  f.screening_rank = [](const Config& c, const GemmProblem& p) {
-    return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) +
-           (c.get("bk") == 64   ? 0.0
-            : c.get("bk") == 32 ? 1.0
-                                : 2.0) +
-           (c.get("sgn") == 2 ? 0.0 : 0.5) + (c.get("stages") == 2 ? 0.0 : 1.5);
-  };
+  f.screening_rank = screening_rank;
   f.screening_weight = 3;
   f.spirv = coopmat_spirv;
   return f;

@@ -404,6 +404,25 @@ Measurement GemmRunner::prepare(const KernelFamily& family, const Config& config
   return run_config(family, config, warmup, 0, false);
 }
 
+void WarmUp::add_batch(double run_ns, uint32_t runs) {
+  warm_ns += run_ns * runs;
+  ++batches_run;
+  if (batches_run == 1) {
+    mark_run_ns = run_ns, mark_warm_ns = warm_ns;
+    return;
+  }
+  // Compared with the batch that ended at least kSteadyWindowNs of device time earlier: two short batches in a row
+  // agree even while the clocks are still climbing.
+  if (warm_ns - mark_warm_ns < kSteadyWindowNs) return;
+  steady = std::abs(run_ns - mark_run_ns) <= kSteadyTolerance * mark_run_ns;
+  mark_run_ns = run_ns, mark_warm_ns = warm_ns;
+}
+
+bool WarmUp::done() const {
+  if (batches_run < min_batches || warm_ns < target_ns) return false;
+  return !wait_for_steady || steady || warm_ns >= kSteadyCap * target_ns;
+}
+
 double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType type, double idle_ns) {
   if (options.screen_warmup_ns >= 0.0) return options.screen_warmup_ns;
   if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return std::clamp(idle_ns, 20'000'000.0, 200'000'000.0);
@@ -514,28 +533,33 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
   // The verification run is never a timing, nor warm-up, nor the estimate of a run: a driver may finish
   // compiling at the first dispatch (lavapipe's JIT does) and the GPU may still be at idle clocks, and a slow
   // first dispatch taken as the estimate would cut screening's warm-up short. One plain run sets it.
+  // Clocks fall while the device idles (an H200 went to 345 of 1980 MHz between candidates whose host-side
+  // compile and check took a few hundred ms) and only sustained work brings them back. The idle counts from the
+  // end of the last candidate's device work to now: the build, and this candidate's check on the host.
+  const double idle_target = screen_warmup_target_ns(options_, device_.info().type, device_idle_ns());
   double run_ns = timed_batch(1);
-  // Warm-up by count and by device time; the per-run estimate is refreshed from each warm batch.
+  // Warm-up by count and by device time; the per-run estimate is refreshed from each warm batch. On a GPU it
+  // also runs on (up to 4x the target) until two batches in a row agree within 3 %: after seconds of idle
+  // the H200 still ran at idle clocks at the end of a 200 ms warm-up (results/h200/notes.md, issue 21 step 3).
+  const bool wait_for_steady = device_.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU;
   auto warm_up = [&](int batches, double target_ns) {
-    double warm_ns = 0.0;
-    for (int i = 0; i < batches || warm_ns < target_ns; ++i) {
+    WarmUp w{batches, target_ns, wait_for_steady};
+    while (!w.done()) {
       const uint32_t repeats = repeats_for(
-          run_ns, std::min(options_.min_sample_ns * 4, std::max(options_.min_sample_ns, target_ns - warm_ns)));
+          run_ns, std::min(options_.min_sample_ns * 4, std::max(options_.min_sample_ns, target_ns - w.warm_ns)));
       run_ns = timed_batch(repeats);
-      warm_ns += run_ns * repeats;
-      if (i > 10000) break;  // a device whose runs report no time: never loop forever
+      w.add_batch(run_ns, repeats);
+      if (w.batches_run > 10000) break;  // a device whose runs report no time: never loop forever
     }
   };
   if (screening) {
-    // Clocks fall while the device idles (an H200 went to 345 of 1980 MHz between candidates whose host-side
-    // compile and check took a few hundred ms) and only sustained work brings them back. The idle counts from
-    // the end of the last candidate's device work to now: the build, and this candidate's check on the host.
-    const double target = screen_warmup_target_ns(options_, device_.info().type, device_idle_ns());
-    if (run_ns < target) warm_up(0, target - run_ns);
+    if (run_ns < idle_target) warm_up(0, idle_target - run_ns);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   } else {
-    warm_up(warmup, options_.warmup_ns);
+    // On a GPU, a finalist or a bench after a long idle (a fresh pipeline's build took 4.8 s on the H200) gets
+    // the screening warm-up's length where that is longer; CPU devices have no clocks to bring back.
+    warm_up(warmup, wait_for_steady ? std::max(options_.warmup_ns, idle_target) : options_.warmup_ns);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   }

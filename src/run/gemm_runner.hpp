@@ -38,9 +38,10 @@ struct RunOptions {
   /// A timed sample is a batch of back-to-back runs lasting at least this long (at most 4096 runs):
   /// single short dispatches measure submission gaps, not the kernel.
   double min_sample_ns = 2'000'000.0;
-  /// Before a finalist's samples, back-to-back batches run until this much device time has passed: GPUs drop
-  /// their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only sustained
-  /// work brings them back.
+  /// Before a finalist's samples, back-to-back batches run until this much device time has passed (or the
+  /// screening warm-up's length for the idle before it, where longer; on a GPU, on until two batches agree): GPUs
+  /// drop their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only
+  /// sustained work brings them back.
   double warmup_ns = 200'000'000.0;
   /// Before a screening batch, back-to-back runs for this much device time (less the first run after
   /// verification). Negative: from how long the device idled before the warm-up (the host's builds and its
@@ -73,6 +74,26 @@ uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uin
 /// runs).
 void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard,
                         uint64_t copies = 1);
+
+/// A warm-up's progress: it is done after `min_batches` batches and `target_ns` of device time and, where
+/// `wait_for_steady` (GPUs), once a batch agrees within 3 % per run with the one that ended 50 ms of device time or
+/// more before it, or at 4x the target. After seconds of idle an H200 was still at idle clocks when a fixed 200 ms
+/// warm-up ended (issue 21 step 3: 2559 against 508 us).
+struct WarmUp {
+  static constexpr double kSteadyTolerance = 0.03;
+  static constexpr double kSteadyWindowNs = 50'000'000.0;
+  static constexpr double kSteadyCap = 4.0;
+  int min_batches = 0;
+  double target_ns = 0.0;
+  bool wait_for_steady = false;
+  int batches_run = 0;
+  double warm_ns = 0.0;
+  double mark_run_ns = 0.0, mark_warm_ns = 0.0;  ///< the batch the next comparison is against
+  bool steady = false;
+  /// One warm batch of `runs` runs at `run_ns` each.
+  void add_batch(double run_ns, uint32_t runs);
+  bool done() const;
+};
 
 /// Device time of back-to-back runs before a screening batch: options.screen_warmup_ns where set (>= 0), else by
 /// device type (see RunOptions::screen_warmup_ns), `idle_ns` being how long the device has idled.

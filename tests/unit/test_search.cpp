@@ -122,6 +122,42 @@ TEST(Search, EachProblemOfAShapeGetsAnEqualShareOfWhatIsLeftButAtLeastHalfItsSha
   EXPECT_DOUBLE_EQ(problem_budget_s(30, -4, 3, 2), 5.0);
 }
 
+TEST(Search, AGpuWarmUpRunsOnUntilItsRunTimeHoldsFor50MsAtMostFourTimesItsTarget) {
+  // The H200's clocks coming back from 345 MHz after a 4.8 s build: 8 ms batches, each run faster than the last
+  // until 520 us; two batches in a row agree within 3 % while it climbs, which must not count.
+  WarmUp ramp{2, 100e6, true};
+  for (double run_us : {2559.0, 2540.0, 2520.0, 2400.0, 2100.0, 1400.0, 900.0, 700.0, 600.0, 530.0}) {
+    ramp.add_batch(run_us * 1e3, uint32_t(8e6 / (run_us * 1e3)) + 1);
+    EXPECT_FALSE(ramp.done()) << run_us;
+  }
+  // Then steady at 520 us: done once a batch 50 ms after the last comparison agrees with it.
+  int steady_batches = 0;
+  while (!ramp.done() && steady_batches < 100) {
+    ramp.add_batch(520e3, 16);
+    ++steady_batches;
+  }
+  EXPECT_TRUE(ramp.done());
+  // At least one 50 ms window of steady runs (the climb's last batches are further than 3 % off), at most two.
+  EXPECT_GE(steady_batches * 16 * 520e3, 50e6);
+  EXPECT_LE(steady_batches * 16 * 520e3, 2 * 50e6 + 8.4e6);
+  EXPECT_LT(ramp.warm_ns, 4 * 100e6);  // steady before the cap
+  // Steady runs from the start still wait for the target and the batch count.
+  WarmUp early{3, 200e6, true};
+  early.add_batch(500e3, 16);
+  early.add_batch(500e3, 16);
+  EXPECT_FALSE(early.done());
+  // Never steady (the clocks keep moving): it stops at 4x the target.
+  WarmUp moving{0, 20e6, true};
+  double run_ns = 1e6;
+  while (!moving.done() && moving.batches_run < 1000) moving.add_batch(run_ns *= 0.98, 10);
+  EXPECT_GE(moving.warm_ns, 80e6);
+  EXPECT_LT(moving.warm_ns, 80e6 + 10e6);
+  // CPU devices (no clocks to wait for): the target and the count alone, as before.
+  WarmUp cpu{1, 20e6, false};
+  cpu.add_batch(30e6, 1);
+  EXPECT_TRUE(cpu.done());
+}
+
 TEST(Search, ScreeningWarmsGpusUpForThreeTimesTheirIdleAndCpuDevicesForTheirIdle) {
   RunOptions o;
   // GPUs: 3x the idle, 20 ms to 1 s (the H200 screened 2-4x slow with at most 200 ms after seconds of builds).
