@@ -43,6 +43,12 @@ double coefficient_of_variation(const std::vector<double>& v) {
   return std::sqrt(ss / double(v.size() - 1)) / mean;
 }
 
+std::optional<double> timing_moved(double screen_us, double median_us) {
+  if (!(screen_us > 0.0) || !(median_us > 0.0)) return std::nullopt;
+  if (std::max(median_us, screen_us) / std::min(median_us, screen_us) <= 1.15) return std::nullopt;
+  return median_us / screen_us;
+}
+
 void Measurement::summarize(double flops) {
   if (samples_us.empty()) return;
   median_us = median_of(samples_us);

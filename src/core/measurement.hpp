@@ -45,6 +45,8 @@ struct Measurement {
   double cv = 0.0;          ///< coefficient of variation of the samples (0 with fewer than 2)
   double gflops = 0.0;      ///< from the median
   double compile_ms = 0.0;  ///< host time to build the pipeline (0 when reused)
+  /// A finalist's per-run time in its screening batch (0: not screened first), which its finals should repeat.
+  double screen_us = 0.0;
   /// The driver's statistics of the config's pipelines (vk::PipelineStatistic), the split-k reduce pass's
   /// prefixed "reduce: "; empty where the device does not report them (VK_KHR_pipeline_executable_properties).
   std::vector<std::pair<std::string, double>> pipeline_statistics;
@@ -52,6 +54,12 @@ struct Measurement {
   /// Sets median_us, min_us, cv and gflops from samples_us and the problem's FLOP count.
   void summarize(double flops);
 };
+
+/// Finals median over screening time where the two differ by more than 15 % (either way), or nullopt (also where
+/// either is missing): the same config timed twice on one device moved, so the device's state (its clocks coming
+/// back from idle, heat) changed between the two. The H200 once screened a bf16 config at 454 us and took 536 us
+/// in its finals (issue 21).
+std::optional<double> timing_moved(double screen_us, double median_us);
 
 /// A time given in microseconds, in the unit that reads at a glance: "41.8 us", "12.35 ms", "25.44 s", "5.6 min",
 /// "2.1 h" (tables keep their columns in us).

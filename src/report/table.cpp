@@ -28,6 +28,7 @@ ConfigResult summary_of(const Measurement& m, const std::string& variant, const 
   c.runs_per_sample = m.runs_per_sample;
   c.cv = m.cv;
   c.samples_us = m.samples_us;
+  c.screen_us = m.screen_us;
   c.kernel_hash = kernel_hash;
   return c;
 }
@@ -105,6 +106,7 @@ json config_to_json(const std::optional<ConfigResult>& c) {
               {"ceiling_fraction", c->ceiling_fraction},
               {"bound_by", c->bound_by}};
   if (!c->samples_us.empty()) out["samples_us"] = c->samples_us;  // optional: results summarised without them
+  if (c->screen_us > 0.0) out["screen_us"] = c->screen_us;        // optional: not screened first
   return out;
 }
 
@@ -132,6 +134,11 @@ std::optional<ConfigResult> config_from_json(const json& j) {
                                   std::to_string(c.samples));
     for (double v : c.samples_us)
       if (!(v > 0.0) || !std::isfinite(v)) throw std::invalid_argument("samples_us: expected positive times in us");
+  }
+  if (j.contains("screen_us")) {  // optional: configs not screened first, tables from before it was kept
+    c.screen_us = j.at("screen_us").get<double>();
+    if (!(c.screen_us > 0.0) || !std::isfinite(c.screen_us))
+      throw std::invalid_argument("screen_us: expected a positive time in us");
   }
   c.kernel_hash = j.at("kernel_hash").get<std::string>();
   c.ceiling_fraction = j.at("ceiling_fraction").get<double>();

@@ -59,6 +59,9 @@ struct ConfigResult {
   /// The timed samples themselves (us, in order), for compare's rank test; empty in tables written before they
   /// were kept.
   std::vector<double> samples_us;
+  /// The per-run time of the config's screening batch (0: none; absent in tables from before it was kept), which
+  /// the median should repeat: `tune` says where they differ by more than 15 % (timing_moved).
+  double screen_us = 0;
   std::string kernel_hash;  ///< of the SPIR-V that ran ("fnv1a64:..."); empty in tables from before it was kept
   /// Achieved rate over the relevant measured ceiling (device.peak): the copy bandwidth times the arithmetic
   /// intensity when that is lower than the compute rate ("memory"), else the compute rate ("compute"). 0 and ""

@@ -183,6 +183,7 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
     if (o.on_begin) o.on_begin(finals[f]->name);
     finals[f]->measurement = ev.prepare(*candidates[f], o.warmup);
     finals[f]->measurement.compile_ms = compile_ms;
+    finals[f]->measurement.screen_us = estimate_us[f];
   }
   double round_s = 0.0;
   for (size_t f = 0; f < finals.size(); ++f) {

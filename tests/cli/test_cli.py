@@ -124,6 +124,7 @@ class Tune(unittest.TestCase):
                 self.assertLessEqual(best["error"], best["bound"])
                 self.assertGreater(best["median_us"], 0)
                 self.assertGreaterEqual(best["median_us"], best["min_us"])
+                self.assertGreater(best["screen_us"], 0)  # the finalist's screening time, which its finals repeat
                 tile = {"bm", "bn", "bk", "tm", "tn"}
                 warptile = tile | {"wm", "wn", "splits", "reduce"}  # a table records every parameter
                 self.assertEqual(set(best["params"]), warptile if best["variant"] == "warptile" else tile)

@@ -55,6 +55,7 @@ TuningTable sample_table() {
                              2e-3,
                              10};
   e.best->samples_us = {12.5, 12.0, 12.75, 12.5, 13.0, 12.25, 12.5, 12.625, 12.375, 12.5};
+  e.best->screen_us = 12.25;
   e.candidates = {40, 1, 99, 3};
   e.budget_exhausted = true;
   e.tune_seconds = 61.5;
@@ -152,6 +153,24 @@ TEST(TuningTable, WrongSchemaVersionTypesAndMissingKeysAreRefused) {
   EXPECT_EQ(code_of_parse(with_samples("\"samples_us\": [12.5]"), &msg), ExitCode::usage);
   EXPECT_NE(msg.find("samples_us: 1 values, but samples is 10"), std::string::npos) << msg;
   EXPECT_EQ(code_of_parse(with_samples("\"samples_us\": [1, 1, 1, 1, 1, 1, 1, 1, 1, -1]"), &msg), ExitCode::usage);
+  // The screening time likewise: optional, positive where present.
+  EXPECT_EQ(code_of_parse(replaced("\"screen_us\": 12.25", "\"unused\": 0"), &msg), ExitCode::ok) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"screen_us\": 12.25", "\"screen_us\": -1"), &msg), ExitCode::usage);
+  EXPECT_NE(msg.find("screen_us: expected a positive time"), std::string::npos) << msg;
+  EXPECT_EQ(code_of_parse(replaced("\"screen_us\": 12.25", "\"screen_us\": \"12\""), &msg), ExitCode::usage);
+}
+
+TEST(Measurement, TimingMovedSaysWhereFinalsAndScreeningDisagreeByMoreThan15Percent) {
+  // The H200's bf16 config of issue 21: screened at 454.4 us, 535.6 us in its finals.
+  ASSERT_TRUE(timing_moved(454.4, 535.6).has_value());
+  EXPECT_NEAR(*timing_moved(454.4, 535.6), 1.1787, 1e-3);
+  EXPECT_NEAR(*timing_moved(2559.3, 507.8), 0.1984, 1e-3);  // a screen at idle clocks, finals at full clocks
+  EXPECT_FALSE(timing_moved(469.1, 470.3));                 // f16 in the same call: the same
+  EXPECT_FALSE(timing_moved(100.0, 115.0));                 // the edges are in
+  EXPECT_FALSE(timing_moved(115.0, 100.0));
+  EXPECT_TRUE(timing_moved(100.0, 115.1));
+  EXPECT_FALSE(timing_moved(0.0, 470.3));  // not screened first
+  EXPECT_FALSE(timing_moved(470.3, 0.0));
 }
 
 TEST(TuningTable, VersionFourIsReadAsFiveWithItsKernelHashesUnrecorded) {
