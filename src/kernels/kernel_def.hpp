@@ -155,7 +155,8 @@ inline constexpr uint64_t kSplitFlagBytes = 4;
 
 /// Screening cost of a matrix-unit tile for a problem (lower first): tiles of 128x128 where they alone give a
 /// large GPU about a wave (64 workgroups), 64x64 where they do not, 4 per doubling away; split-k none where
-/// the tiles fill the device, otherwise the fewest splits that do.
+/// the tiles fill a large GPU's slots (256), otherwise the fewest splits that reach 64 workgroups (under 64 tiles)
+/// or 256 (64 to 255 tiles: splitting them first, not splitting next).
 double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem);
 
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
