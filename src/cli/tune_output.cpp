@@ -153,6 +153,7 @@ nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
             {"min_us", m.min_us},
             {"gflops", m.gflops},
             {"cv", m.cv},
+            {"screen_us", m.screen_us > 0.0 ? json(m.screen_us) : json(nullptr)},
             {"samples", m.samples_us.size()},
             {"error", m.error.error},
             {"bound", m.error.bound}};

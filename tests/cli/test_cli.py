@@ -435,6 +435,7 @@ class Output(unittest.TestCase):
             self.assertEqual([p["problem"] for p in summary["problems"]], ["4x16x16 f32 nn", "5x16x16 f32 nn"])
             for p, e in zip(summary["problems"], load_json(path)["entries"]):
                 self.assertEqual(p["best"]["name"], e["best"]["name"])
+                self.assertEqual(p["best"]["screen_us"], e["best"]["screen_us"])  # the finalist's screening time
                 self.assertGreater(p["baseline_us"], 0)
                 self.assertAlmostEqual(p["speedup_over_baseline"], p["baseline_us"] / p["best"]["median_us"])
                 self.assertTrue(p["rerun"].startswith("gemmtune bench --config fewrows_f32_cols8_slices4_"))
