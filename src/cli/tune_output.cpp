@@ -115,12 +115,7 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
   if (const EvaluatedConfig* best = r.best()) {
     std::printf("  %sbest: %s, %s, %.2f %s%s\n", green, best->name.c_str(),
                 time_text(best->measurement.median_us).c_str(), best->measurement.gflops, rate, reset);
-    if (const auto moved = timing_moved(best->measurement.screen_us, best->measurement.median_us)) {
-      std::printf(
-          "  timing moved: the finals' median is %.2fx the screening run's %s (the device's clocks or heat "
-          "changed between them); rerun it to see which holds\n",
-          *moved, time_text(best->measurement.screen_us).c_str());
-    }
+    if (const auto note = timing_moved_note(best->measurement)) std::printf("  %s\n", note->c_str());
     if (r.runner_up()) {
       std::printf("  runner-up %+.1f %%, noise band %.1f %%%s\n", 100.0 * r.margin, 100.0 * r.noise_band,
                   r.tie ? ": a tie, the config with fewer resources wins" : "");

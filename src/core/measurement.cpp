@@ -49,6 +49,15 @@ std::optional<double> timing_moved(double screen_us, double median_us) {
   return median_us / screen_us;
 }
 
+std::optional<std::string> timing_moved_note(const Measurement& m) {
+  const std::optional<double> moved = timing_moved(m.screen_us, m.median_us);
+  if (!moved) return std::nullopt;
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.2f", *moved);
+  return std::string("timing moved: the finals' median is ") + ratio + "x the screening run's " +
+         time_text(m.screen_us) + " (the device's clocks or heat changed between them); rerun it to see which holds";
+}
+
 void Measurement::summarize(double flops) {
   if (samples_us.empty()) return;
   median_us = median_of(samples_us);

@@ -60,6 +60,8 @@ struct Measurement {
 /// back from idle, heat) changed between the two. The H200 once screened a bf16 config at 454 us and took 536 us
 /// in its finals (issue 21).
 std::optional<double> timing_moved(double screen_us, double median_us);
+/// The line `tune` prints under its best config where timing_moved says so, or nullopt.
+std::optional<std::string> timing_moved_note(const Measurement& m);
 
 /// A time given in microseconds, in the unit that reads at a glance: "41.8 us", "12.35 ms", "25.44 s", "5.6 min",
 /// "2.1 h" (tables keep their columns in us).

@@ -170,7 +170,7 @@ double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProbl
     return (p.shape.m + tile_m - 1) / tile_m * ((p.shape.n + tile_n - 1) / tile_n) * p.shape.batch * s;
   };
   constexpr uint64_t kEnoughTiles = 64;  // about half the workgroup slots of a large GPU: one wave is near
-  // A large GPU's workgroup slots for these tiles (the H200: 132 SMs x 2): grids of 64 to 256 tiles leave some idle,
+  // A large GPU's workgroup slots for these tiles (the H200: 132 SMs x 2): grids of 64 to 255 tiles leave some idle,
   // and at 512x4096x14336 (128 tiles) two k ranges ran 1.21x faster than one (notes, issue 21 step 6).
   constexpr uint64_t kSlots = 256;
   const double target_area = tiles(128, 128, 1) >= kEnoughTiles ? 128.0 * 128.0 : 64.0 * 64.0;

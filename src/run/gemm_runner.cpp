@@ -538,11 +538,12 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
   // end of the last candidate's device work to now: the build, and this candidate's check on the host.
   const double idle_target = screen_warmup_target_ns(options_, device_.info().type, device_idle_ns());
   double run_ns = timed_batch(1);
-  // Warm-up by count and by device time; the per-run estimate is refreshed from each warm batch. On a GPU it
-  // also runs on (up to 4x the target) until two batches in a row agree within 3 %: after seconds of idle
-  // the H200 still ran at idle clocks at the end of a 200 ms warm-up (results/h200/notes.md, issue 21 step 3).
-  const bool wait_for_steady = device_.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU;
-  auto warm_up = [&](int batches, double target_ns) {
+  // Warm-up by count and by device time; the per-run estimate is refreshed from each warm batch. Before a
+  // finalist's samples on a GPU it also waits for steady clocks (WarmUp): after seconds of idle the H200 still ran
+  // at idle clocks at the end of a 200 ms warm-up (results/h200/notes.md, issue 21 step 3). Screening keeps its
+  // idle-length rule alone, which the H200 measured (RunOptions::screen_warmup_ns) and --screen-warmup sets.
+  const bool gpu = device_.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU;
+  auto warm_up = [&](int batches, double target_ns, bool wait_for_steady) {
     WarmUp w{batches, target_ns, wait_for_steady};
     while (!w.done()) {
       const uint32_t repeats = repeats_for(
@@ -553,13 +554,13 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
     }
   };
   if (screening) {
-    if (run_ns < idle_target) warm_up(0, idle_target - run_ns);
+    if (run_ns < idle_target) warm_up(0, idle_target - run_ns, false);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   } else {
     // On a GPU, a finalist or a bench after a long idle (a fresh pipeline's build took 4.8 s on the H200) gets
     // the screening warm-up's length where that is longer; CPU devices have no clocks to bring back.
-    warm_up(warmup, wait_for_steady ? std::max(options_.warmup_ns, idle_target) : options_.warmup_ns);
+    warm_up(warmup, gpu ? std::max(options_.warmup_ns, idle_target) : options_.warmup_ns, gpu);
     m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
     for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   }

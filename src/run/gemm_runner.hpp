@@ -38,9 +38,9 @@ struct RunOptions {
   /// A timed sample is a batch of back-to-back runs lasting at least this long (at most 4096 runs):
   /// single short dispatches measure submission gaps, not the kernel.
   double min_sample_ns = 2'000'000.0;
-  /// Before a finalist's samples, back-to-back batches run until this much device time has passed (or the
-  /// screening warm-up's length for the idle before it, where longer; on a GPU, on until two batches agree): GPUs
-  /// drop their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only
+  /// Before a finalist's samples, back-to-back batches run until this much device time has passed (on a GPU: or
+  /// the screening warm-up's length for the idle before it, where longer, and on until the clocks hold: WarmUp):
+  /// GPUs drop their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only
   /// sustained work brings them back.
   double warmup_ns = 200'000'000.0;
   /// Before a screening batch, back-to-back runs for this much device time (less the first run after

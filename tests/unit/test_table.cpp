@@ -171,6 +171,16 @@ TEST(Measurement, TimingMovedSaysWhereFinalsAndScreeningDisagreeByMoreThan15Perc
   EXPECT_TRUE(timing_moved(100.0, 115.1));
   EXPECT_FALSE(timing_moved(0.0, 470.3));  // not screened first
   EXPECT_FALSE(timing_moved(470.3, 0.0));
+  // The line tune prints under its best config.
+  Measurement m;
+  m.screen_us = 454.4;
+  m.median_us = 535.6;
+  ASSERT_TRUE(timing_moved_note(m).has_value());
+  EXPECT_EQ(*timing_moved_note(m),
+            "timing moved: the finals' median is 1.18x the screening run's 454.4 us (the "
+            "device's clocks or heat changed between them); rerun it to see which holds");
+  m.median_us = 470.3;
+  EXPECT_FALSE(timing_moved_note(m).has_value());
 }
 
 TEST(TuningTable, VersionFourIsReadAsFiveWithItsKernelHashesUnrecorded) {
