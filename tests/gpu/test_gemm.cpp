@@ -184,9 +184,10 @@ TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
 TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
   // kernels/gemm_warptile.comp: each lane grid (4 x 8, 8 x 4, 2 x 16, 16 x 2 lanes), 4- and 8-wide runs, BK 8, 16
   // and 32, workgroups of 1 to 8 warp tiles; on an odd shape (checked staging everywhere), an aligned one whose
-  // interior tiles take the unchecked path and whose k tail does not (K = 100), and one with an offset A (unaligned
-  // rows: the checked path on every tile); every layout. Split-k in 3 ranges with beta, bias and gelu, finished in the
-  // pass (the arrival counters come back to zero) and by the reduce pass (reduce1): fused = unfused, bits repeat.
+  // interior tiles take the unchecked path and whose k tail does not (K = 100), an aligned one of whole steps (K = 96)
+  // and one with an offset A (unaligned rows: the checked path on every tile); every layout. Split-k in 3 ranges with
+  // beta, bias and gelu, finished in the pass (the arrival counters come back to zero) and by the reduce pass
+  // (reduce1): fused = unfused, bits repeat.
   const KernelFamily* family = find_family("warptile");
   ASSERT_NE(family, nullptr);
   auto tile = [](uint32_t bm, uint32_t bn, uint32_t bk, uint32_t wm, uint32_t wn, uint32_t tm, uint32_t tn,
@@ -205,11 +206,11 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
                             tile(32, 64, 32, 16, 64, 8, 4, 1), tile(64, 32, 8, 64, 16, 4, 8, 1),
                             tile(64, 64, 16, 32, 64, 8, 8, 1), tile(64, 128, 8, 32, 64, 8, 8, 1)};
   const auto layouts = {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}};
-  const Shape shapes[] = {{17, 33, 65, 1}, {128, 192, 100, 1}, {64, 64, 48, 1}};
+  const Shape shapes[] = {{17, 33, 65, 1}, {128, 192, 100, 1}, {64, 64, 48, 1}, {128, 128, 96, 1}};
   size_t which = 0;  // each config in every layout, the shapes taking turns (a pipeline build per case on lavapipe)
   for (const Config& config : configs)
     for (Layout layout : layouts) {
-      const Shape shape = shapes[which++ % 3];
+      const Shape shape = shapes[which++ % 4];
       GemmProblem p{shape, DType::f32, 1.0f, 0.0f, layout};
       if (shape.k == 48) p.a.offset = 1;
       GemmRunner runner(device(), p, RunOptions{});
