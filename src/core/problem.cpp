@@ -238,3 +238,26 @@ double parse_seconds(const std::string& text, const std::string& option) {
 }
 
 }  // namespace gemmtune
+
+namespace gemmtune {
+
+rules::Operation operation_of(const GemmProblem& p, const ResolvedGemm& l) {
+  rules::Operation op;
+  op.m = p.shape.m, op.n = p.shape.n, op.k = p.shape.k, op.batch = p.shape.batch;
+  op.trans_a = p.layout.trans_a, op.trans_b = p.layout.trans_b;
+  op.lda = l.a.ld, op.ldb = l.b.ld, op.ldc = l.c.ld;
+  op.off_a = l.a.offset, op.off_b = l.b.offset, op.off_c = l.c.offset;
+  op.stride_a = l.a.stride, op.stride_b = l.b.stride, op.stride_c = l.c.stride;
+  op.alpha = p.alpha, op.beta = p.beta;
+  op.bias = p.epilogue.bias;
+  op.bias_offset = l.bias_extent ? l.bias_extent - p.shape.n : 0;  // as resolved (the runner's guard band moves it)
+  op.activation = uint32_t(p.epilogue.activation);
+  op.deterministic = p.mode == Mode::deterministic;
+  op.zero_a = p.zero_a, op.zero_b = p.zero_b;
+  op.input_bytes = dtype_bytes(p.dtype);
+  return op;
+}
+
+rules::Operation operation_of(const GemmProblem& p) { return operation_of(p, resolve(p)); }
+
+}  // namespace gemmtune

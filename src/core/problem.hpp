@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/dispatch_rules.hpp"
 #include "core/operation.hpp"
 
 namespace gemmtune {
@@ -76,6 +77,10 @@ struct ResolvedGemm {
 /// stored width, a C batch stride that makes products overlap, or an extent past 64 bits is a usage Error
 /// naming the option (--lda, --stride-c, ...), the value and the reason.
 ResolvedGemm resolve(const GemmProblem& problem);
+
+/// The problem as the kernels' dispatch rules take it (src/core/dispatch_rules.hpp), resolved.
+rules::Operation operation_of(const GemmProblem& problem);
+rules::Operation operation_of(const GemmProblem& problem, const ResolvedGemm& layout);
 
 /// Refuses what an integer problem cannot have: alpha other than 1, beta, bias, an activation (C is the exact
 /// int32 sum), zero points outside the input type's range, zero points on float types. A usage Error naming

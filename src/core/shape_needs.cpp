@@ -1,17 +1,12 @@
 #include "core/shape_needs.hpp"
 
+#include "core/dispatch_rules.hpp"
+
 namespace gemmtune {
 
-uint64_t split_range_terms(uint64_t k, uint32_t splits) {
-  const uint64_t per = (k + splits - 1) / splits;
-  return (per + 31) / 32 * 32;
-}
+uint64_t split_range_terms(uint64_t k, uint32_t splits) { return rules::split_range_terms(k, splits); }
 
-bool split_ranges_fit(uint64_t k, uint32_t splits) {
-  if (splits <= 1) return true;
-  const uint64_t range = split_range_terms(k, splits);
-  return range >= 64 && k >= (splits - 1) * range + 64;
-}
+bool split_ranges_fit(uint64_t k, uint32_t splits) { return rules::split_ranges_fit(k, splits); }
 
 std::optional<std::string> unmet_shape_needs(const ShapeNeeds& needs, uint64_t m, uint64_t n, uint64_t k) {
   if (m > needs.max_m)

@@ -11,7 +11,6 @@
 namespace gemmtune {
 
 namespace {
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 // Screening order, lower first: the winners on the H200 (results/h200/notes.md, issue 5 steps 5 and 10, issue 21
 // step 5) are 128x128 tiles, or 64x64 where few tiles cover C, with BK 64 (single-buffered since interior tiles
@@ -81,11 +80,7 @@ KernelFamily make_coopmat() {
     return std::max<uint64_t>(c.get("stages") * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2),
                               staging);
   };
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
-                                   p.shape.batch * c.get("splits")};
-  };
-  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;
     needs.splits = c.get("splits");

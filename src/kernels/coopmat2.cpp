@@ -9,7 +9,6 @@
 namespace gemmtune {
 
 namespace {
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 KernelFamily make_coopmat2() {
   KernelFamily f;
@@ -55,11 +54,7 @@ KernelFamily make_coopmat2() {
   f.shared_bytes = [](const Config&, DType) {
     return uint64_t(0);
   };  // the kernel declares none; the driver's staging is its own
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
-                                   p.shape.batch * c.get("splits")};
-  };
-  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;
     needs.splits = c.get("splits");

@@ -20,11 +20,18 @@ uint64_t unaligned_unit(const Config& c, const GemmProblem& p) {
   return std::min<uint64_t>(c.get("vec"), per_16_bytes);
 }
 
-/// Tiles of columns: a workgroup's columns, less UNIT - 1 for unaligned rows (WIDTH in the shader).
+/// A workgroup covers COLS x VEC columns, less UNIT - 1 where rows of B are read in aligned units (WIDTH in the
+/// shader), and SPLITS k ranges side by side.
+rules::DispatchRule fewrows_rule(const Config& c, DType dtype) {
+  rules::DispatchRule rule = column_rule(c.get("cols") * c.get("vec"), c.get("splits"), true);
+  if (!is_integer(dtype) && c.get("vec") > 1)
+    rule.columns_unaligned_b = rule.columns - (std::min<uint32_t>(c.get("vec"), 16 / dtype_bytes(dtype)) - 1);
+  return rule;
+}
+
+/// Tiles of columns.
 uint64_t column_tiles(const Config& c, const GemmProblem& p) {
-  const uint64_t unit = unaligned_unit(c, p);
-  const uint64_t columns = uint64_t(c.get("cols")) * c.get("vec") - (unit > 1 ? unit - 1 : 0);
-  return (p.shape.n + columns - 1) / columns;
+  return rules::column_blocks(fewrows_rule(c, p.dtype), operation_of(p));
 }
 
 /// The rows of op(A) the kernel holds, K's split-k ranges and, where rows of B are not 16-byte aligned and are read
@@ -106,11 +113,8 @@ KernelFamily make_fewrows() {
   };
   // Workgroup x: tile x / SPLITS of columns, k range x % SPLITS; split-k is finished by each tile's last
   // workgroup (one counter a tile and product).
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{column_tiles(c, p) * c.get("splits"), 1, p.shape.batch};
-  };
-  f.splits = [](const Config& c) { return c.get("splits"); };
-  f.arrival_counters = [](const Config& c, const GemmProblem& p) { return column_tiles(c, p) * p.shape.batch; };
+  f.dispatch_rule = fewrows_rule;
+  f.one_pass_split = true;
   // Screening (the H200 at 1x51865x768 nn, notes issue 18 steps 9 and 15): 32 column groups (a subgroup reads
   // one row's consecutive groups), 16-byte groups, 8 slices and one load a trip on aligned rows; aligned units
   // with 16 slices and 4 loads a trip where rows are not (odd N: more invocations for the fewer, wider groups).

@@ -56,13 +56,60 @@ std::vector<std::span<const uint32_t>> KernelFamily::modules(DType dtype) const 
   bool reduces = false;
   for (const ParamSpec& p : params)
     if (p.name == "splits")
-      for (uint32_t v : p.values) reduces |= v > 1 && (!arrival_counters || reduce_pass_too);
+      for (uint32_t v : p.values) reduces |= v > 1 && (!one_pass_split || reduce_pass_too);
   if (reduces) out.push_back(splitk_reduce_spirv(dtype));
   out.push_back(epilogue_spirv());
   return out;
 }
 
 std::string KernelFamily::kernel_hash(DType dtype) const { return modules_hash(modules(dtype)); }
+
+std::array<uint64_t, 3> KernelFamily::grid(const Config& config, const GemmProblem& problem) const {
+  if (grid_override) return grid_override(config, problem);
+  return rules::main_grid(dispatch_rule(config, problem.dtype), operation_of(problem));
+}
+
+uint32_t KernelFamily::splits(const Config& config) const {
+  return dispatch_rule ? dispatch_rule(config, DType::f32).splits : 1u;  // the ranges do not depend on the type
+}
+
+uint64_t KernelFamily::arrival_counters(const Config& config, const GemmProblem& problem) const {
+  if (!dispatch_rule) return 0;
+  return rules::arrival_counters(dispatch_rule(config, problem.dtype), operation_of(problem));
+}
+
+rules::KernelConfig kernel_config(const KernelFamily& family, const Config& config, DType dtype) {
+  rules::KernelConfig k;
+  k.module = 0;
+  k.reduce_module = 1;
+  k.workgroup_size_id = family.workgroup_size_constant_id;
+  k.workgroup_size = family.workgroup_size(config);
+  for (const ParamSpec& p : family.params) {
+    if (p.constant_id == kNoSpecConstant) continue;
+    if (k.tuned_count == k.tuned.size()) throw std::logic_error(family.name + ": more constants than a plan holds");
+    k.tuned[k.tuned_count++] = {p.constant_id, config.get(p.name)};
+  }
+  k.required_subgroup_size = family.required_subgroup_size;
+  if (family.dispatch_rule) k.dispatch = family.dispatch_rule(config, dtype);
+  return k;
+}
+
+rules::DispatchRule tile_rule(uint32_t bm, uint32_t bn, uint32_t splits) {
+  rules::DispatchRule rule;
+  rule.columns = bn;
+  rule.rows = bm;
+  rule.splits = splits;
+  return rule;
+}
+
+rules::DispatchRule column_rule(uint32_t columns, uint32_t splits, bool one_pass) {
+  rules::DispatchRule rule;
+  rule.columns = columns;
+  rule.splits = splits;
+  rule.splits_along_x = true;
+  rule.one_pass_split = one_pass;
+  return rule;
+}
 
 std::string KernelFamily::config_name(const Config& config, DType dtype) const {
   std::string s = name + "_" + std::string(dtype_name(dtype));

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/dispatch_rules.hpp"
 #include "core/problem.hpp"
 #include "core/shape_needs.hpp"
 #include "core/summation_order.hpp"
@@ -45,16 +46,9 @@ struct Constraint {
       check;
 };
 
-/// Specialization constants set from the problem (not tuned); see kernels/common/gemm_common.glsl.
-namespace problem_constant {
-inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25,
-                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29,
-                          /// the rows of op(A), capped at 16 (kernels sized by it serve at most 16)
-    rows_a = 31,
-                          /// every row of op(A) is contiguous and 16-byte aligned (A as stored M x K with aligned rows,
-                          /// or a single row of op(A) stored K x 1 with ld 1)
-    a_rows_vector = 32;
-}
+/// Specialization constants set from the problem (not tuned): rules::operation_constants,
+/// kernels/common/gemm_common.glsl.
+namespace problem_constant = rules::constant_id;
 
 struct KernelFamily {
   std::string name;   ///< variant name in tables and config names ("tiled")
@@ -74,8 +68,13 @@ struct KernelFamily {
   /// What a config needs of M, N and K on any device: the numbers the family's shape constraints check (a test holds
   /// them to agree), which lookup and export use for shapes the config was not tuned on. Unset: any shape.
   std::function<ShapeNeeds(const Config&, DType)> shape_needs;
+  /// How a config covers C (tiles, split-k ranges and how they are finished; src/core/dispatch_rules.hpp, which
+  /// the runner plans every run with and kits copy). Unset only for the test variants, which set `grid_override`.
+  std::function<rules::DispatchRule(const Config&, DType)> dispatch_rule;
+  /// The test variants' main-pass grid, whatever the problem (a dispatch that never ends, a lost device).
+  std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid_override;
   /// Workgroup counts (x, y, z) of the main pass; may exceed the device's limits (the runner splits the grid).
-  std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid;
+  std::array<uint64_t, 3> grid(const Config& config, const GemmProblem& problem) const;
   std::function<std::span<const uint32_t>(DType)> spirv;
   /// An alternative module used instead of `spirv` on devices where `alternative_applies` says so (the integer
   /// kernels' packed dot products, where the device has shaderIntegerDotProduct). Unset: none.
@@ -83,17 +82,18 @@ struct KernelFamily {
   std::function<bool(DType, const vk::DeviceInfo&)> alternative_applies;
   /// The module a pipeline for `dtype` is made from on `device` (`allow_alternative` false: always `spirv`).
   std::span<const uint32_t> module_for(DType dtype, const vk::DeviceInfo& device, bool allow_alternative = true) const;
-  /// Split-k: ranges of k (1 = none) and terms per range. With more than one range the main pass writes raw
+  /// Split-k: ranges of k (1 = none; the dispatch rule's). With more than one range the main pass writes raw
   /// sums to scratch planes and the reduce pass (splitk_reduce.comp) adds them and applies the epilogue.
-  std::function<uint32_t(const Config&)> splits = [](const Config&) { return 1u; };
-  /// Split-k finished in the main pass, without the reduce pass: each workgroup writes its range's raw sums to
-  /// the scratch planes and counts its arrival on its block of C (binding 5, counters that start at zero); the
-  /// last workgroup of a block to arrive adds the planes in range order, applies the epilogue and resets the
-  /// count. The value is how many counters a config needs for a problem; 0 for a config that leaves its planes to
-  /// the reduce pass (where `reduce_pass_too` says some do). Unset: the reduce pass finishes every split config.
-  std::function<uint64_t(const Config&, const GemmProblem&)> arrival_counters;
-  /// Some split configs of a family with `arrival_counters` finish through the reduce pass instead (warptile's
-  /// REDUCE_PASS), so its module is among the family's.
+  uint32_t splits(const Config& config) const;
+  /// Split-k finished in the main pass, without the reduce pass (rules::DispatchRule::one_pass_split): each
+  /// workgroup writes its range's raw sums to the scratch planes and counts its arrival on its block of C
+  /// (binding 5, counters that start at zero); the last workgroup of a block to arrive adds the planes in range
+  /// order, applies the epilogue and resets the count. How many counters a config needs for a problem; 0 where
+  /// the reduce pass finishes it.
+  uint64_t arrival_counters(const Config& config, const GemmProblem& problem) const;
+  /// Some configs finish split-k in the main pass (`one_pass_split`), and with `reduce_pass_too` some through the
+  /// reduce pass instead (warptile's REDUCE_PASS), so that module is among the family's.
+  bool one_pass_split = false;
   bool reduce_pass_too = false;
   /// Screening hints. `screening_rank` orders the family's configs for a problem (lower first; unset: the
   /// generic order by workgroup size, work per invocation and tile size). `screening_weight` is how many of
@@ -126,6 +126,15 @@ struct KernelFamily {
   /// of whose kernels has changed since can be told apart (stale).
   std::string kernel_hash(DType dtype) const;
 };
+
+/// A config as data for dispatch planning (rules::plan): module 0 is the main pass's, module 1 the reduce pass's.
+rules::KernelConfig kernel_config(const KernelFamily& family, const Config& config, DType dtype);
+
+/// Rows of C a workgroup covers by columns (`rows` = `bm`), split-k ranges in z (tiled, coopmat, warptile).
+rules::DispatchRule tile_rule(uint32_t bm, uint32_t bn, uint32_t splits);
+/// A workgroup covers `columns` of every row; split-k ranges side by side in x (the decoding families), finished
+/// in the main pass where `one_pass`.
+rules::DispatchRule column_rule(uint32_t columns, uint32_t splits, bool one_pass);
 
 /// FNV-1a 64 over the modules' bytes in order, as "fnv1a64:<16 hex digits>" (KernelFamily::kernel_hash).
 std::string modules_hash(const std::vector<std::span<const uint32_t>>& modules);

@@ -15,9 +15,7 @@ KernelFamily make_naive() {
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
   f.shared_bytes = [](const Config&, DType) { return uint64_t{0}; };
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{(p.shape.n + c.get("wg") - 1) / c.get("wg"), p.shape.m, p.shape.batch};
-  };
+  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(1, c.get("wg"), 1); };  // a row of C a workgroup
   f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::chain, 1, 1, p);
   };

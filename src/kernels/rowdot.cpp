@@ -95,13 +95,8 @@ KernelFamily make_rowdot() {
            kSplitFlagBytes;
   };
   // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{(p.shape.n + c.get("rows") - 1) / c.get("rows") * c.get("splits"), 1, p.shape.batch};
-  };
-  f.splits = [](const Config& c) { return c.get("splits"); };
-  f.arrival_counters = [](const Config& c, const GemmProblem& p) {
-    return (p.shape.n + c.get("rows") - 1) / c.get("rows") * p.shape.batch;
-  };
+  f.dispatch_rule = [](const Config& c, DType) { return column_rule(c.get("rows"), c.get("splits"), true); };
+  f.one_pass_split = true;
   // Screening: about 4 workgroups per SM slot of a large GPU first (N / ROWS x SPLITS near 2048), 128 invocations,
   // two chunks in flight per row. Each doubling of the splits costs a quarter point in f32 and a point in 16 bits:
   // on the H200 at 8x768x14336 nt 4 ranges won in f32 (23.2 us, unsplit 34.3 at best screened) and lost in f16

@@ -79,11 +79,7 @@ KernelFamily make_rowmma() {
     return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024 + 4);
   };
   // Workgroup x: block of rows x / SPLITS, k range x % SPLITS (the workgroups resident at once share their rows).
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    const uint64_t rows = 16 * uint64_t(c.get("frags"));
-    return std::array<uint64_t, 3>{(p.shape.n + rows - 1) / rows * c.get("splits"), 1, p.shape.batch};
-  };
-  f.splits = [](const Config& c) { return c.get("splits"); };
+  f.dispatch_rule = [](const Config& c, DType) { return column_rule(16 * c.get("frags"), c.get("splits"), false); };
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;
     needs.max_m = kMaxRows;

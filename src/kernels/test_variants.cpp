@@ -21,11 +21,11 @@ KernelFamily make_test_variant(const std::string& name) {
   f.workgroup_size = [](const Config&) { return 1u; };
   f.shared_bytes = [](const Config&, DType) { return uint64_t(0); };
   if (name == "lose") {
-    f.grid = [](const Config&, const GemmProblem&) -> std::array<uint64_t, 3> {
+    f.grid_override = [](const Config&, const GemmProblem&) -> std::array<uint64_t, 3> {
       throw vk::VulkanError("vkQueueSubmit (injected by the test variant lose)", VK_ERROR_DEVICE_LOST);
     };
   } else {
-    f.grid = [](const Config&, const GemmProblem&) { return std::array<uint64_t, 3>{65535, 65535, 64}; };
+    f.grid_override = [](const Config&, const GemmProblem&) { return std::array<uint64_t, 3>{65535, 65535, 64}; };
   }
   f.spirv = [](DType) { return test_hang_spirv(); };
   return f;

@@ -7,8 +7,6 @@ namespace gemmtune {
 namespace {
 constexpr uint64_t kMinSplitK = 128;  // two ranges of 64 terms
 
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
 /// What tiled and splitk share: tile parameters, constraints and the tiled SPIR-V.
 KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params) {
   KernelFamily f;
@@ -54,9 +52,7 @@ KernelFamily make_tiled() {
                                          {"tm", 4, {1, 2, 4, 8}},
                                          {"tn", 5, {1, 2, 4, 8}}});
   f.color = "#4e79a7";
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")), p.shape.batch};
-  };
+  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), 1); };
   f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::tiled_groups, 1, 1, p);
   };
@@ -79,11 +75,7 @@ KernelFamily make_splitk() {
   };
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
-  f.splits = [](const Config& c) { return c.get("splits"); };
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
-                                   p.shape.batch * c.get("splits")};
-  };
+  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
   // The planes are added in range order by the reduce pass (kernels/splitk_reduce.comp).
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;

@@ -87,17 +87,14 @@ KernelFamily make_warptile() {
   f.shared_bytes = [](const Config& c, DType) {
     return 2 * uint64_t(c.get("bk")) * (c.get("bm") + kPad + c.get("bn") + kPad) * sizeof(float) + kSplitFlagBytes;
   };
-  f.grid = [](const Config& c, const GemmProblem& p) {
-    return std::array<uint64_t, 3>{ceil_div(p.shape.n, c.get("bn")), ceil_div(p.shape.m, c.get("bm")),
-                                   p.shape.batch * c.get("splits")};
+  // reduce1 configs leave their planes to the reduce pass (H200, step 7: the last workgroup of each of 12 tiles
+  // adding 16 planes alone took 57.4 us at 128x768x3072 where splitk's reduce pass took 44.4).
+  f.dispatch_rule = [](const Config& c, DType) {
+    rules::DispatchRule rule = tile_rule(c.get("bm"), c.get("bn"), c.get("splits"));
+    rule.one_pass_split = c.get("reduce") == 0;
+    return rule;
   };
-  f.splits = [](const Config& c) { return c.get("splits"); };
-  // reduce1 configs leave their planes to the reduce pass: no counters (H200, step 7: the last workgroup of each of 12
-  // tiles adding 16 planes alone took 57.4 us at 128x768x3072 where splitk's reduce pass took 44.4).
-  f.arrival_counters = [](const Config& c, const GemmProblem& p) -> uint64_t {
-    if (c.get("reduce") == 1) return 0;
-    return ceil_div(p.shape.n, c.get("bn")) * ceil_div(p.shape.m, c.get("bm")) * p.shape.batch;
-  };
+  f.one_pass_split = true;
   f.reduce_pass_too = true;
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;

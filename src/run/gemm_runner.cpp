@@ -46,36 +46,12 @@ std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard, uint6
   return out;
 }
 
-/// Every stored row starts on a 16-byte boundary: ld, offset and batch stride multiples of 16 bytes of elements.
-bool rows_aligned_16b(const ResolvedOperand& op, DType dtype) { return op.rows_aligned(16 / dtype_bytes(dtype)); }
-
-/// Every row of op(A) is contiguous in k and starts on a 16-byte boundary: A not transposed with aligned rows,
-/// or A transposed with one row of op(A) (M = 1) stored with ld 1 (a K x 1 column read down its length).
-bool op_a_rows_vector(const GemmProblem& p, const ResolvedOperand& a) {
-  const uint64_t per = 16 / dtype_bytes(p.dtype);
-  if (!p.layout.trans_a) return rows_aligned_16b(a, p.dtype);
-  return p.shape.m == 1 && a.ld == 1 && a.offset % per == 0 && a.stride % per == 0;
+/// A pass's specialization constants as the pipeline takes them.
+std::vector<vk::SpecConstant> pass_constants(const rules::Pass& pass) {
+  std::vector<vk::SpecConstant> out;
+  for (uint32_t i = 0; i < pass.constant_count; ++i) out.push_back({pass.constants[i].id, pass.constants[i].value});
+  return out;
 }
-
-/// Specialization constants that come from the problem; `fused` = false drops the epilogue (for the unfused path).
-std::vector<vk::SpecConstant> problem_constants(const GemmProblem& p, const ResolvedGemm& layout, bool fused,
-                                                uint32_t splits) {
-  namespace pc = problem_constant;
-  return {{pc::aligned_a, rows_aligned_16b(layout.a, p.dtype)},
-          {pc::aligned_b, rows_aligned_16b(layout.b, p.dtype)},
-          {pc::trans_a, p.layout.trans_a},
-          {pc::trans_b, p.layout.trans_b},
-          {pc::has_bias, fused && p.epilogue.bias},
-          {pc::activation, fused ? uint32_t(p.epilogue.activation) : 0u},
-          {pc::deterministic, p.mode == Mode::deterministic},
-          {pc::split, splits},
-          {pc::zero_a, uint32_t(p.zero_a)},
-          {pc::zero_b, uint32_t(p.zero_b)},
-          {pc::rows_a, uint32_t(std::min<uint64_t>(p.shape.m, 16))},
-          {pc::a_rows_vector, op_a_rows_vector(p, layout.a)}};
-}
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /// Stamps the end of device work when a scope ends (screening warm-ups last as long as the idle gap).
 struct IdleMark {
@@ -88,6 +64,7 @@ struct GemmRunner::Passes {
   std::unique_ptr<vk::ComputePipeline> main;
   std::unique_ptr<vk::ComputePipeline> reduce;  ///< split-k only
   std::array<uint64_t, 3> grid{};
+  std::array<uint64_t, 3> reduce_grid{};
   uint32_t splits = 1;
   uint64_t k_split = 0;
   uint64_t arrival_counters = 0;  ///< split-k finished in the main pass: its counters (binding 5)
@@ -169,27 +146,8 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       staging_(device, std::max({operands_.a_device.size(), operands_.b_device.size(), c_.size(), bias_.size()}),
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true),
       dummy_(device, 16, kStorage, false) {
-  const Shape& s = problem.shape;
   const ResolvedGemm& l = operands_.layout;
-  push_ = GemmPush{uint32_t(s.m),
-                   uint32_t(s.n),
-                   uint32_t(s.k),
-                   uint32_t(l.a.ld),
-                   uint32_t(l.b.ld),
-                   uint32_t(l.c.ld),
-                   uint32_t(l.a.offset),
-                   uint32_t(l.b.offset),
-                   uint32_t(l.c.offset),
-                   uint32_t(l.bias_extent ? l.bias_extent - s.n : 0),
-                   uint32_t(l.a.stride),
-                   uint32_t(l.b.stride),
-                   uint32_t(l.c.stride),
-                   0,
-                   0,
-                   0,
-                   problem.alpha,
-                   problem.beta,
-                   uint32_t(s.k)};
+  push_ = rules::push_constants(operation_of(problem, l), 1);
   copies_ = input_copies(problem, options, largest_buffer(device));
   if (copies_ > 1) {
     const unsigned in = dtype_bytes(problem.dtype);
@@ -244,7 +202,7 @@ void GemmRunner::prepare_split_buffers(const KernelFamily& family, const Config&
   const uint32_t splits = family.splits(config);
   if (splits == 1) return;
   ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
-  const uint64_t counters = family.arrival_counters ? family.arrival_counters(config, problem_) : 0;
+  const uint64_t counters = family.arrival_counters(config, problem_);
   if (counters > 0) ensure_arrivals(counters);
 }
 
@@ -332,31 +290,26 @@ void GemmRunner::precompile(const std::vector<std::pair<const KernelFamily*, Con
 std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily& family, const Config& config,
                                                              bool fused) const {
   auto passes = std::make_unique<Passes>();
+  // The plan a kit of `gemmtune export --format kit` makes for the same config (src/core/dispatch_rules.hpp).
+  const rules::Plan plan =
+      rules::plan(kernel_config(family, config, problem_.dtype), operation_of(problem_, operands_.layout), fused);
   passes->splits = family.splits(config);
-  passes->grid = family.grid(config, problem_);
-  passes->k_split = passes->splits > 1 ? split_range_terms(problem_.shape.k, passes->splits) : problem_.shape.k;
-  if (passes->splits > 1 && family.arrival_counters)
-    passes->arrival_counters = family.arrival_counters(config, problem_);
-
-  std::vector<vk::SpecConstant> constants{{family.workgroup_size_constant_id, family.workgroup_size(config)}};
-  for (const ParamSpec& p : family.params) {
-    if (p.constant_id != kNoSpecConstant) constants.push_back({p.constant_id, config.get(p.name)});
-  }
-  // The main pass of split-k writes raw sums; the epilogue belongs to the reduce pass, or to the main pass's last
-  // workgroup of each block where the family finishes split-k there.
-  const bool finishes_in_main = passes->splits == 1 || passes->arrival_counters > 0;
-  for (const vk::SpecConstant& c :
-       problem_constants(problem_, operands_.layout, fused && finishes_in_main, passes->splits))
-    constants.push_back(c);
+  passes->grid = family.grid_override ? family.grid_override(config, problem_) : plan.passes[0].grid;
+  passes->k_split = plan.push.k_split;
+  passes->arrival_counters = plan.arrival_counters;
+  const std::array<std::span<const uint32_t>, 2> modules{
+      family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels),
+      splitk_reduce_spirv(problem_.dtype)};
   const auto start = std::chrono::steady_clock::now();
-  const uint32_t pinned = vk::subgroup_size_to_pin(device_.info(), family.required_subgroup_size);
+  const rules::Pass& main = plan.passes[0];
   passes->main = std::make_unique<vk::ComputePipeline>(
-      device_, family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels), constants, bindings(),
-      uint32_t(sizeof(GemmPush)), pinned);
-  if (!finishes_in_main) {
-    passes->reduce = std::make_unique<vk::ComputePipeline>(
-        device_, splitk_reduce_spirv(problem_.dtype),
-        problem_constants(problem_, operands_.layout, fused, passes->splits), bindings(), uint32_t(sizeof(GemmPush)));
+      device_, modules.at(main.module), pass_constants(main), bindings(), uint32_t(sizeof(GemmPush)),
+      vk::subgroup_size_to_pin(device_.info(), main.required_subgroup_size));
+  if (plan.pass_count > 1) {
+    const rules::Pass& reduce = plan.passes[1];
+    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, modules.at(reduce.module), pass_constants(reduce),
+                                                           bindings(), uint32_t(sizeof(GemmPush)));
+    passes->reduce_grid = reduce.grid;
   }
   passes->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return passes;
@@ -366,22 +319,17 @@ void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pip
                              GemmPush push) const {
   // Grids past maxComputeWorkGroupCount are split into several dispatches; base_* tells each where it starts.
   const auto& max = device_.info().max_workgroup_count;
-  for (uint64_t z = 0; z < grid[2]; z += max[2])
-    for (uint64_t y = 0; y < grid[1]; y += max[1])
-      for (uint64_t x = 0; x < grid[0]; x += max[0]) {
-        push.base_x = uint32_t(x);
-        push.base_y = uint32_t(y);
-        push.base_z = uint32_t(z);
-        pipeline.record_dispatch(cmd, &push, uint32_t(std::min<uint64_t>(max[0], grid[0] - x)),
-                                 uint32_t(std::min<uint64_t>(max[1], grid[1] - y)),
-                                 uint32_t(std::min<uint64_t>(max[2], grid[2] - z)));
-      }
+  rules::for_each_dispatch(
+      grid, {max[0], max[1], max[2]},
+      [&](uint32_t x, uint32_t y, uint32_t z, uint32_t count_x, uint32_t count_y, uint32_t count_z) {
+        push.base_x = x, push.base_y = y, push.base_z = z;
+        pipeline.record_dispatch(cmd, &push, count_x, count_y, count_z);
+      });
 }
 
 void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats) {
   GemmPush push = push_;
   push.k_split = uint32_t(passes.k_split);
-  const Shape& s = problem_.shape;
   for (uint32_t r = 0; r < repeats; ++r) {
     if (r > 0) vk::record_full_barrier(cmd);  // each run writes C: keep runs ordered, as a caller's would be
     // Cold runs: the rotation carries on across batches, so a batch never starts on recently read copies.
@@ -391,7 +339,7 @@ void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t 
     record_grid(cmd, *passes.main, passes.grid, push);
     if (passes.reduce) {
       vk::record_full_barrier(cmd);
-      record_grid(cmd, *passes.reduce, {ceil_div(s.n, 16), ceil_div(s.m, 16), s.batch}, push);
+      record_grid(cmd, *passes.reduce, passes.reduce_grid, push);
     }
   }
 }
@@ -607,7 +555,9 @@ std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& fa
   Passes& product = passes_for(family, config, false);
   bind_passes(family, config, product);
   auto epilogue_pass = [&](uint32_t op) {
-    std::vector<vk::SpecConstant> constants = problem_constants(problem_, operands_.layout, true, 1);
+    std::vector<vk::SpecConstant> constants;
+    for (const rules::SpecConstant& c : rules::operation_constants(operation_of(problem_, operands_.layout), true, 1))
+      constants.push_back({c.id, c.value});
     constants.push_back({30, op});
     return std::make_unique<vk::ComputePipeline>(device_, epilogue_spirv(), constants, bindings(),
                                                  uint32_t(sizeof(GemmPush)));
@@ -616,8 +566,7 @@ std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& fa
   if (epilogue_passes && problem_.epilogue.bias) bias_pass = epilogue_pass(1);
   if (epilogue_passes && problem_.epilogue.activation != Activation::none) activation_pass = epilogue_pass(2);
 
-  const Shape& s = problem_.shape;
-  const std::array<uint64_t, 3> element_grid{ceil_div(s.n, 16), ceil_div(s.m, 16), s.batch};
+  const std::array<uint64_t, 3> element_grid = rules::reduce_grid(operation_of(problem_, operands_.layout));
   std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
   submitter_.run([&](VkCommandBuffer cmd) {
     VkBufferCopy region{0, 0, c_.size()};

@@ -22,15 +22,7 @@
 namespace gemmtune {
 
 /// The push-constant block every GEMM kernel declares (kernels/common/gemm_common.glsl).
-struct GemmPush {
-  uint32_t m, n, k;
-  uint32_t lda, ldb, ldc;
-  uint32_t off_a, off_b, off_c, off_bias;
-  uint32_t stride_a, stride_b, stride_c;
-  uint32_t base_x, base_y, base_z;
-  float alpha, beta;
-  uint32_t k_split;
-};
+using GemmPush = rules::GemmPush;
 
 struct RunOptions {
   uint64_t seed = 1;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/dispatch_rules.hpp"
 #include "vk/coopmat_compat.hpp"
 
 namespace gemmtune::vk {
@@ -321,21 +322,7 @@ std::string api_version_string(uint32_t v) {
 }
 
 std::string decode_driver_version(uint32_t vendor_id, uint32_t raw) {
-  char buf[64];
-  if (vendor_id == 0x10DE) {  // NVIDIA
-    std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", (raw >> 22) & 0x3ff, (raw >> 14) & 0xff, (raw >> 6) & 0xff,
-                  raw & 0x3f);
-  } else {
-#if defined(_WIN32)
-    if (vendor_id == 0x8086) {
-      std::snprintf(buf, sizeof buf, "%u.%u", raw >> 14, raw & 0x3fff);
-      return buf;
-    }
-#endif
-    std::snprintf(buf, sizeof buf, "%u.%u.%u", VK_API_VERSION_MAJOR(raw), VK_API_VERSION_MINOR(raw),
-                  VK_API_VERSION_PATCH(raw));
-  }
-  return buf;
+  return rules::driver_version_text(vendor_id, raw);  // what a kit compares (src/core/dispatch_rules.hpp)
 }
 
 std::string uuid_string(const std::array<uint8_t, VK_UUID_SIZE>& uuid) {
