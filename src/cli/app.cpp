@@ -284,11 +284,15 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
       "[DEVICE=]FILE: another library's times to draw beside gemmtune's (JSON lines of "
       ".gpu-kit/cublas_anchor.py or ggml_anchor.sh), on the tables whose device name contains DEVICE "
       "(all without it); repeatable");
-  c.exporter = app.add_subcommand("export", "A self-contained C++17 header with a table's entries and the lookup rule");
+  c.exporter = app.add_subcommand(
+      "export",
+      "A C++17 header with a table's entries and the lookup rule, or a kit with the tuned kernels themselves");
   c.exporter->add_option("TABLE", c.export_options.table, "Tuning table")->required();
-  c.exporter->add_option("--format", c.export_options.format, "cpp (the only format)");
+  c.exporter->add_option("--format", c.export_options.format,
+                         "cpp (a header) or kit (a folder: SPIR-V, constants, lookup, dispatch rules; needs --out)");
   c.exporter->add_option("--namespace", c.export_options.ns, "Namespace of the header (default gemmtune_tuned)");
-  c.exporter->add_option("--out", c.export_options.out, "Write the header to this file (default stdout)");
+  c.exporter->add_option("--out", c.export_options.out,
+                         "Write the header to this file (default stdout); the kit into this folder");
 
   c.merge = app.add_subcommand("merge", "Join tables of one device; the faster verified entry stays per key (no GPU)");
   c.merge->add_option("TABLES", c.merge_options.inputs, "Tables to join")->required();

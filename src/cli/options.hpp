@@ -94,7 +94,8 @@ struct MergeCommandOptions {
 int run_tune(const TuneCommandOptions& options);
 /// `gemmtune lookup TABLE --shape ...`: the config to use and the rule that chose it.
 int run_lookup(const LookupCommandOptions& options);
-/// `gemmtune export TABLE --format cpp`: a C++17 header with the entries and the lookup rule.
+/// `gemmtune export TABLE --format cpp`: a C++17 header with the entries and the lookup rule; `--format kit --out
+/// DIR`: the kit (report/export_kit.hpp).
 int run_export(const ExportCommandOptions& options);
 /// `gemmtune report TABLE... -o report.html`: one self-contained HTML page with charts. No GPU.
 int run_report(const ReportCommandOptions& options);

@@ -2,6 +2,7 @@
 // data and the lookup rule of report/lookup.hpp as a function. No GPU.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "report/lookup.hpp"
@@ -15,5 +16,15 @@ namespace gemmtune {
 /// its own shape there too.
 std::string export_cpp_header(const TuningTable& table, const std::string& ns, const std::string& source,
                               const ShapeNeedsOf& needs_of);
+
+/// A C++ identifier (letters, digits, '_', not starting with a digit).
+bool cpp_identifier(const std::string& s);
+/// A C++ string literal of `s`.
+std::string cpp_literal(const std::string& s);
+
+/// The lookup part of the headers `export` writes: struct TunedEntry (`extra_field`, a member declaration, last),
+/// kEntries (the table's verified entries, `extra_value` giving that member's initializer), Choice and lookup().
+std::string lookup_source(const TuningTable& table, const ShapeNeedsOf& needs_of, const std::string& extra_field,
+                          const std::function<std::string(const TableEntry&)>& extra_value);
 
 }  // namespace gemmtune
