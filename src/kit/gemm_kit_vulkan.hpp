@@ -1,5 +1,6 @@
 // Recording a kit's plans (gemm_rules.hpp) with Vulkan: the pipelines a pass needs and the commands of a run.
-// Copied verbatim into every kit by `gemmtune export --format kit` (only the namespace renamed). The caller owns
+// Copied into every kit by `gemmtune export --format kit` (only the namespace renamed and the include below made
+// the kit's gemm_rules.hpp); gemmtune's GPU tests record with it too (tests/gpu/test_kit_plan.cpp). The caller owns
 // every Vulkan object: it creates and destroys the pipelines through these functions, passes its own buffers and
 // command buffer, and fills `VulkanFunctions` from its loader (volk, or its own dispatch table). Include the
 // Vulkan header (or volk.h) before this file.
@@ -7,7 +8,7 @@
 
 #include <cstdint>
 
-#include "gemm_rules.hpp"
+#include "core/dispatch_rules.hpp"
 
 namespace gemmtune::kit {
 

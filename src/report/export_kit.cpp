@@ -18,6 +18,14 @@ std::string renamed(std::string text, const std::string& inner, const std::strin
   return text;
 }
 
+/// The Vulkan helper's include of the rules, as the kit names them.
+std::string kit_include(std::string text) {
+  const std::string from = "#include \"core/dispatch_rules.hpp\"", to = "#include \"gemm_rules.hpp\"";
+  const size_t at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
 std::string words_source(std::span<const uint32_t> words) {
   std::string s;
   char hex[16];
@@ -206,7 +214,7 @@ std::vector<std::pair<std::string, std::string>> export_kit_files(
   h += "\n}  // namespace " + ns + "\n";
   return {{"gemm_rules.hpp", renamed(rules_header, "rules", ns)},
           {"gemm_kit.hpp", h},
-          {"gemm_kit_vulkan.hpp", renamed(vulkan_header, "kit", ns)}};
+          {"gemm_kit_vulkan.hpp", kit_include(renamed(vulkan_header, "kit", ns))}};
 }
 
 }  // namespace gemmtune
