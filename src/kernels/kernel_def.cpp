@@ -169,9 +169,11 @@ Constraint split_scratch_constraint() {
 
 Constraint split_device_scope_constraint() {
   return {"device_scope",
-          [](const KernelFamily&, const Config& c, const GemmProblem&,
+          [](const KernelFamily& f, const Config& c, const GemmProblem& p,
              const vk::DeviceInfo& d) -> std::optional<std::string> {
-            if (c.get("splits") != 1 && d.matrix.memory_model && !d.matrix.memory_model_device_scope)
+            // Only where the split finishes in the main pass: the reduce pass counts nothing.
+            const bool counts = f.dispatch_rule && f.dispatch_rule(c, p.dtype).one_pass_split && f.splits(c) > 1;
+            if (counts && d.matrix.memory_model && !d.matrix.memory_model_device_scope)
               return std::string("split-k finished in one pass needs vulkanMemoryModelDeviceScope");
             return std::nullopt;
           }};

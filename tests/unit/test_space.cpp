@@ -603,6 +603,29 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
   EXPECT_EQ(mid.candidates[1].name, "coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1");
 }
 
+TEST(SearchSpace, WarptileScreensSmallGridsWithSmallTilesSplitToFillTheDevice) {
+  // The H200's fastest in each regime (issue 22 steps 5-6 and probe C) come first. The device has the memory model
+  // without device scope: one-pass splits are pruned, the reduce pass's are not.
+  auto first = [](Shape shape) {
+    GemmProblem p;
+    p.shape = shape;
+    SearchSpace s = build_search_space({find_family("warptile")}, p, matrix_device());
+    for (const Candidate& c : s.candidates)
+      EXPECT_FALSE(c.config.get("splits") > 1 && c.config.get("reduce") == 0) << c.name;
+    order_for_screening(s.candidates, p);
+    return s.candidates.empty() ? std::string() : s.candidates.front().name;
+  };
+  // 1024 tiles of 128 x 128: that tile, 8 x 8 a lane, unsplit.
+  EXPECT_EQ(first({4096, 4096, 4096, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
+  // 128 such tiles (512x4096x14336) still fill the device.
+  EXPECT_EQ(first({512, 4096, 14336, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
+  // 48 (1024x768x3072): 192 tiles of 64 x 64 in 2 ranges (384 workgroups).
+  EXPECT_EQ(first({1024, 768, 3072, 1}), "warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits2_reduce1");
+  // 6 (128x768x3072): 24 tiles in 16 ranges; at K = 768 16 ranges would be under 64 terms: 12.
+  EXPECT_EQ(first({128, 768, 3072, 1}), "warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits16_reduce1");
+  EXPECT_EQ(first({128, 768, 768, 1}), "warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits12_reduce1");
+}
+
 TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast) {
   GemmProblem p;
   p.shape = {1, 4096, 14336, 1};
