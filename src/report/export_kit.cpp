@@ -1,7 +1,6 @@
 #include "report/export_kit.hpp"
 
 #include <map>
-#include <set>
 
 #include "core/error.hpp"
 #include "report/export_cpp.hpp"
@@ -91,7 +90,7 @@ inline std::uint32_t input_bytes(std::string_view dtype) {
 
 struct KitPlan {
   Choice choice;               // which config, by which rule, from which entry
-  const KitConfig* config;     // null only where the choice is not in the kit (a dtype the table lacks)
+  const KitConfig* config;     // null only for a dtype name gemmtune does not have
   rules::Plan plan;            // the passes to record (gemm_kit_vulkan.hpp)
 };
 
@@ -103,7 +102,7 @@ inline KitPlan plan(rules::Operation op, std::string_view dtype, bool integer_do
   const char* layout = op.trans_a ? (op.trans_b ? "tt" : "tn") : (op.trans_b ? "nt" : "nn");
   KitPlan out{lookup(op.m, op.n, op.k, dtype, layout), nullptr, {}};
   out.config = find_config(out.choice.config, dtype);
-  if (!out.config) return out;
+  if (!out.config) return out;  // not an input type gemmtune has
   rules::KernelConfig kernel = out.config->kernel;
   if (integer_dot_product && out.config->alternative_module >= 0)
     kernel.module = std::uint32_t(out.config->alternative_module);
@@ -145,7 +144,8 @@ std::vector<std::pair<std::string, std::string>> export_kit_files(
     const TuningTable& table, const std::string& ns, const std::string& source, const ShapeNeedsOf& needs_of,
     const KitKernelOf& kernel_of, const std::string& rules_header, const std::string& vulkan_header) {
   if (!cpp_identifier(ns)) throw usage_error("--namespace", ns, "not a C++ identifier");
-  // Every config the table chose, then each dtype's default, in first-seen order.
+  // Every config the table chose, then the default config of every input type (lookup's answer for a type or layout
+  // the table lacks), in first-seen order.
   std::vector<ExportedConfig> configs;
   std::map<std::pair<std::string, std::string>, uint32_t> config_index;
   auto add_config = [&](const std::string& name, const std::string& dtype) {
@@ -155,13 +155,10 @@ std::vector<std::pair<std::string, std::string>> export_kit_files(
     config_index[{name, dtype}] = uint32_t(configs.size());
     configs.push_back({name, dtype, std::move(*kernel)});
   };
-  std::set<std::string> dtypes;
   for (const TableEntry& e : table.entries) {
-    if (!e.best) continue;
-    add_config(e.best->name, e.dtype);
-    dtypes.insert(e.dtype);
+    if (e.best) add_config(e.best->name, e.dtype);
   }
-  for (const std::string& dtype : dtypes) add_config(default_config(dtype), dtype);
+  for (const char* dtype : {"f32", "f16", "bf16", "i8", "u8", "u8i8"}) add_config(default_config(dtype), dtype);
 
   ModuleList modules;
   for (ExportedConfig& c : configs) {

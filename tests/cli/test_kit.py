@@ -17,7 +17,7 @@ BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build",
 EXAMPLE = os.path.join(ROOT, "tests", "kit_example")
 # Shapes the example runs beyond the table's own (MxNxK:dtype:layout): each is nearest to an entry, or the default.
 NEAREST = ["50x40x40:f32:nn", "64x48x1000:f32:nn", "2x180x256:f16:nt", "1x300x128:f16:nn", "30x64x128:i8:nt",
-           "64x40x48:f16:tn"]
+           "64x40x48:f16:tn", "33x65x129:bf16:tt", "16x48x64:u8:nn"]
 LINE = re.compile(r"^(\d+)x(\d+)x(\d+) (\w+) (\w\w): (exact|nearest|default) (\S+), (\d) pass(?:es)?, "
                   r"grid (\d+)x(\d+)x(\d+), error \S+ / \S+: (ok|FAILED)$")
 
