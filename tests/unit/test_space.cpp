@@ -62,6 +62,21 @@ TEST(KernelHash, CoversEveryModuleAConfigMayDispatch) {
   EXPECT_NE(splitk_family().kernel_hash(f16), modules_hash({splitk_family().spirv(f16), epilogue_spirv()}));
 }
 
+TEST(KernelFamily, ItsSplitFlagsAgreeWithEveryConfigsDispatchRule) {
+  // modules() and the device-scope constraint read the family's flags; the runner and kits plan by each config's rule.
+  for (const KernelFamily* f : kernel_families()) {
+    ASSERT_TRUE(f->dispatch_rule) << f->name;
+    bool one_pass = false, reduce_pass = false;
+    for (const Config& c : f->all_configs()) {
+      const rules::DispatchRule rule = f->dispatch_rule(c, DType::f32);
+      EXPECT_EQ(rule.splits, f->splits(c)) << f->config_name(c, DType::f32);
+      if (rule.splits > 1) (rule.one_pass_split ? one_pass : reduce_pass) = true;
+    }
+    EXPECT_EQ(f->one_pass_split, one_pass) << f->name;
+    EXPECT_EQ(!f->one_pass_split || f->reduce_pass_too, reduce_pass || !one_pass) << f->name;
+  }
+}
+
 TEST(SearchSpace, PrunesAgainstDeviceLimitsAndKeepsReasons) {
   GemmProblem p;
   p.shape = {1024, 768, 3072, 1};
