@@ -179,6 +179,12 @@ void for_each_dispatch(const std::array<uint64_t, 3>& grid, const std::array<uin
                  uint32_t(grid[2] - z < max[2] ? grid[2] - z : max[2]));
 }
 
+/// The subgroup size a pass's pipeline pins, with full subgroups: the kernel's `required` size where the device has
+/// subgroup size control with full subgroups and more than one size to choose from, else 0 (nothing pinned).
+inline uint32_t subgroup_size_to_pin(uint32_t required, bool size_control, uint32_t min_size, uint32_t max_size) {
+  return required > 0 && size_control && min_size != max_size ? required : 0;
+}
+
 inline constexpr size_t kMaxTunedConstants = 14;
 
 /// One kernel config as data: what its pipelines are made of and how it covers C.

@@ -106,11 +106,12 @@ inline VkResult create_pass_pipeline(VkDevice device, const VulkanFunctions& vk,
   pipe_info.stage.pName = "main";
   pipe_info.stage.pSpecializationInfo = &spec;
   pipe_info.layout = out.layout;
-  // As gemmtune's runner: pinned only where the device has several sizes to choose from and the kernel needs one.
+  // The rule gemmtune's runner applies (rules::subgroup_size_to_pin).
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup{
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
-  if (pass.required_subgroup_size > 0 && subgroups.enabled && subgroups.min_size != subgroups.max_size) {
-    subgroup.requiredSubgroupSize = pass.required_subgroup_size;
+  subgroup.requiredSubgroupSize = rules::subgroup_size_to_pin(pass.required_subgroup_size, subgroups.enabled,
+                                                              subgroups.min_size, subgroups.max_size);
+  if (subgroup.requiredSubgroupSize > 0) {
     pipe_info.stage.pNext = &subgroup;
     pipe_info.stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   }

@@ -146,8 +146,8 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       staging_(device, std::max({operands_.a_device.size(), operands_.b_device.size(), c_.size(), bias_.size()}),
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true),
       dummy_(device, 16, kStorage, false) {
-  const ResolvedGemm& l = operands_.layout;
-  push_ = rules::push_constants(operation_of(problem, l), 1);
+  operation_ = operation_of(problem, operands_.layout);
+  push_ = rules::push_constants(operation_, 1);
   copies_ = input_copies(problem, options, largest_buffer(device));
   if (copies_ > 1) {
     const unsigned in = dtype_bytes(problem.dtype);
@@ -199,11 +199,9 @@ std::vector<VkBuffer> GemmRunner::bindings() const {
 }
 
 void GemmRunner::prepare_split_buffers(const KernelFamily& family, const Config& config) {
-  const uint32_t splits = family.splits(config);
-  if (splits == 1) return;
-  ensure_scratch(uint64_t(splits) * problem_.shape.batch * problem_.shape.m * problem_.shape.n);
-  const uint64_t counters = family.arrival_counters(config, problem_);
-  if (counters > 0) ensure_arrivals(counters);
+  const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_);
+  if (plan.scratch_floats > 0) ensure_scratch(plan.scratch_floats);
+  if (plan.arrival_counters > 0) ensure_arrivals(plan.arrival_counters);
 }
 
 void GemmRunner::ensure_arrivals(uint64_t count) {
@@ -291,8 +289,7 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
                                                              bool fused) const {
   auto passes = std::make_unique<Passes>();
   // The plan a kit of `gemmtune export --format kit` makes for the same config (src/core/dispatch_rules.hpp).
-  const rules::Plan plan =
-      rules::plan(kernel_config(family, config, problem_.dtype), operation_of(problem_, operands_.layout), fused);
+  const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, fused);
   passes->splits = family.splits(config);
   passes->grid = family.grid_override ? family.grid_override(config, problem_) : plan.passes[0].grid;
   passes->k_split = plan.push.k_split;
@@ -556,7 +553,7 @@ std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& fa
   bind_passes(family, config, product);
   auto epilogue_pass = [&](uint32_t op) {
     std::vector<vk::SpecConstant> constants;
-    for (const rules::SpecConstant& c : rules::operation_constants(operation_of(problem_, operands_.layout), true, 1))
+    for (const rules::SpecConstant& c : rules::operation_constants(operation_, true, 1))
       constants.push_back({c.id, c.value});
     constants.push_back({30, op});
     return std::make_unique<vk::ComputePipeline>(device_, epilogue_spirv(), constants, bindings(),
@@ -566,7 +563,7 @@ std::vector<float> GemmRunner::run_without_fused_epilogue(const KernelFamily& fa
   if (epilogue_passes && problem_.epilogue.bias) bias_pass = epilogue_pass(1);
   if (epilogue_passes && problem_.epilogue.activation != Activation::none) activation_pass = epilogue_pass(2);
 
-  const std::array<uint64_t, 3> element_grid = rules::reduce_grid(operation_of(problem_, operands_.layout));
+  const std::array<uint64_t, 3> element_grid = rules::reduce_grid(operation_);
   std::memcpy(staging_.mapped(), operands_.c0.data(), c_.size());
   submitter_.run([&](VkCommandBuffer cmd) {
     VkBufferCopy region{0, 0, c_.size()};

@@ -190,6 +190,7 @@ class GemmRunner {
   std::optional<vk::Buffer> arrivals_;  ///< split-k finished in the main pass (KernelFamily::arrival_counters)
   std::string arrivals_owner_;          ///< the config whose runs last used the counters
   vk::Buffer dummy_;
+  rules::Operation operation_;  ///< the problem as the dispatch rules take it, with the operands' guard bands
   GemmPush push_{};
   uint64_t copies_ = 1;               ///< input copies (cold runs rotate through them)
   uint64_t a_copy_ = 0, b_copy_ = 0;  ///< elements from one copy of A (B) to the next

@@ -188,11 +188,9 @@ Matrix2Capabilities query_matrix2(VkInstance instance, VkPhysicalDevice physical
 }  // namespace
 
 uint32_t subgroup_size_to_pin(const DeviceInfo& d, uint32_t required) {
-  const MatrixCapabilities& caps = d.matrix;
-  return required > 0 && caps.subgroup_size_control && caps.full_subgroups &&
-                 caps.min_subgroup_size != caps.max_subgroup_size
-             ? required
-             : 0;
+  const MatrixCapabilities& caps = d.matrix;  // the rule a kit's recording helper applies too
+  return rules::subgroup_size_to_pin(required, caps.subgroup_size_control && caps.full_subgroups,
+                                     caps.min_subgroup_size, caps.max_subgroup_size);
 }
 
 bool coopmat2_features(const DeviceInfo& d) {
