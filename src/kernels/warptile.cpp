@@ -44,26 +44,29 @@ std::optional<std::string> warp_tiles(const KernelFamily&, const Config& c, cons
 // us, 192 tiles in 8 ranges; 2 ranges 160.8) and 128x768x3072 (33.1 us, 24 tiles in 16), where 128 x 128 tiles ran 181
 // and 40 (probe C). Grids of 128 to 255 such tiles with a short k loop (K <= 1024): 64 x 128 tiles of 8 x 4 outputs, 8
 // warps of 32 x 32, unsplit: 1024x3072x768 ran in 137 us so against 185 for 128 x 128 (probe D), where 512x4096x14336
-// (128 tiles, K = 14336) keeps 128 x 128 (1541 us against 1686 and more for smaller tiles). BK 8 throughout.
+// (128 tiles, K = 14336) keeps 128 x 128 (1541 us against 1686 and more for smaller tiles). Small grids whose 64 x 64
+// tiles cannot reach 384 workgroups in ranges of 64 terms or more: 32 x 64 tiles (2 warps of 32 x 32), 128x768x768 in
+// 15.9 us on 48 tiles in 8 ranges against 17.9 on 24 (probe F). BK 8 throughout.
 double screening_rank(const Config& c, const GemmProblem& p) {
   auto tiles = [&](uint64_t bm, uint64_t bn) {
     return ceil_div(p.shape.m, bm) * ceil_div(p.shape.n, bn) * p.shape.batch;
   };
   const bool small = tiles(128, 128) < 128;
   const bool short_k = !small && tiles(128, 128) < 256 && p.shape.k <= 1024;
+  const bool thin = small && p.shape.k < 64 * ceil_div(384, tiles(64, 64));
   const bool narrow = small || short_k;  // 8 x 4 lanes in warps of 32 x 32
-  const double target_area = small ? 64.0 * 64.0 : short_k ? 64.0 * 128.0 : 128.0 * 128.0;
+  const double target_area = thin ? 32.0 * 64.0 : small ? 64.0 * 64.0 : short_k ? 64.0 * 128.0 : 128.0 * 128.0;
   const double area = 2.0 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / target_area));
   const double fill = small ? 384.0 : 128.0;
   const double split = split_fill_cost(c.get("splits"), double(tiles(c.get("bm"), c.get("bn"))), fill, fill, 16.0);
   const double outputs = std::abs(std::log2((narrow ? 32.0 : 64.0) / double(c.get("tm") * c.get("tn"))));
   const double warps = double((c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn")));
-  const double wg = std::abs(std::log2(warps / (small ? 4.0 : 8.0)));
+  const double wg = std::abs(std::log2(warps / (thin ? 2.0 : small ? 4.0 : 8.0)));
   const double bk = std::abs(std::log2(double(c.get("bk")) / 8.0));
   const double warp = c.get("wm") == 32 && c.get("wn") == (narrow ? 32u : 64u) ? 0.0 : 0.25;
   // Tiles of the target's shape, and lanes at least as tall as wide (the measured 8 x 4, not 4 x 8), before others of
   // their area.
-  const double wanted_ratio = short_k ? 0.5 : 1.0;  // bm / bn
+  const double wanted_ratio = short_k || thin ? 0.5 : 1.0;  // bm / bn
   const double shape = 0.5 * std::abs(std::log2(double(c.get("bm")) / c.get("bn") / wanted_ratio)) +
                        (c.get("tm") < c.get("tn") ? 0.25 : 0.0);
   // Split configs try the reduce pass first: the one-pass finish lost at M = 128 in step 7 (probe B measures both).

@@ -636,9 +636,10 @@ TEST(SearchSpace, WarptileScreensSmallGridsWithSmallTilesSplitToFillTheDevice) {
   EXPECT_EQ(first({512, 4096, 14336, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
   // 48 (1024x768x3072): 192 tiles of 64 x 64 in 2 ranges (384 workgroups).
   EXPECT_EQ(first({1024, 768, 3072, 1}), "warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits2_reduce1");
-  // 6 (128x768x3072): 24 tiles in 16 ranges; at K = 768 16 ranges would be under 64 terms: 12.
+  // 6 (128x768x3072): 24 tiles in 16 ranges. At K = 768 16 ranges would be under 64 terms: 48 tiles of 32 x 64 in 8
+  // (probe F).
   EXPECT_EQ(first({128, 768, 3072, 1}), "warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits16_reduce1");
-  EXPECT_EQ(first({128, 768, 768, 1}), "warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits12_reduce1");
+  EXPECT_EQ(first({128, 768, 768, 1}), "warptile_f32_bm32_bn64_bk8_wm32_wn32_tm8_tn4_splits8_reduce1");
   // 192 with a short k loop (1024x3072x768): 64 x 128 tiles of 8 x 4 lanes, unsplit (probe D); 256 (2048^3) is large.
   EXPECT_EQ(first({1024, 3072, 768, 1}), "warptile_f32_bm64_bn128_bk8_wm32_wn32_tm8_tn4_splits1");
   EXPECT_EQ(first({2048, 2048, 2048, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
