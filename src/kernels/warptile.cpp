@@ -3,6 +3,7 @@
 // or by the reduce pass (REDUCE).
 #include <cmath>
 
+#include "core/shape_needs.hpp"
 #include "kernels/registry.hpp"
 #include "warptile_f32.h"
 
@@ -53,12 +54,14 @@ double screening_rank(const Config& c, const GemmProblem& p) {
   };
   const bool small = tiles(128, 128) < 128;
   const bool short_k = !small && tiles(128, 128) < 256 && p.shape.k <= 1024;
-  const bool thin = small && p.shape.k < 64 * ceil_div(384, tiles(64, 64));
+  const uint64_t fill = small ? 384 : 128;
+  // The splits that bring 64 x 64 tiles to `fill` workgroups, and whether K gives that many ranges (the space's rule).
+  const bool thin = small && !split_ranges_fit(p.shape.k, uint32_t(ceil_div(fill, tiles(64, 64))));
   const bool narrow = small || short_k;  // 8 x 4 lanes in warps of 32 x 32
   const double target_area = thin ? 32.0 * 64.0 : small ? 64.0 * 64.0 : short_k ? 64.0 * 128.0 : 128.0 * 128.0;
   const double area = 2.0 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / target_area));
-  const double fill = small ? 384.0 : 128.0;
-  const double split = split_fill_cost(c.get("splits"), double(tiles(c.get("bm"), c.get("bn"))), fill, fill, 16.0);
+  const double split =
+      split_fill_cost(c.get("splits"), double(tiles(c.get("bm"), c.get("bn"))), double(fill), double(fill), 16.0);
   const double outputs = std::abs(std::log2((narrow ? 32.0 : 64.0) / double(c.get("tm") * c.get("tn"))));
   const double warps = double((c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn")));
   const double wg = std::abs(std::log2(warps / (thin ? 2.0 : small ? 4.0 : 8.0)));
