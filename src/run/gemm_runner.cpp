@@ -328,14 +328,16 @@ void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t 
   GemmPush push = push_;
   push.k_split = uint32_t(passes.k_split);
   for (uint32_t r = 0; r < repeats; ++r) {
-    if (r > 0) vk::record_full_barrier(cmd);  // each run writes C: keep runs ordered, as a caller's would be
+    // Each run writes C: keep runs ordered, as a caller's would be, with the barrier a caller chaining dispatches
+    // records (results/h200/notes.md, step 14). Copies before and after a batch carry full barriers of their own.
+    if (r > 0) vk::record_compute_barrier(cmd);
     // Cold runs: the rotation carries on across batches, so a batch never starts on recently read copies.
     const uint64_t copy = next_copy_++ % copies_;
     push.off_a = uint32_t(push_.off_a + copy * a_copy_);
     push.off_b = uint32_t(push_.off_b + copy * b_copy_);
     record_grid(cmd, *passes.main, passes.grid, push);
     if (passes.reduce) {
-      vk::record_full_barrier(cmd);
+      vk::record_compute_barrier(cmd);
       record_grid(cmd, *passes.reduce, passes.reduce_grid, push);
     }
   }

@@ -317,4 +317,12 @@ void record_full_barrier(VkCommandBuffer cmd) {
       &barrier, 0, nullptr, 0, nullptr);
 }
 
+void record_compute_barrier(VkCommandBuffer cmd) {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier,
+                       0, nullptr, 0, nullptr);
+}
+
 }  // namespace gemmtune::vk

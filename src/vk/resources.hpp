@@ -113,4 +113,8 @@ class Submitter {
 /// Memory barrier between compute writes/transfers and later compute or transfer reads.
 void record_full_barrier(VkCommandBuffer cmd);
 
+/// Memory barrier between one dispatch's writes and the next dispatch's reads and writes, as a caller chaining
+/// compute passes records it (no transfer or host stages: those cost the timed runs time a caller does not spend).
+void record_compute_barrier(VkCommandBuffer cmd);
+
 }  // namespace gemmtune::vk
