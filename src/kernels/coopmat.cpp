@@ -13,15 +13,16 @@ namespace gemmtune {
 namespace {
 
 // Screening order, lower first: the winners on the H200 (results/h200/notes.md, issue 5 steps 5 and 10, issue 21
-// step 5) are 128x128 tiles, or 64x64 where few tiles cover C, with BK 64 (single-buffered since interior tiles
-// stage from advanced indices; BK 32 double-buffered next) and 4 subgroups (8 and 16 lost at 4096^3 and 2048^3:
-// issue 21 steps 3-5); split-k only where the tiles alone leave the device idle; square tiles before others of the
-// same area.
+// steps 5 and 16) are 128x128 tiles, or 64x64 where few tiles cover C, with k steps of 128 bytes a row (BK 64 for
+// 16-bit inputs, 128 for 8-bit; single-buffered since interior tiles stage from advanced indices; 64 bytes
+// double-buffered next) and 4 subgroups (8 and 16 lost at 4096^3 and 2048^3: issue 21 steps 3-5); split-k only
+// where the tiles alone leave the device idle; square tiles before others of the same area.
 double screening_rank(const Config& c, const GemmProblem& p) {
+  const uint64_t step_bytes = uint64_t(c.get("bk")) * dtype_bytes(p.dtype);
   return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) +
-         (c.get("bk") == 64   ? 0.0
-          : c.get("bk") == 32 ? 1.0
-                              : 2.0) +
+         (step_bytes == 128  ? 0.0
+          : step_bytes == 64 ? 1.0
+                             : 2.0) +
          (c.get("sgn") == 2 ? 0.0 : 0.75) + (c.get("sgm") == 2 ? 0.0 : 0.75) + (c.get("stages") == 2 ? 0.0 : 0.5) +
          (c.get("bm") == c.get("bn") ? 0.0 : 0.75);
 }
@@ -31,7 +32,7 @@ KernelFamily make_coopmat() {
   f.name = "coopmat";
   f.color = "#e15759";
   // Subgroups: 2 or 4 down by 2 or 4 across (4 to 16), each owning a block of 16 x 16 accumulators.
-  f.params = {{"bm", 1, {64, 128, 256}}, {"bn", 2, {64, 128, 256}}, {"bk", 3, {16, 32, 64}},
+  f.params = {{"bm", 1, {64, 128, 256}}, {"bn", 2, {64, 128, 256}}, {"bk", 3, {16, 32, 64, 128}},
               {"sgm", 4, {2, 4}},        {"sgn", 5, {2, 4}},        {"splits", kNoSpecConstant, {1, 2, 4, 8}},
               {"stages", 6, {1, 2}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
