@@ -21,7 +21,7 @@
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size, must equal (BM/WM) * (BN/WN) * 32   1: BM   2: BN   3: BK   4: WM   5: WN   6: TM   7: TN
-//   8: REDUCE_PASS (split-k finished by the reduce pass)
+//   8: REDUCE_PASS (split-k finished by the reduce pass)   9: ROW_AHEAD (the next k row's fragments read early)
 // TM and TN are 4 or 8. Summation: k ascends in every invocation and ranges are added in order, no atomics in
 // the sums, so repeated runs give identical bits (the fixed order of deterministic mode is the tiled kernel's).
 
@@ -37,6 +37,7 @@ layout(constant_id = 5) const uint WN = 64;
 layout(constant_id = 6) const uint TM = 8;
 layout(constant_id = 7) const uint TN = 8;
 layout(constant_id = 8) const bool REDUCE_PASS = false;
+layout(constant_id = 9) const bool ROW_AHEAD = false;
 
 #include "common/gemm_common.glsl"
 #include "common/split_one_pass.glsl"
@@ -170,17 +171,39 @@ void store_step(uint buf) {
 float total[TM * TN];
 
 /// One step's products from shared buffer `buf`: a_at and b_at are the lane's first vec4 in a k row of each tile.
+/// With ROW_AHEAD the fragments of k row kk + 1 are read while row kk is multiplied (two register sets, the loop
+/// taken two rows at a time so each set has a fixed name), as CUDA SGEMMs double-buffer their fragments: on the H200
+/// that schedule wins where A is stored M x K and loses where B is stored N x K (notes, step 17), so it is tuned.
+vec4 a_even[TM / 4], b_even[TN / 4], a_odd[TM / 4], b_odd[TN / 4];
+
+// Macros, not functions: glslang takes no array parameter sized by a specialization constant.
+#define READ_ROW(KK, AV, BV)                                                                                   \
+  [[unroll]] for (uint r = 0; r < TM / 4; ++r) AV[r] = tile_a[(buf * BK + (KK)) * (SA / 4) + a_at + r * LM]; \
+  [[unroll]] for (uint c = 0; c < TN / 4; ++c) BV[c] = tile_b[(buf * BK + (KK)) * (SB / 4) + b_at + c * LN];
+#define MULTIPLY_ROW(AV, BV)                                                            \
+  [[unroll]] for (uint i = 0; i < TM; ++i) {                                            \
+    [[unroll]] for (uint j = 0; j < TN; ++j)                                            \
+      total[i * TN + j] = fma(AV[i / 4][i % 4], BV[j / 4][j % 4], total[i * TN + j]); \
+  }
+
 void multiply(uint buf, uint a_at, uint b_at) {
-  // No [[unroll]]: unrolled, a BK 16 step of 8 x 8 outputs took the H200's driver 84-100 s to build (step 4).
-  for (uint kk = 0; kk < BK; ++kk) {
-    vec4 av[TM / 4];
-    vec4 bv[TN / 4];
-    [[unroll]] for (uint r = 0; r < TM / 4; ++r) av[r] = tile_a[(buf * BK + kk) * (SA / 4) + a_at + r * LM];
-    [[unroll]] for (uint c = 0; c < TN / 4; ++c) bv[c] = tile_b[(buf * BK + kk) * (SB / 4) + b_at + c * LN];
-    [[unroll]] for (uint i = 0; i < TM; ++i) {
-      [[unroll]] for (uint j = 0; j < TN; ++j)
-        total[i * TN + j] = fma(av[i / 4][i % 4], bv[j / 4][j % 4], total[i * TN + j]);
+  // No [[unroll]] on the kk loops: unrolled, a BK 16 step of 8 x 8 outputs took the H200's driver 84-100 s to build
+  // (step 4).
+  if (!ROW_AHEAD) {
+    for (uint kk = 0; kk < BK; ++kk) {
+      READ_ROW(kk, a_even, b_even)
+      MULTIPLY_ROW(a_even, b_even)
     }
+    return;
+  }
+  READ_ROW(0, a_even, b_even)
+  for (uint kk = 0; kk < BK; kk += 2) {  // BK is a multiple of 8
+    READ_ROW(kk + 1, a_odd, b_odd)
+    MULTIPLY_ROW(a_even, b_even)
+    if (kk + 2 < BK) {
+      READ_ROW(kk + 2, a_even, b_even)
+    }
+    MULTIPLY_ROW(a_odd, b_odd)
   }
 }
 

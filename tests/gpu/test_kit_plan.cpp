@@ -92,7 +92,8 @@ TEST_F(KitPlan, TheKitsRecordingOfAPlanGivesTheRunnersBits) {
     GemmProblem problem;
   };
   const Mode det = Mode::deterministic, fast = Mode::fast;
-  auto warptile = [](uint32_t reduce) {  // split in 3 ranges, finished in one pass (0) or by the reduce pass (1)
+  // Split in 3 ranges, finished in one pass (0) or by the reduce pass (1; that one also reads fragments a k row ahead).
+  auto warptile = [](uint32_t reduce) {
     return Config{{{"bm", 64},
                    {"bn", 64},
                    {"bk", 16},
@@ -101,7 +102,8 @@ TEST_F(KitPlan, TheKitsRecordingOfAPlanGivesTheRunnersBits) {
                    {"tm", 8},
                    {"tn", 8},
                    {"splits", 3},
-                   {"reduce", reduce}}};
+                   {"reduce", reduce},
+                   {"ahead", reduce}}};
   };
   const Case cases[] = {
       {&tiled_family(), Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}}},

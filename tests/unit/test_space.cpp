@@ -553,6 +553,14 @@ TEST(SpaceFile, TheBuiltInDefaultCoversEveryVariantWithSupportedValues) {
     EXPECT_EQ(families[i].name, kernel_families()[i]->name);
     EXPECT_FALSE(families[i].all_configs().empty());
   }
+  // It keeps the k step the screen tries first for 8-bit inputs (coopmat BK 128: issue 21 step 16).
+  const auto coopmat =
+      std::find_if(families.begin(), families.end(), [](const KernelFamily& f) { return f.name == "coopmat"; });
+  ASSERT_NE(coopmat, families.end());
+  const auto bk =
+      std::find_if(coopmat->params.begin(), coopmat->params.end(), [](const auto& p) { return p.name == "bk"; });
+  ASSERT_NE(bk, coopmat->params.end());
+  EXPECT_NE(std::find(bk->values.begin(), bk->values.end(), 128u), bk->values.end());
 }
 
 TEST(SpaceFile, RestrictsTheListedParametersAndKeepsTheRest) {
@@ -642,10 +650,10 @@ TEST(SearchSpace, WarptileScreensSmallGridsWithSmallTilesSplitToFillTheDevice) {
     order_for_screening(s.candidates, p);
     return s.candidates.empty() ? std::string() : s.candidates.front().name;
   };
-  // 1024 tiles of 128 x 128: that tile, 8 x 8 a lane, unsplit.
-  EXPECT_EQ(first({4096, 4096, 4096, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
+  // 1024 tiles of 128 x 128: that tile, 8 x 8 a lane, unsplit, in nn with the fragments read a k row ahead (step 17).
+  EXPECT_EQ(first({4096, 4096, 4096, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1_ahead1");
   // 128 such tiles (512x4096x14336) still fill the device.
-  EXPECT_EQ(first({512, 4096, 14336, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
+  EXPECT_EQ(first({512, 4096, 14336, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1_ahead1");
   // 48 (1024x768x3072): 192 tiles of 64 x 64 in 2 ranges (384 workgroups).
   EXPECT_EQ(first({1024, 768, 3072, 1}), "warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits2_reduce1");
   // 6 (128x768x3072): 24 tiles in 16 ranges. At K = 768 16 ranges would be under 64 terms: 48 tiles of 32 x 64 in 8
@@ -654,7 +662,15 @@ TEST(SearchSpace, WarptileScreensSmallGridsWithSmallTilesSplitToFillTheDevice) {
   EXPECT_EQ(first({128, 768, 768, 1}), "warptile_f32_bm32_bn64_bk8_wm32_wn32_tm8_tn4_splits8_reduce1");
   // 192 with a short k loop (1024x3072x768): 64 x 128 tiles of 8 x 4 lanes, unsplit (probe D); 256 (2048^3) is large.
   EXPECT_EQ(first({1024, 3072, 768, 1}), "warptile_f32_bm64_bn128_bk8_wm32_wn32_tm8_tn4_splits1");
-  EXPECT_EQ(first({2048, 2048, 2048, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
+  EXPECT_EQ(first({2048, 2048, 2048, 1}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1_ahead1");
+  // B stored N x K (a linear layer, nt): the fragments row by row (2048^3 nt 431 against 466 us ahead, step 17).
+  GemmProblem nt;
+  nt.shape = {512, 4096, 14336, 1};
+  nt.layout = Layout{false, true};
+  SearchSpace s = build_search_space({find_family("warptile")}, nt, matrix_device());
+  order_for_screening(s.candidates, nt);
+  ASSERT_FALSE(s.candidates.empty());
+  EXPECT_EQ(s.candidates.front().name, "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1");
 }
 
 TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast) {
