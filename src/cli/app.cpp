@@ -261,6 +261,11 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
           "Bytes each copy buffer holds, capped by the device's limits (default 268435456; a weight matrix's size "
           "gives the rate one dispatch of that size reaches)")
       ->check(CLI::Range(uint64_t(16), uint64_t(1) << 40));
+  c.peak
+      ->add_option("--cached-read-bytes", c.peak_options.read_bytes,
+                   "Also measure how fast workgroups read a buffer of about this many bytes that stays in the cache "
+                   "(1024 workgroups, each reading all of it; rounded to 32 KiB; off by default)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   c.peak->add_flag("--matrix-sweep", c.peak_options.matrix_sweep,
                    "Sweep the matrix units: 1 to 16 accumulators a subgroup, workgroups of 32 to 256, f16 and bf16 "
                    "with f32 sums, f16 with f16 sums; the best f16 -> f32 is the table's coopmat ceiling");

@@ -55,6 +55,7 @@ struct PeakCommandOptions {
   std::string device;
   int samples = 7;
   uint64_t copy_bytes = 256ull << 20;  ///< each copy buffer's size (capped by the device's limits)
+  uint64_t read_bytes = 0;             ///< --cached-read-bytes: > 0 measures the cached-read rate at this size
   bool matrix_sweep = false;           ///< --matrix-sweep: the matrix units at every accumulator count and type
 };
 

@@ -60,6 +60,7 @@ int run_peak(const PeakCommandOptions& o) {
   options.samples = o.samples;
   options.max_copy_bytes = o.copy_bytes;
   options.matrix_sweep = o.matrix_sweep;
+  options.read_bytes = o.read_bytes;
   const PeakResult r = measure_peak(device, options);
   update_table(out, [&](TuningTable& t) {  // locked: tuning runs may be writing entries into the same table
     adopt_device(t, info, out);
@@ -76,6 +77,11 @@ int run_peak(const PeakCommandOptions& o) {
         {"copy_gbps", r.copy_gbps},
         {"copy_buffer_bytes", r.copy_buffer_bytes},
         {"table", out}};
+    if (r.cached_read_bytes > 0) {
+      j["cached_read_gbps"] = r.cached_read_gbps;
+      j["cached_read_buffer_bytes"] = r.cached_read_bytes;
+      j["cached_read_workgroups"] = r.cached_read_workgroups;
+    }
     if (o.matrix_sweep) {
       nlohmann::ordered_json sweep = nlohmann::ordered_json::array();
       for (const MatrixRate& m : r.matrix_sweep) {
@@ -98,6 +104,9 @@ int run_peak(const PeakCommandOptions& o) {
     }
     std::printf("  copy:      %10.1f GB/s (read + written, %llu-byte buffers)\n", r.copy_gbps,
                 static_cast<unsigned long long>(r.copy_buffer_bytes));
+    if (r.cached_read_bytes > 0)
+      std::printf("  cached read: %8.1f GB/s (a %llu-byte buffer read whole by each of %u workgroups)\n",
+                  r.cached_read_gbps, static_cast<unsigned long long>(r.cached_read_bytes), r.cached_read_workgroups);
     if (o.matrix_sweep) print_matrix_sweep(r.matrix_sweep);
     std::printf("  stored in: %s\n", out.c_str());
   }

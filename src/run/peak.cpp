@@ -21,6 +21,7 @@
 #include "peak_matrix_f16_a8_h.h"
 #include "peak_matrix_f16_a8_r.h"
 #include "peak_copy_f32.h"
+#include "peak_read_f32.h"
 #include "peak_fma_f32.h"
 #include "vk/resources.hpp"
 
@@ -148,6 +149,31 @@ std::vector<MatrixPoint> sweep_points(const vk::DeviceInfo& d, const std::vector
 }
 }  // namespace
 
+/// Workgroups of peak_read.comp a dispatch: several a compute unit on the largest GPUs, so the rate is the cache's and
+/// not one workgroup's latency.
+constexpr uint32_t kReadGroups = 1024;
+
+/// The cached-read rate: every workgroup reads the whole buffer once a dispatch (kernels/peak_read.comp).
+void measure_cached_read(const vk::Device& device, vk::Submitter& submitter, const PeakOptions& o, PeakResult& result) {
+  const vk::DeviceInfo& d = device.info();
+  const uint64_t row_bytes = 8 * kWorkgroup * 16;  // the kernel reads 8 rows of 256 vectors at a time
+  uint64_t bytes = std::min<uint64_t>({o.read_bytes, d.max_storage_buffer_range, d.max_memory_allocation_size});
+  bytes = std::max<uint64_t>(bytes / row_bytes, 1) * row_bytes;
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  vk::Buffer src(device, bytes, storage, false), dst(device, uint64_t(kReadGroups) * kWorkgroup * 4, storage, false);
+  const uint32_t count = uint32_t(bytes / 16);
+  vk::ComputePipeline read(device, words(spirv_peak_read_f32), {}, {src.handle(), dst.handle()}, sizeof(uint32_t));
+  const double ns = best_dispatch_ns(
+      submitter,
+      [&](VkCommandBuffer cmd, uint32_t repeats) {
+        for (uint32_t r = 0; r < repeats; ++r) read.record_dispatch(cmd, &count, kReadGroups, 1, 1);
+      },
+      o);
+  result.cached_read_bytes = bytes;
+  result.cached_read_workgroups = kReadGroups;
+  result.cached_read_gbps = double(kReadGroups) * double(bytes) / ns;
+}
+
 PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
   const vk::DeviceInfo& d = device.info();
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -205,6 +231,7 @@ PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
       },
       o);
   result.copy_gbps = 2.0 * double(bytes) / copy_ns;
+  if (o.read_bytes > 0) measure_cached_read(device, submitter, o, result);
   return result;
 }
 

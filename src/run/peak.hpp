@@ -1,6 +1,6 @@
 // The device's own ceilings, measured with small kernels of gemmtune's and timestamps: the f32 FMA rate, the
-// cooperative-matrix f16 rate (where the device qualifies for the coopmat variant) and the copy bandwidth
-// (bytes read plus written).
+// cooperative-matrix f16 rate (where the device qualifies for the coopmat variant), the copy bandwidth (bytes read
+// plus written) and, when asked, the rate of reading a buffer that stays in the cache.
 #pragma once
 
 #include <string>
@@ -25,6 +25,10 @@ struct PeakResult {
   double coopmat_f16_tflops = 0.0;  ///< 0 where the device has no qualifying cooperative matrices
   double copy_gbps = 0.0;           ///< GB/s (1e9 bytes), read plus written
   uint64_t copy_buffer_bytes = 0;   ///< size of each of the two copy buffers
+  /// With PeakOptions::read_bytes: GB/s at which workgroups read a buffer of that size that stays in the cache.
+  double cached_read_gbps = 0.0;
+  uint64_t cached_read_bytes = 0;
+  uint32_t cached_read_workgroups = 0;  ///< each read the whole buffer once a dispatch
   /// With PeakOptions::matrix_sweep: every point the device runs; coopmat_f16_tflops is then the best f16 -> f32.
   std::vector<MatrixRate> matrix_sweep;
 };
@@ -34,6 +38,7 @@ struct PeakOptions {
   double warmup_ns = 200'000'000.0;    ///< back-to-back work before the samples (clocks ramp up)
   int samples = 7;                     ///< the best sample is reported: a ceiling, not a typical value
   uint64_t max_copy_bytes = 256ull << 20;
+  uint64_t read_bytes = 0;  ///< > 0: also the cached-read rate at about this size (kernels/peak_read.comp)
   uint64_t fence_timeout_ns = 120'000'000'000ull;
   /// Sweep the matrix units: 1 to 16 accumulators a subgroup, workgroups of 32 to 256, f16 and bf16 inputs with f32
   /// sums and f16 with f16 sums, where the device lists them.

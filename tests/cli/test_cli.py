@@ -662,6 +662,29 @@ class Peak(unittest.TestCase):
             rc, out, err = run("peak", "--json", "--samples", "1", "--copy-bytes", "1048576", "--out", path)
             self.assertNotIn("matrix_sweep", json.loads(out))
 
+    def test_the_cached_read_rate_is_measured_only_when_asked(self):
+        # kernels/peak_read.comp: 1024 workgroups each read the whole buffer, sized in rows of 32 KiB.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.json")
+            rc, out, err = run("peak", "--json", "--samples", "1", "--copy-bytes", "1048576", "--cached-read-bytes",
+                               "40000", "--out", path)
+            self.assertEqual(rc, 0, err)
+            measured = json.loads(out)
+            self.assertEqual(measured["cached_read_buffer_bytes"], 32768)
+            self.assertEqual(measured["cached_read_workgroups"], 1024)
+            self.assertGreater(measured["cached_read_gbps"], 0)
+            rc, out, err = run("peak", "--samples", "1", "--copy-bytes", "1048576", "--cached-read-bytes", "65536",
+                               "--out", path)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("cached read:", out)
+            self.assertIn("a 65536-byte buffer read whole by each of 1024 workgroups", out)
+            rc, out, err = run("peak", "--json", "--samples", "1", "--copy-bytes", "1048576", "--out", path)
+            self.assertEqual(rc, 0, err)
+            self.assertNotIn("cached_read_gbps", json.loads(out))
+        rc, _, err = run("peak", "--cached-read-bytes", "0")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--cached-read-bytes", err)
+
     def test_a_copy_size_below_one_vector_is_refused(self):
         rc, _, err = run("peak", "--copy-bytes", "8")
         self.assertEqual(rc, 2, err)
