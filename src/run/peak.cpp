@@ -147,7 +147,6 @@ std::vector<MatrixPoint> sweep_points(const vk::DeviceInfo& d, const std::vector
   }
   return points;
 }
-}  // namespace
 
 /// Workgroups of peak_read.comp a dispatch: several a compute unit on the largest GPUs, so the rate is the cache's and
 /// not one workgroup's latency.
@@ -173,6 +172,7 @@ void measure_cached_read(const vk::Device& device, vk::Submitter& submitter, con
   result.cached_read_workgroups = kReadGroups;
   result.cached_read_gbps = double(kReadGroups) * double(bytes) / ns;
 }
+}  // namespace
 
 PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
   const vk::DeviceInfo& d = device.info();
