@@ -126,7 +126,7 @@ class Tune(unittest.TestCase):
                 self.assertGreaterEqual(best["median_us"], best["min_us"])
                 self.assertGreater(best["screen_us"], 0)  # the finalist's screening time, which its finals repeat
                 tile = {"bm", "bn", "bk", "tm", "tn"}
-                warptile = tile | {"wm", "wn", "splits", "reduce"}  # a table records every parameter
+                warptile = tile | {"wm", "wn", "splits", "reduce", "ahead"}  # a table records every parameter
                 self.assertEqual(set(best["params"]), warptile if best["variant"] == "warptile" else tile)
                 c = e["candidates"]
                 self.assertGreater(c["evaluated"], 0)
