@@ -189,6 +189,34 @@ TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
   EXPECT_EQ(0, std::memcmp(by_bk[0].data(), by_bk[1].data(), by_bk[0].size() * sizeof(float)));
 }
 
+TEST_F(Determinism, WarptileAheadDoesNotChangeTheBits) {
+  // ahead1 reads a k row's fragments before the row ahead of it is multiplied, but every output still adds its
+  // terms in ascending k with the same FMAs: the bits of ahead0. Interior tiles and edges (70 x 96), a k tail
+  // (K = 100), every layout, BK 8 and 16.
+  for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}}) {
+    GemmRunner runner(device(), problem_of({70, 96, 100, 1}, DType::f32, layout), RunOptions{});
+    for (uint32_t bk : {8u, 16u}) {
+      std::vector<float> first;
+      for (uint32_t ahead : {0u, 1u}) {
+        Config c{{{"bm", 64},
+                  {"bn", 64},
+                  {"bk", bk},
+                  {"wm", 32},
+                  {"wn", 64},
+                  {"tm", 8},
+                  {"tn", 8},
+                  {"splits", 1},
+                  {"reduce", 0},
+                  {"ahead", ahead}}};
+        ASSERT_EQ(runner.verify(*find_family("warptile"), c).disposition, Disposition::passed);
+        if (first.empty()) first = runner.last_result();
+        EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)))
+            << layout.name() << " bk " << bk;
+      }
+    }
+  }
+}
+
 TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
   // Unrolled trips issue their loads first and vector loads fetch 4 or 8 columns at once, but every column
   // chains its terms in the same order. K = 1003 leaves an unroll tail; N = 84 in rows of 88 takes the
