@@ -48,7 +48,7 @@ std::optional<std::string> warp_tiles(const KernelFamily&, const Config& c, cons
 // (128 tiles, K = 14336) keeps 128 x 128 (1541 us against 1686 and more for smaller tiles). Small grids whose 64 x 64
 // tiles cannot reach 384 workgroups in ranges of 64 terms or more: 32 x 64 tiles (2 warps of 32 x 32), 128x768x768 in
 // 15.9 us on 48 tiles in 8 ranges against 17.9 on 24 (probe F). BK 8 throughout. The next k row's fragments read
-// early (`ahead`) for the large nn tiles only.
+// early (`ahead`) for the large tiles in every layout but nt.
 double screening_rank(const Config& c, const GemmProblem& p) {
   auto tiles = [&](uint64_t bm, uint64_t bn) {
     return ceil_div(p.shape.m, bm) * ceil_div(p.shape.n, bn) * p.shape.batch;
@@ -75,9 +75,11 @@ double screening_rank(const Config& c, const GemmProblem& p) {
                        (c.get("tm") < c.get("tn") ? 0.25 : 0.0);
   // Split configs try the reduce pass first: the one-pass finish lost at M = 128 in step 7 (probe B measures both).
   const double finish = c.get("splits") > 1 && c.get("reduce") == 0 ? 0.25 : 0.0;
-  // Fragments read a k row ahead: first for the large nn tiles only (step 17: 4096^3 nn 3506 -> 3383 us, 2048^3 nt
-  // 431 -> 466, 512x4096x14336 nt 1534 -> 1671, the small grids within 2 %).
-  const bool ahead_first = !narrow && !p.layout.trans_a && !p.layout.trans_b;
+  // Fragments read a k row ahead: first for the large tiles but in nt (step 17 and the suite after it: 4096^3 nn 3506
+  // -> 3383 us, 2048^3 tn 424.9 -> 420.8, tt 452.0 -> 440.8, but nt 431 -> 466 and 512x4096x14336 nt 1534 -> 1671; the
+  // small grids within 2 %).
+  const bool nt = !p.layout.trans_a && p.layout.trans_b;
+  const bool ahead_first = !narrow && !nt;
   const double ahead = (c.get("ahead") == 1) == ahead_first ? 0.0 : 0.25;
   return area + split + outputs + 0.5 * wg + 0.5 * bk + warp + shape + finish + ahead;
 }
