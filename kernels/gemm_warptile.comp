@@ -170,10 +170,7 @@ void store_step(uint buf) {
 
 float total[TM * TN];
 
-/// One step's products from shared buffer `buf`: a_at and b_at are the lane's first vec4 in a k row of each tile.
-/// With ROW_AHEAD the fragments of k row kk + 1 are read while row kk is multiplied (two register sets, the loop
-/// taken two rows at a time so each set has a fixed name), as CUDA SGEMMs double-buffer their fragments: on the H200
-/// that schedule wins where A is stored M x K and loses where B is stored N x K (notes, step 17), so it is tuned.
+// A k row's fragments: one register set for ROW_AHEAD = false, two (even and odd rows) for ROW_AHEAD.
 vec4 a_even[TM / 4], b_even[TN / 4], a_odd[TM / 4], b_odd[TN / 4];
 
 // Macros, not functions: glslang takes no array parameter sized by a specialization constant.
@@ -186,6 +183,10 @@ vec4 a_even[TM / 4], b_even[TN / 4], a_odd[TM / 4], b_odd[TN / 4];
       total[i * TN + j] = fma(AV[i / 4][i % 4], BV[j / 4][j % 4], total[i * TN + j]); \
   }
 
+/// One step's products from shared buffer `buf`: a_at and b_at are the lane's first vec4 in a k row of each tile.
+/// With ROW_AHEAD the fragments of k row kk + 1 are read while row kk is multiplied (two register sets, the loop
+/// taken two rows at a time so each set has a fixed name), as CUDA SGEMMs double-buffer their fragments: on the H200
+/// that schedule wins in nn, tn and tt and loses in nt (notes, step 17 and the suite after it), so it is tuned.
 void multiply(uint buf, uint a_at, uint b_at) {
   // No [[unroll]] on the kk loops: unrolled, a BK 16 step of 8 x 8 outputs took the H200's driver 84-100 s to build
   // (step 4).
