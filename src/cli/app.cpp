@@ -36,7 +36,7 @@ struct TuneArgs {
   std::vector<std::string> shapes, shapes_files, suites;
   std::vector<std::string> dtypes;
   std::vector<std::string> layouts;
-  std::string variants, mode, activation, budget, total_budget, shard, devices, screen_warmup;
+  std::string variants, mode, activation, budget, total_budget, shard, devices, screen_warmup, cut;
   std::optional<uint64_t> lda, ldb, ldc, stride_a, stride_b, stride_c;
   TuneCommandOptions parsed;
 };
@@ -110,6 +110,12 @@ void add_search_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--screen-warmup", args.screen_warmup,
                  "Device time of back-to-back runs before each screening batch (0.3, 2s; default: from the device's "
                  "idle time before it, GPUs 3x it, 20 ms to 1 s, CPU devices 1x, 20 to 200 ms)");
+  app.add_flag("--host-check", o.host_check,
+               "Verify every screened config on the host too (default: on the device, with refusals, finalists and "
+               "bench checked on the host)");
+  app.add_option("--cut", args.cut,
+                 "Stop timing a config whose first batch takes this many times the best so far: 0 (never) or 1 to "
+                 "100 (default 1.5)");
   app.add_option(
          "--compile-threads", o.compile_threads,
          "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
@@ -172,6 +178,13 @@ void resolve_tune_args(TuneArgs& args) {
   if (!args.screen_warmup.empty()) {
     args.parsed.screen_warmup_s = parse_seconds(args.screen_warmup, "--screen-warmup");
     if (args.parsed.screen_warmup_s > 60.0) throw usage_error("--screen-warmup", args.screen_warmup, "at most 60 s");
+  }
+  if (!args.cut.empty()) {
+    char* end = nullptr;
+    const double factor = std::strtod(args.cut.c_str(), &end);
+    if (end == args.cut.c_str() || *end != '\0' || !(factor == 0.0 || (factor >= 1.0 && factor <= 100.0)))
+      throw usage_error("--cut", args.cut, "expected 0 (never cut) or a factor from 1 to 100");
+    args.parsed.cut_factor = factor;
   }
   if (!args.shard.empty()) {
     const size_t slash = args.shard.find('/');

@@ -27,6 +27,8 @@ struct TuneCommandOptions {
   double screen_warmup_s =
       -1.0;  ///< --screen-warmup: device time of runs before each screening batch; < 0: from the idle time
   int finalists = 3;
+  bool host_check = false;  ///< --host-check: screening verifies on the host (RunOptions::device_check off)
+  double cut_factor = 1.5;  ///< --cut: TuneOptions::cut_factor
   unsigned compile_threads = 0;     ///< pipelines built at once; 0: default_compile_threads()
   double budget_s = 90.0;           ///< per shape, shared by its dtypes
   std::string kernels;              ///< shell glob over config names

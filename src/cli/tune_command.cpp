@@ -109,7 +109,7 @@ TableEntry table_entry(const TuneResult& r, bool cold) {
   for (const NotApplicable& n : r.not_applicable) e.not_applicable.push_back({n.variant, n.reason});
   if (const EvaluatedConfig* best = r.best()) e.best = config_result(*best, r.problem.dtype);
   if (const EvaluatedConfig* second = r.runner_up()) e.runner_up = config_result(*second, r.problem.dtype);
-  e.candidates = {r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped};
+  e.candidates = {r.evaluated.size(), r.failed(), r.pruned.size(), r.skipped, r.configs_per_s()};
   e.budget_exhausted = r.budget_exhausted;
   e.interrupted = r.interrupted;
   e.strategy = strategy_name(r.strategy);
@@ -455,6 +455,8 @@ void TuningRun::configure_search() {
   tune_.run.seed = o_.seed;
   tune_.run.cold_bytes = o_.cold ? kColdBytes : 0;
   if (o_.screen_warmup_s >= 0.0) tune_.run.screen_warmup_ns = o_.screen_warmup_s * 1e9;
+  tune_.run.device_check = !o_.host_check;
+  tune_.cut_factor = o_.cut_factor;
   tune_.kernels = o_.kernels;
   families_ = pointers(owned_families_);
 }

@@ -81,6 +81,18 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
         r.evaluated.size(), all, 100.0 * double(r.evaluated.size()) / double(all), per, std::ceil(whole),
         time_text(whole * 1e6).c_str());
   }
+  if (r.screened > 0) {
+    // The tuner's own speed and where a config's time went (the journal has each config's): builds, the
+    // verification, the warm-up that brings the clocks back, the timed batch, and the rest (batch builds the
+    // config shared, the journal, the search itself).
+    const ScreeningCost& c = r.screening_cost;
+    const double n = double(r.screened);
+    std::printf(
+        "  screening: %zu configs in %.1f s, %.1f a second; a config took %.0f ms: build %.0f, verify %.0f, warm-up "
+        "%.0f, timing %.0f, other %.0f\n",
+        r.screened, r.screening_s, r.configs_per_s(), c.total_ms / n, c.build_ms / n, c.verify_ms / n, c.warmup_ms / n,
+        c.timing_ms / n, std::max(0.0, c.total_ms - c.build_ms - c.verify_ms - c.warmup_ms - c.timing_ms) / n);
+  }
   for (const NotApplicable& n : r.not_applicable) {
     const std::string line = "  " + n.variant + ": not applicable: " + n.reason;
     if (said.insert(line).second) std::printf("%s\n", line.c_str());
@@ -179,6 +191,7 @@ nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
           {"failed", r.failed()},
           {"pruned", r.pruned.size()},
           {"skipped", r.skipped},
+          {"configs_per_s", r.configs_per_s()},
           {"not_applicable", not_applicable},
           {"budget_exhausted", r.budget_exhausted},
           {"interrupted", r.interrupted},

@@ -45,6 +45,14 @@ struct Measurement {
   double cv = 0.0;          ///< coefficient of variation of the samples (0 with fewer than 2)
   double gflops = 0.0;      ///< from the median
   double compile_ms = 0.0;  ///< host time to build the pipeline (0 when reused)
+  /// Where the evaluation's wall-clock time went, in ms: compile_ms (above) builds, then these. `total_ms` is the
+  /// whole evaluation as the search saw it, from the end of the one before (batch builds, the journal and the
+  /// search's own bookkeeping are the rest), 0 where the search did not time it.
+  double verify_ms = 0.0, warmup_ms = 0.0, timing_ms = 0.0, total_ms = 0.0;
+  /// Verified by the device check (screening; run/device_check.hpp), not by the host's walk over C.
+  bool device_checked = false;
+  /// Timed once and no more: its first batch was at least TuneOptions::cut_factor x the best so far.
+  bool cut = false;
   /// A finalist's per-run time in its screening batch (0: not screened first), which its finals should repeat.
   double screen_us = 0.0;
   /// The driver's statistics of the config's pipelines (vk::PipelineStatistic), the split-k reduce pass's

@@ -7,6 +7,7 @@
 #include "coopmat_i8.h"
 #include "coopmat_u8.h"
 #include "coopmat_u8i8.h"
+#include "check_result_f32.h"
 #include "epilogue_f32.h"
 #include "fewrows_bf16.h"
 #include "fewrows_f16.h"
@@ -206,6 +207,7 @@ std::span<const uint32_t> splitk_reduce_spirv(DType dtype) {
   return is_integer(dtype) ? words(spirv_splitk_reduce_i32) : words(spirv_splitk_reduce_f32);
 }
 std::span<const uint32_t> epilogue_spirv() { return words(spirv_epilogue_f32); }
+std::span<const uint32_t> check_result_spirv() { return words(spirv_check_result_f32); }
 
 std::span<const uint32_t> test_hang_spirv() { return words(spirv_test_hang_f32); }
 

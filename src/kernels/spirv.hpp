@@ -21,6 +21,8 @@ std::span<const uint32_t> tiled_dot_spirv(DType dtype);
 /// The split-k reduce pass: f32 planes with the epilogue, or int32 planes for 8-bit integer inputs.
 std::span<const uint32_t> splitk_reduce_spirv(DType dtype);
 std::span<const uint32_t> epilogue_spirv();
+/// Compares C with its expected image on the device (kernels/check_result.comp; src/run/device_check.hpp).
+std::span<const uint32_t> check_result_spirv();
 std::span<const uint32_t> test_hang_spirv();
 /// A planted fault's module (kernels/CMakeLists.txt: unroll_tail, last_slice, dropped_plane, reversed_planes,
 /// rowdot_head, edge_column, beta_reads_c, bias_shift and gelu_constant for the float types, zero_point for the 8-bit

@@ -14,11 +14,25 @@ std::string journal_path_for(const std::string& table_path) { return table_path 
 namespace {
 /// A measurement's fields of a line (all but the disposition).
 json measured_fields(const Measurement& m) {
-  json j = {
-      {"detail", m.detail},       {"samples_us", m.samples_us}, {"runs_per_sample", m.runs_per_sample},
-      {"median_us", m.median_us}, {"min_us", m.min_us},         {"cv", m.cv},
-      {"gflops", m.gflops},       {"error", m.error.error},     {"elementwise_rel_error", m.error.elementwise_rel},
-      {"bound", m.error.bound},   {"compile_ms", m.compile_ms}};
+  json j = {{"detail", m.detail},
+            {"samples_us", m.samples_us},
+            {"runs_per_sample", m.runs_per_sample},
+            {"median_us", m.median_us},
+            {"min_us", m.min_us},
+            {"cv", m.cv},
+            {"gflops", m.gflops},
+            {"error", m.error.error},
+            {"elementwise_rel_error", m.error.elementwise_rel},
+            {"bound", m.error.bound},
+            {"compile_ms", m.compile_ms},
+            {"cost_ms",
+             {{"build", m.compile_ms},
+              {"verify", m.verify_ms},
+              {"warmup", m.warmup_ms},
+              {"timing", m.timing_ms},
+              {"total", m.total_ms}}}};
+  if (m.cut) j["cut"] = true;                        // optional: written only for configs cut short
+  if (m.device_checked) j["device_checked"] = true;  // optional: written only where the device check verified
   if (!m.pipeline_statistics.empty()) {
     json stats = json::object();
     for (const auto& [name, value] : m.pipeline_statistics) stats[name] = value;
@@ -57,6 +71,20 @@ std::optional<Measurement> measured_of(const json& j) {
   m.error.elementwise_rel = j.at("elementwise_rel_error").get<double>();
   m.error.bound = j.at("bound").get<double>();
   m.compile_ms = j.at("compile_ms").get<double>();
+  // The cost breakdown came with the journal's later lines; a line without it reads as costs unknown (0).
+  if (const auto it = j.find("cost_ms"); it != j.end()) {
+    if (!it->is_object() || it->size() != 5 || it->at("build").get<double>() != m.compile_ms) return std::nullopt;
+    m.verify_ms = it->at("verify").get<double>();
+    m.warmup_ms = it->at("warmup").get<double>();
+    m.timing_ms = it->at("timing").get<double>();
+    m.total_ms = it->at("total").get<double>();
+  }
+  for (const auto& [key, flag] : {std::pair{"cut", &m.cut}, std::pair{"device_checked", &m.device_checked}}) {
+    const auto it = j.find(key);
+    if (it == j.end()) continue;
+    if (!it->is_boolean() || !it->get<bool>()) return std::nullopt;  // written only as true
+    *flag = true;
+  }
   if (const auto it = j.find("pipeline_statistics"); it != j.end()) {
     if (!it->is_object()) return std::nullopt;
     for (const auto& [name, value] : it->items()) m.pipeline_statistics.emplace_back(name, value.get<double>());

@@ -206,7 +206,8 @@ std::string table_to_json(const TuningTable& t) {
                         {{"evaluated", e.candidates.evaluated},
                          {"failed", e.candidates.failed},
                          {"pruned", e.candidates.pruned},
-                         {"skipped", e.candidates.skipped}}},
+                         {"skipped", e.candidates.skipped},
+                         {"configs_per_s", e.candidates.configs_per_s}}},
                        {"not_applicable", notes},
                        {"unsupported", e.unsupported},
                        {"budget_exhausted", e.budget_exhausted},
@@ -297,6 +298,11 @@ void read_outcome(const json& e, TableEntry& entry) {
   }
   const json& c = e.at("candidates");
   entry.candidates = {get_uint(c, "evaluated"), get_uint(c, "failed"), get_uint(c, "pruned"), get_uint(c, "skipped")};
+  if (const auto it = c.find("configs_per_s"); it != c.end()) {  // optional: tables from before it was recorded
+    if (!it->is_number() || !(it->get<double>() >= 0.0) || !std::isfinite(it->get<double>()))
+      throw std::invalid_argument("candidates.configs_per_s: " + it->dump() + " is not a non-negative number");
+    entry.candidates.configs_per_s = it->get<double>();
+  }
   entry.budget_exhausted = e.at("budget_exhausted").get<bool>();
   entry.interrupted = e.at("interrupted").get<bool>();
   entry.strategy = e.at("strategy").get<std::string>();

@@ -77,6 +77,7 @@ ConfigResult summary_of(const Measurement& m, const std::string& variant, const 
 
 struct CandidateCounts {
   uint64_t evaluated = 0, failed = 0, pruned = 0, skipped = 0;
+  double configs_per_s = 0.0;  ///< the screening's speed (TuneResult::configs_per_s); 0: not recorded
   bool operator==(const CandidateCounts&) const = default;
 };
 

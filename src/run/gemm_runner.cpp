@@ -53,6 +53,10 @@ std::vector<vk::SpecConstant> pass_constants(const rules::Pass& pass) {
   return out;
 }
 
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 /// Stamps the end of device work when a scope ends (screening warm-ups last as long as the idle gap).
 struct IdleMark {
   std::chrono::steady_clock::time_point& since;
@@ -376,13 +380,17 @@ double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType t
   return std::clamp(3.0 * idle_ns, 20'000'000.0, 1'000'000'000.0);
 }
 
+Measurement GemmRunner::screen(const KernelFamily& family, const Config& config, double stop_above_us) {
+  return run_config(family, config, 0, 0, true, stop_above_us);
+}
+
 Measurement GemmRunner::run_config(const KernelFamily& family, const Config& config, int warmup, int samples,
-                                   bool screening) {
+                                   bool screening, double stop_above_us) {
   const IdleMark idle_mark{device_idle_since_};  // however this ends, the device idles from then on
   Measurement m;
-  const Passes* passes = checked_passes(family, config, m);
+  const Passes* passes = checked_passes(family, config, m, screening);
   if (!passes) return m;
-  time_runs(*passes, warmup, samples, screening, m);
+  time_runs(*passes, warmup, samples, screening, stop_above_us, m);
   m.summarize(problem_.flops());
   return m;
 }
@@ -390,11 +398,19 @@ Measurement GemmRunner::run_config(const KernelFamily& family, const Config& con
 Measurement GemmRunner::verify(const KernelFamily& family, const Config& config) {
   const IdleMark idle_mark{device_idle_since_};
   Measurement m;
-  checked_passes(family, config, m);
+  checked_passes(family, config, m, false);
   return m;
 }
 
-const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family, const Config& config, Measurement& m) {
+Measurement GemmRunner::verify_as_screened(const KernelFamily& family, const Config& config) {
+  const IdleMark idle_mark{device_idle_since_};
+  Measurement m;
+  checked_passes(family, config, m, true);
+  return m;
+}
+
+const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family, const Config& config, Measurement& m,
+                                                     bool screening) {
   Passes* passes = nullptr;
   const bool cached = passes_.count(family.config_name(config, problem_.dtype)) > 0;
   try {
@@ -412,7 +428,45 @@ const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family,
       m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
   }
   bind_passes(family, config, *passes);
-  return verified(family, config, *passes, m) ? passes : nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  const bool ok = (screening && passed_on_device(*passes, m)) || verified(family, config, *passes, m);
+  m.verify_ms += ms_since(start);
+  return ok ? passes : nullptr;
+}
+
+bool GemmRunner::passed_on_device(const Passes& passes, Measurement& m) {
+  const bool plain =
+      !problem_.epilogue.bias && problem_.epilogue.activation == Activation::none && problem_.mode == Mode::fast;
+  if (!options_.device_check || !plain || device_check_refused_) return false;
+  if (!device_check_) {
+    if (!DeviceCheck::fits(device_, operands_.c0.size())) {
+      device_check_refused_ = true;
+      return false;
+    }
+    try {
+      device_check_ = std::make_unique<DeviceCheck>(device_, submitter_, problem_, operands_, reference_, c_);
+    } catch (const vk::VulkanError& e) {
+      if (e.result() == VK_ERROR_DEVICE_LOST) throw;
+      // Out of memory for the expected image, say: the host check serves this problem instead.
+      spdlog::warn("{}: the device check is unavailable ({}); checking on the host", problem_.shape.to_string(),
+                   e.what());
+      device_check_refused_ = true;
+      return false;
+    }
+  }
+  next_copy_ = copies_ - 1;  // as verified(): cold runs check the last copy
+  submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, 1); },
+                       [&](VkCommandBuffer cmd) { device_check_->record_reset(cmd); },
+                       [&](VkCommandBuffer cmd) { device_check_->record_check(cmd); });
+  const DeviceVerdict v = device_check_->verdict();
+  if (!v.passed()) {
+    spdlog::debug("device check refused (error {}, {} non-finite, {} touched): checking on the host", v.error.error,
+                  v.error.non_finite, v.touched);
+    return false;
+  }
+  m.error = v.error;
+  m.device_checked = true;
+  return true;
 }
 
 bool GemmRunner::verified(const KernelFamily& family, const Config& config, const Passes& passes, Measurement& m) {
@@ -469,7 +523,8 @@ bool GemmRunner::verified(const KernelFamily& family, const Config& config, cons
   return false;
 }
 
-void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool screening, Measurement& m) {
+void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool screening, double stop_above_us,
+                           Measurement& m) {
   // Runs per batch so a batch lasts min_sample_ns, from a per-run time estimate.
   auto repeats_for = [&](double run_ns, double batch_ns) {
     return uint32_t(std::clamp(std::ceil(batch_ns / std::max(run_ns, 1.0)), 1.0, 4096.0));
@@ -484,6 +539,7 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
   // compile and check took a few hundred ms) and only sustained work brings them back. The idle counts from the
   // end of the last candidate's device work to now: the build, and this candidate's check on the host.
   const double idle_target = screen_warmup_target_ns(options_, device_.info().type, device_idle_ns());
+  const auto start = std::chrono::steady_clock::now();  // the estimate run and the warm-up: warmup_ms
   double run_ns = timed_batch(1);
   // Warm-up by count and by device time; the per-run estimate is refreshed from each warm batch. Before a
   // finalist's samples on a GPU it also waits for steady clocks (WarmUp): after seconds of idle the H200 still ran
@@ -502,15 +558,23 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
   };
   if (screening) {
     if (run_ns < idle_target) warm_up(0, idle_target - run_ns, false);
-    m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
-    m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   } else {
     // On a GPU, a finalist or a bench after a long idle (a fresh pipeline's build took 4.8 s on the H200) gets
     // the screening warm-up's length where that is longer; CPU devices have no clocks to bring back.
     warm_up(warmup, gpu ? std::max(options_.warmup_ns, idle_target) : options_.warmup_ns, gpu);
-    m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
-    for (int i = 0; i < samples; ++i) m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
   }
+  m.warmup_ms += ms_since(start);
+  const auto timing_start = std::chrono::steady_clock::now();
+  m.runs_per_sample = repeats_for(run_ns, options_.min_sample_ns);
+  const int batches = screening ? std::max(1, options_.screen_batches) : samples;
+  for (int i = 0; i < batches; ++i) {
+    m.samples_us.push_back(timed_batch(m.runs_per_sample) / 1000.0);
+    if (screening && i == 0 && m.samples_us[0] >= stop_above_us) {
+      m.cut = true;
+      break;
+    }
+  }
+  m.timing_ms += ms_since(timing_start);
 }
 
 double GemmRunner::device_idle_ns() const {

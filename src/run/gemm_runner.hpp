@@ -5,6 +5,7 @@
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <map>
 #include <memory>
@@ -15,7 +16,7 @@
 #include "core/problem.hpp"
 #include "kernels/kernel_def.hpp"
 #include "core/measurement.hpp"
-#include "verify/operands.hpp"
+#include "run/device_check.hpp"
 #include "verify/operands.hpp"
 #include "vk/resources.hpp"
 
@@ -43,6 +44,12 @@ struct RunOptions {
   /// %, and short gaps with short warm-ups agreed within 2 % (results/h200/screen-warmup/ (git history, commit
   /// d280906)). CPU devices (lavapipe), which have no such clocks: 1x, 20 to 200 ms.
   double screen_warmup_ns = -1.0;
+  /// Timed batches a screening takes (their median ranks it): one batch that another process's work slowed
+  /// cannot keep a fast config out of the finals.
+  int screen_batches = 3;
+  /// Screening verifies on the device where it can (run/device_check.hpp): no readback of C, no host pass over it.
+  /// A refusal, every finalist, bench and verify() keep the full host check. false: every check on the host.
+  bool device_check = true;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
   /// Constant operands instead of seeded random ones (tests of integer extremes).
@@ -108,9 +115,16 @@ class GemmRunner {
   /// device type (see RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
   /// Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
+  /// Screening: verifies `config`, warms up as evaluate() does with `samples` = 0, then times
+  /// RunOptions::screen_batches batches, or only the first where its per-run time is `stop_above_us` or more
+  /// (Measurement::cut: clearly slower than the best so far, not worth the rest).
+  Measurement screen(const KernelFamily& family, const Config& config, double stop_above_us);
   /// Builds the config and verifies one run, without timing it (disposition, error, compile time, statistics):
   /// for callers that ask only whether a config is right.
   Measurement verify(const KernelFamily& family, const Config& config);
+  /// verify() as screening checks: on the device where RunOptions::device_check allows (Measurement::device_checked),
+  /// with the host check deciding a refusal.
+  Measurement verify_as_screened(const KernelFamily& family, const Config& config);
   /// evaluate() without samples: verifies and warms up, and sets runs_per_sample for sample().
   Measurement prepare(const KernelFamily& family, const Config& config, int warmup);
   /// One timed batch of `runs` runs of a config (verified before through evaluate or prepare): per-run us.
@@ -140,14 +154,19 @@ class GemmRunner {
   /// Creates the pipelines of a config; touches no runner state (safe on worker threads once the scratch
   /// buffer is large enough).
   std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
-  Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening);
+  Measurement run_config(const KernelFamily& family, const Config& config, int warmup, int samples, bool screening,
+                         double stop_above_us = HUGE_VAL);
   /// The config's pipelines built, bound and verified (nullptr, with m's disposition set, where not).
-  const Passes* checked_passes(const KernelFamily& family, const Config& config, Measurement& m);
+  const Passes* checked_passes(const KernelFamily& family, const Config& config, Measurement& m, bool screening);
   /// One run on a fresh C image checked against the reference (and the epilogue element by element); on a
   /// wrong result sets m's disposition and detail and returns false.
   bool verified(const KernelFamily& family, const Config& config, const Passes& passes, Measurement& m);
+  /// The device check of one run on a fresh C image, where this problem allows it (no epilogue, fast mode, the
+  /// expected image fits): true where it passed (m.error set, m.device_checked); false where it refused or cannot
+  /// run, and the host check must decide.
+  bool passed_on_device(const Passes& passes, Measurement& m);
   /// Warm-up and timed batches into m.samples_us (one short batch when screening).
-  void time_runs(const Passes& passes, int warmup, int samples, bool screening, Measurement& m);
+  void time_runs(const Passes& passes, int warmup, int samples, bool screening, double stop_above_us, Measurement& m);
   /// With a bias or an activation: why the verified result's epilogue is wrong element by element against the
   /// pre-activation result `pre`, or nullopt (sets error.epilogue).
   std::optional<std::string> epilogue_mismatch(std::span<const float> pre, ErrorStats& error) const;
@@ -192,9 +211,11 @@ class GemmRunner {
   vk::Buffer dummy_;
   rules::Operation operation_;  ///< the problem as the dispatch rules take it, with the operands' guard bands
   GemmPush push_{};
-  uint64_t copies_ = 1;               ///< input copies (cold runs rotate through them)
-  uint64_t a_copy_ = 0, b_copy_ = 0;  ///< elements from one copy of A (B) to the next
-  uint64_t next_copy_ = 0;            ///< the copy the next recorded run reads
+  uint64_t copies_ = 1;                        ///< input copies (cold runs rotate through them)
+  uint64_t a_copy_ = 0, b_copy_ = 0;           ///< elements from one copy of A (B) to the next
+  uint64_t next_copy_ = 0;                     ///< the copy the next recorded run reads
+  std::unique_ptr<DeviceCheck> device_check_;  ///< made at the first screening it serves
+  bool device_check_refused_ = false;          ///< this problem cannot be checked on the device
   std::map<std::string, std::unique_ptr<Passes>> passes_;
   /// precompile()'s results not yet taken by passes_for: the pipelines, or the error their build threw.
   std::map<std::string, std::unique_ptr<Passes>> precompiled_;

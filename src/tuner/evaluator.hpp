@@ -14,8 +14,9 @@ namespace gemmtune {
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
-  /// Verifies the candidate and times one batch (screening).
-  virtual Measurement screen(const Candidate& c) = 0;
+  /// Verifies the candidate and times its screening batches, only the first where that takes `stop_above_us` a
+  /// run or more (Measurement::cut).
+  virtual Measurement screen(const Candidate& c, double stop_above_us) = 0;
   /// Verifies the candidate and warms it up; sets runs_per_sample, takes no samples.
   virtual Measurement prepare(const Candidate& c, int warmup) = 0;
   /// One timed batch of a prepared candidate: per-run microseconds.
@@ -34,7 +35,9 @@ class Evaluator {
 class RunnerEvaluator : public Evaluator {
  public:
   RunnerEvaluator(GemmRunner& runner, unsigned compile_threads) : runner_(runner), compile_threads_(compile_threads) {}
-  Measurement screen(const Candidate& c) override { return runner_.evaluate(*c.family, c.config, 0, 0); }
+  Measurement screen(const Candidate& c, double stop_above_us) override {
+    return runner_.screen(*c.family, c.config, stop_above_us);
+  }
   Measurement prepare(const Candidate& c, int warmup) override { return runner_.prepare(*c.family, c.config, warmup); }
   double sample(const Candidate& c, uint32_t runs) override { return runner_.sample(*c.family, c.config, runs); }
   void release(const Candidate& c) override { runner_.drop_pipeline(c.name); }

@@ -1,5 +1,7 @@
 #include "tuner/replay.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace gemmtune {
@@ -10,7 +12,7 @@ const RecordedConfig& ReplayEvaluator::find(const Candidate& c) const {
   return it->second;
 }
 
-Measurement ReplayEvaluator::screen(const Candidate& c) {
+Measurement ReplayEvaluator::screen(const Candidate& c, double stop_above_us) {
   const RecordedConfig& r = find(c);
   screened_.push_back(c.name);
   clock_s_ += r.screen_cost_s;
@@ -20,7 +22,14 @@ Measurement ReplayEvaluator::screen(const Candidate& c) {
     m.detail = "recorded as " + std::string(disposition_name(r.disposition));
     return m;
   }
-  m.samples_us = {r.samples_us.empty() ? 0.0 : r.samples_us.front()};
+  // The first recorded samples are the screening batches, as many as a runner takes (RunOptions::screen_batches).
+  const size_t batches = std::min(r.samples_us.size(), size_t(RunOptions{}.screen_batches));
+  m.samples_us = r.samples_us.empty() ? std::vector<double>{0.0}
+                                      : std::vector<double>(r.samples_us.begin(), r.samples_us.begin() + batches);
+  if (m.samples_us.front() >= stop_above_us) {
+    m.samples_us.resize(1);
+    m.cut = true;
+  }
   m.summarize(0.0);
   return m;
 }

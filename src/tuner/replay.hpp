@@ -13,7 +13,8 @@ namespace gemmtune {
 
 struct RecordedConfig {
   Disposition disposition = Disposition::passed;
-  std::vector<double> samples_us;  ///< per-run times, replayed in turn (the last repeats); screening takes the first
+  /// Per-run times, replayed in turn (the last repeats); screening takes the first RunOptions::screen_batches.
+  std::vector<double> samples_us;
   double screen_cost_s = 0.01;     ///< virtual seconds one screening (compile, verify, batch) costs
 };
 
@@ -22,7 +23,7 @@ class ReplayEvaluator : public Evaluator {
   /// `build_cost_s`: virtual seconds each config of a precompile batch costs (a driver that builds one at a time).
   explicit ReplayEvaluator(std::map<std::string, RecordedConfig> recorded, double build_cost_s = 0.0)
       : recorded_(std::move(recorded)), build_cost_s_(build_cost_s) {}
-  Measurement screen(const Candidate& c) override;
+  Measurement screen(const Candidate& c, double stop_above_us) override;
   Measurement prepare(const Candidate& c, int warmup) override;
   double sample(const Candidate& c, uint32_t runs) override;
   void release(const Candidate&) override {}

@@ -31,6 +31,14 @@ Strategy parse_strategy(const std::string& name, const std::string& option) {
   throw usage_error(option, name, "expected screen, random or exhaustive");
 }
 
+void ScreeningCost::add(const Measurement& m) {
+  build_ms += m.compile_ms;
+  verify_ms += m.verify_ms;
+  warmup_ms += m.warmup_ms;
+  timing_ms += m.timing_ms;
+  total_ms += m.total_ms;
+}
+
 namespace {
 bool passed(const EvaluatedConfig& e) { return e.measurement.disposition == Disposition::passed; }
 
@@ -125,6 +133,8 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
   BatchBuilder builder;
   double screening_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
   size_t screened = 0;
+  double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
+  double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);
@@ -144,18 +154,25 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
       builder.before(i, candidates, ev, o, share * o.budget_s - spent());
     }
     const double screen_start = ev.now_s();
-    EvaluatedConfig e{c.family, c.name, c.config, resumed ? known->second : ev.screen(c), false};
+    const double stop_above_us = o.cut_factor > 0.0 && best_us < HUGE_VAL ? o.cut_factor * best_us : HUGE_VAL;
+    EvaluatedConfig e{c.family, c.name, c.config, resumed ? known->second : ev.screen(c, stop_above_us), false};
+    if (passed(e) && !e.measurement.cut) best_us = std::min(best_us, e.measurement.median_us);
     if (resumed) {
       ++r.resumed;
     } else {
       screening_s += ev.now_s() - screen_start;
       ++screened;
+      e.measurement.total_ms = (ev.now_s() - last_end) * 1000.0;
+      r.screening_cost.add(e.measurement);
       if (o.on_evaluated) o.on_evaluated(e, "screen");
+      last_end = ev.now_s();
     }
     if (progress) progress(i + 1, candidates.size(), e);
     s.configs.push_back(std::move(e));
     s.candidates.push_back(&c);
   }
+  r.screened = screened;
+  r.screening_s = last_end - start;
   return s;
 }
 
@@ -200,10 +217,25 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
     }
     for (size_t f = 0; f < finals.size(); ++f) {
       Measurement& m = finals[f]->measurement;
-      if (m.disposition != Disposition::passed) continue;
+      if (m.disposition != Disposition::passed || m.cut) continue;
       // Each sample is begun anew, so a fault or hang in this round is blamed on the finalist that ran.
       if (o.on_begin) o.on_begin(finals[f]->name);
       m.samples_us.push_back(ev.sample(*candidates[f], m.runs_per_sample));
+    }
+    if (round == 0 && o.cut_factor > 0.0) {
+      // Finalists whose first sample is clearly slower than the best first sample take no more (exhaustive
+      // searches put every config in the finals).
+      double best_first = HUGE_VAL;
+      for (const EvaluatedConfig* f : finals) {
+        if (f->measurement.disposition == Disposition::passed && !f->measurement.samples_us.empty())
+          best_first = std::min(best_first, f->measurement.samples_us.front());
+      }
+      for (EvaluatedConfig* f : finals) {
+        Measurement& m = f->measurement;
+        if (m.disposition == Disposition::passed && !m.samples_us.empty() &&
+            m.samples_us.front() >= o.cut_factor * best_first)
+          m.cut = true;
+      }
     }
   }
   const double flops = r.problem.flops();

@@ -49,6 +49,9 @@ struct TuneOptions {
   /// The winner must beat the runner-up by more than this many times the larger of their CVs; otherwise
   /// the entry is a tie and the config with fewer resources (shared memory, then invocations) wins.
   double noise_factor = 2.0;
+  /// A config whose first timed batch takes this many times the best screened so far (exhaustive: the best
+  /// finalist's first sample) is timed no further: clearly slower, it cannot win. 0: every config timed in full.
+  double cut_factor = 1.5;
   /// Screening results already measured (a journal read by --resume): used as they are, not measured again.
   std::map<std::string, Measurement> known;
   /// Called for every measured config (screening and finals), before the search moves on: the journal.
@@ -77,6 +80,12 @@ struct EvaluatedConfig {
   bool finalist = false;
 };
 
+/// Where the screening's time went, summed over the configs it screened (Measurement's cost fields), in ms.
+struct ScreeningCost {
+  double build_ms = 0.0, verify_ms = 0.0, warmup_ms = 0.0, timing_ms = 0.0, total_ms = 0.0;
+  void add(const Measurement& m);
+};
+
 struct TuneResult {
   GemmProblem problem;
   std::vector<EvaluatedConfig> evaluated;  ///< finalists first (fastest first), then the other screened configs
@@ -86,7 +95,12 @@ struct TuneResult {
   bool budget_exhausted = false;
   bool interrupted = false;  ///< ended by TuneOptions::stop; the best is the best screened
   Strategy strategy = Strategy::screen;
-  size_t resumed = 0;       ///< screening results taken from TuneOptions::known
+  size_t resumed = 0;        ///< screening results taken from TuneOptions::known
+  size_t screened = 0;       ///< configs screened by this run (resumed ones not counted)
+  double screening_s = 0.0;  ///< the screening's wall-clock time, its builds and bookkeeping included
+  ScreeningCost screening_cost;
+  /// Configs screened a second (0 where none was): the tuner's own speed, which budgets are sized by.
+  double configs_per_s() const { return screened > 0 && screening_s > 0.0 ? double(screened) / screening_s : 0.0; }
   bool tie = false;         ///< the winner is within the noise band of the runner-up
   double margin = 0.0;      ///< runner-up median / winner median - 1 (negative: a tie went to the simpler)
   double noise_band = 0.0;  ///< noise_factor x the larger CV of the two

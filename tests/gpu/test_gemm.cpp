@@ -106,11 +106,14 @@ TEST_F(GemmOperation, RepeatedRunsGiveBitIdenticalResults) {
   GemmProblem p{{67, 45, 300, 1}, DType::f32, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});
   Candidate c = sampled_candidates(p, 1).front();
-  // Screening (no samples asked) times one batch; a full evaluation its samples.
+  // Screening (no samples asked) times its screening batches and checks on the device; a full evaluation its
+  // samples, checked on the host.
   const Measurement screened = runner.evaluate(*c.family, c.config, 0, 0);
   ASSERT_EQ(screened.disposition, Disposition::passed);
-  ASSERT_EQ(screened.samples_us.size(), 1u);
+  EXPECT_TRUE(screened.device_checked);
+  ASSERT_EQ(screened.samples_us.size(), size_t(RunOptions{}.screen_batches));
   EXPECT_GT(screened.samples_us[0], 0.0);
+  ASSERT_EQ(runner.verify(*c.family, c.config).disposition, Disposition::passed);
   std::vector<float> first = runner.last_result();
   const Measurement full = runner.evaluate(*c.family, c.config, 1, 3);
   ASSERT_EQ(full.disposition, Disposition::passed);

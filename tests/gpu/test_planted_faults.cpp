@@ -4,7 +4,7 @@
 // zero point), while the real family passes the same
 // configs (so the refusal is the fault's). The summation-order faults (reversed planes) keep results within the
 // bounds, pass in fast mode, and are refused in deterministic mode by the runner's host model of the order
-// (verify/order_model.hpp).
+// (verify/order_model.hpp). Each is refused by screening's device check too (run/device_check.hpp).
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/registry.hpp"
 #include "run/gemm_runner.hpp"
@@ -117,6 +117,13 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
         ASSERT_EQ(real.disposition, Disposition::passed) << name << " without the fault: " << real.detail;
         const Measurement planted = runner.verify(*fault.family, cs.config);
         EXPECT_EQ(planted.disposition, Disposition::incorrect) << name << ": not refused (" << fault.what << ")";
+        // Screening's check: on the device where the problem allows it (the real family shows it does), and
+        // the fault refused all the same.
+        const bool plain = !cs.epilogue.bias && cs.epilogue.activation == Activation::none && cs.mode == Mode::fast;
+        EXPECT_EQ(runner.verify_as_screened(*fault.base, cs.config).device_checked, plain) << name;
+        const Measurement screened = runner.verify_as_screened(*fault.family, cs.config);
+        EXPECT_EQ(screened.disposition, Disposition::incorrect) << name << ": not refused as screened";
+        EXPECT_FALSE(screened.device_checked) << name;
         if (fault.order_only) {  // within the bounds: only the order check sees it
           EXPECT_NE(planted.detail.find("summation order"), std::string::npos) << name << ": " << planted.detail;
           p.mode = Mode::fast;

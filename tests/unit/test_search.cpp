@@ -49,7 +49,7 @@ TuneOptions options(Strategy s, double budget_s = 1e9) {
 
 TEST(Search, ScreenPicksTheFastestAndSamplesFinalistsInInterleavedRounds) {
   auto c = candidates(8);
-  ReplayEvaluator ev(steady(c, {50, 40, 30, 20, 60, 25, 70, 80}));
+  ReplayEvaluator ev(steady(c, {50, 40, 28, 20, 60, 25, 70, 80}));
   TuneResult r = search(c, ev, options(Strategy::screen));
   EXPECT_EQ(ev.screened().size(), 8u);
   ASSERT_NE(r.best(), nullptr);
@@ -62,6 +62,59 @@ TEST(Search, ScreenPicksTheFastestAndSamplesFinalistsInInterleavedRounds) {
   const size_t rounds[3] = {3, 5, 2};
   for (size_t i = 0; i < ev.sampled().size(); ++i) EXPECT_EQ(ev.sampled()[i], c[rounds[i % 3]].name) << i;
   EXPECT_EQ(r.best()->measurement.samples_us.size(), 5u);
+}
+
+TEST(Search, AConfigWhoseFirstBatchIs1_5xTheBestSoFarIsTimedOnceAndOthersTakeThreeBatches) {
+  auto c = candidates(4);
+  std::map<std::string, RecordedConfig> recorded;
+  recorded[c[0].name] = RecordedConfig{Disposition::passed, {20, 21, 19}, 0.01};
+  recorded[c[1].name] = RecordedConfig{Disposition::passed, {30, 10, 10}, 0.01};    // 1.5x: cut, never seen at 10
+  recorded[c[2].name] = RecordedConfig{Disposition::passed, {29.9, 29, 28}, 0.01};  // just inside
+  recorded[c[3].name] = RecordedConfig{Disposition::passed, {25, 18, 18}, 0.01};
+  TuneOptions o = options(Strategy::screen);
+  o.finalists = 1;
+  ReplayEvaluator ev(recorded);
+  TuneResult r = search(c, ev, o);
+  std::map<std::string, const EvaluatedConfig*> by_name;
+  for (const EvaluatedConfig& e : r.evaluated) by_name[e.name] = &e;
+  EXPECT_TRUE(by_name[c[1].name]->measurement.cut);
+  EXPECT_EQ(by_name[c[1].name]->measurement.samples_us, std::vector<double>{30});
+  EXPECT_FALSE(by_name[c[2].name]->measurement.cut);
+  EXPECT_EQ(by_name[c[2].name]->measurement.samples_us.size(), 3u);
+  EXPECT_DOUBLE_EQ(by_name[c[2].name]->measurement.median_us, 29);
+  // Ranked by the median of its batches: 18 beats 20 though its first batch was 25.
+  EXPECT_EQ(r.best()->name, c[3].name);
+  // No cut at all with cut_factor 0.
+  o.cut_factor = 0.0;
+  ReplayEvaluator all(recorded);
+  r = search(c, all, o);
+  for (const EvaluatedConfig& e : r.evaluated) EXPECT_FALSE(e.measurement.cut) << e.name;
+}
+
+TEST(Search, ExhaustiveFinalistsWhoseFirstSampleIs1_5xTheBestTakeNoMoreSamples) {
+  auto c = candidates(3);
+  TuneOptions o = options(Strategy::exhaustive);
+  ReplayEvaluator cut(steady(c, {10, 16, 14}));
+  TuneResult r = search(c, cut, o);
+  std::map<std::string, size_t> samples;
+  for (const std::string& name : cut.sampled()) ++samples[name];
+  EXPECT_EQ(samples[c[0].name], 5u);
+  EXPECT_EQ(samples[c[1].name], 1u);  // 16 >= 1.5 x 10
+  EXPECT_EQ(samples[c[2].name], 5u);
+  EXPECT_EQ(r.best()->name, c[0].name);
+}
+
+TEST(Search, EveryScreenedConfigCarriesItsCostAndTheResultItsRate) {
+  auto c = candidates(4);
+  ReplayEvaluator ev(steady(c, {50, 40, 30, 20}));  // 0.01 virtual s a screening
+  TuneResult r = search(c, ev, options(Strategy::screen));
+  EXPECT_EQ(r.screened, 4u);
+  EXPECT_NEAR(r.screening_s, 0.04, 1e-9);
+  EXPECT_NEAR(r.configs_per_s(), 100.0, 1e-6);
+  EXPECT_NEAR(r.screening_cost.total_ms, 40.0, 1e-6);
+  for (const EvaluatedConfig& e : r.evaluated) {
+    if (!e.finalist) EXPECT_NEAR(e.measurement.total_ms, 10.0, 1e-6) << e.name;
+  }
 }
 
 TEST(Search, PipelinesAreBuiltInBatchesOfTheCompileThreadsAheadOfScreeningAndNeverForKnownConfigs) {

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "report/html_report.hpp"
@@ -56,7 +58,7 @@ TuningTable sample_table() {
                              10};
   e.best->samples_us = {12.5, 12.0, 12.75, 12.5, 13.0, 12.25, 12.5, 12.625, 12.375, 12.5};
   e.best->screen_us = 12.25;
-  e.candidates = {40, 1, 99, 3};
+  e.candidates = {40, 1, 99, 3, 12.5};
   e.budget_exhausted = true;
   e.tune_seconds = 61.5;
   t.entries.push_back(e);
@@ -275,6 +277,56 @@ TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
     std::string line = plain;
     line.insert(line.size() - 1, std::string(",\"pipeline_statistics\":") + bad);
     EXPECT_FALSE(parse_journal_line(line).has_value()) << line;
+  }
+}
+
+TEST(Journal, CostsAndTheCutRoundTripAndOlderLinesReadWithoutThem) {
+  Measurement m;
+  m.samples_us = {41.8};
+  m.compile_ms = 310.5, m.verify_ms = 12.25, m.warmup_ms = 20.5, m.timing_ms = 2.75, m.total_ms = 351.0;
+  m.cut = true;
+  m.device_checked = true;
+  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "screen", "tiled_f32_bm64_bn64_bk8_tm4_tn4", m};
+  const std::optional<JournalRecord> back = parse_journal_line(journal_line(r));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->measured->verify_ms, 12.25);
+  EXPECT_EQ(back->measured->warmup_ms, 20.5);
+  EXPECT_EQ(back->measured->timing_ms, 2.75);
+  EXPECT_EQ(back->measured->total_ms, 351.0);
+  EXPECT_TRUE(back->measured->cut);
+  EXPECT_TRUE(back->measured->device_checked);
+  // A line from before the costs: no cost_ms and no cut, read as unknown costs, not cut.
+  nlohmann::json old = nlohmann::json::parse(journal_line(r));
+  old.erase("cost_ms");
+  old.erase("cut");
+  old.erase("device_checked");
+  const std::optional<JournalRecord> older = parse_journal_line(old.dump());
+  ASSERT_TRUE(older.has_value());
+  EXPECT_EQ(older->measured->total_ms, 0.0);
+  EXPECT_FALSE(older->measured->cut);
+  // A build cost that disagrees with compile_ms, a cut written false, or a cost that is not a number: no record.
+  for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"cut", false},
+           {"device_checked", 1},
+           {"cost_ms", {{"build", 1}, {"verify", 0}, {"warmup", 0}, {"timing", 0}, {"total", 0}}},
+           {"cost_ms", {{"build", 310.5}, {"verify", "x"}, {"warmup", 0}, {"timing", 0}, {"total", 0}}}}) {
+    nlohmann::json bad = nlohmann::json::parse(journal_line(r));
+    bad[key] = value;
+    EXPECT_FALSE(parse_journal_line(bad.dump()).has_value()) << bad.dump();
+  }
+}
+
+TEST(TuningTable, ConfigsPerSecondIsOptionalAndMustBeANonNegativeNumber) {
+  const TuningTable t = sample_table();
+  nlohmann::json j = nlohmann::json::parse(table_to_json(t));
+  EXPECT_EQ(table_from_json(j.dump(), "t.json").entries[0].candidates.configs_per_s, 12.5);
+  j["entries"][0]["candidates"].erase("configs_per_s");
+  EXPECT_EQ(table_from_json(j.dump(), "t.json").entries[0].candidates.configs_per_s, 0.0);
+  for (const nlohmann::json bad : {nlohmann::json(-1.0), nlohmann::json("9"), nlohmann::json(nullptr)}) {
+    j["entries"][0]["candidates"]["configs_per_s"] = bad;
+    std::string message;
+    EXPECT_EQ(code_of_parse(j.dump(), &message), ExitCode::usage) << bad.dump();
+    EXPECT_NE(message.find("configs_per_s"), std::string::npos) << message;
   }
 }
 

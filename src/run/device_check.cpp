@@ -1,0 +1,124 @@
+#include "run/device_check.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kernels/spirv.hpp"
+
+namespace gemmtune {
+
+namespace {
+constexpr VkBufferUsageFlags kStorage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+constexpr uint32_t kOutside = 0xffffffffu;  // check_result.comp's OUTSIDE
+constexpr uint32_t kResultWords = 6;
+
+struct CheckPush {
+  uint32_t count;
+  float rel_floor;
+  uint32_t integer;
+};
+
+/// Per element of C's buffer: (hi, lo) of the reference in the written region, (0, OUTSIDE) elsewhere.
+std::vector<uint32_t> expected_image(const GemmProblem& problem, const HostOperands& ops,
+                                     const std::vector<double>& reference) {
+  std::vector<uint32_t> image(ops.c0.size() * 2, 0);
+  for (size_t i = 0; i < ops.c0.size(); ++i) image[2 * i + 1] = kOutside;
+  const Shape& s = problem.shape;
+  for (uint64_t z = 0; z < s.batch; ++z)
+    for (uint64_t i = 0; i < s.m; ++i)
+      for (uint64_t j = 0; j < s.n; ++j) {
+        const double ref = reference[(z * s.m + i) * s.n + j];
+        const uint64_t idx = ops.layout.c.index(z, i, j);
+        if (is_integer(problem.dtype)) {
+          image[2 * idx] = uint32_t(int32_t(ref));  // the wrapped exact sum, as C holds it
+          image[2 * idx + 1] = 0;
+        } else {
+          const float hi = float(ref);
+          image[2 * idx] = std::bit_cast<uint32_t>(hi);
+          image[2 * idx + 1] = std::bit_cast<uint32_t>(float(ref - double(hi)));
+        }
+      }
+  return image;
+}
+
+/// A host-visible buffer holding `bytes` of `data`, copied into `dst` on the device.
+void upload(const vk::Device& device, vk::Submitter& submitter, const vk::Buffer& dst, const void* data, size_t bytes) {
+  const vk::Buffer staging(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+  std::memcpy(staging.mapped(), data, bytes);
+  submitter.run([&](VkCommandBuffer cmd) {
+    const VkBufferCopy region{0, 0, bytes};
+    vkCmdCopyBuffer(cmd, staging.handle(), dst.handle(), 1, &region);
+  });
+}
+}  // namespace
+
+bool DeviceCheck::fits(const vk::Device& device, uint64_t c_elements) {
+  const vk::DeviceInfo& d = device.info();
+  const uint64_t bytes = c_elements * 8;
+  return c_elements < UINT32_MAX && bytes <= d.max_storage_buffer_range && bytes <= d.max_memory_allocation_size &&
+         bytes <= d.max_buffer_size;
+}
+
+DeviceCheck::DeviceCheck(const vk::Device& device, vk::Submitter& submitter, const GemmProblem& problem,
+                         const HostOperands& operands, const std::vector<double>& reference, const vk::Buffer& c)
+    : c_(c),
+      count_(operands.c0.size()),
+      integer_(is_integer(problem.dtype)),
+      bound_(integer_ ? 0.0 : dtype_error_bound(problem.dtype)),
+      initial_(device, count_ * 4, kStorage, false),
+      expected_(device, count_ * 8, kStorage, false),
+      result_(device, kResultWords * 4, kStorage, true),
+      pipeline_(device, check_result_spirv(), {}, {c.handle(), expected_.handle(), result_.handle()},
+                uint32_t(sizeof(CheckPush))) {
+  for (double r : reference) max_ref_ = std::max(max_ref_, std::fabs(r));
+  rel_floor_ = float(1e-3 * max_ref_);
+  upload(device, submitter, initial_, operands.c0.data(), count_ * 4);
+  const std::vector<uint32_t> image = expected_image(problem, operands, reference);
+  upload(device, submitter, expected_, image.data(), image.size() * 4);
+}
+
+void DeviceCheck::record_reset(VkCommandBuffer cmd) const {
+  const VkBufferCopy region{0, 0, count_ * 4};
+  vkCmdCopyBuffer(cmd, initial_.handle(), c_.handle(), 1, &region);
+  vkCmdFillBuffer(cmd, result_.handle(), 0, 16, 0);
+  vkCmdFillBuffer(cmd, result_.handle(), 16, 4, 0xffffffffu);  // first_touched: none yet
+  vkCmdFillBuffer(cmd, result_.handle(), 20, 4, 0);
+  vk::record_full_barrier(cmd);
+}
+
+void DeviceCheck::record_check(VkCommandBuffer cmd) const {
+  vk::record_full_barrier(cmd);
+  const CheckPush push{uint32_t(count_), rel_floor_, integer_ ? 1u : 0u};
+  // Enough workgroups to fill a large GPU, each folding a stretch of elements before its atomics.
+  const uint32_t groups = uint32_t(std::clamp<uint64_t>((count_ + 1023) / 1024, 1, 2048));
+  pipeline_.record_dispatch(cmd, &push, groups, 1, 1);
+  vk::record_full_barrier(cmd);
+}
+
+DeviceVerdict DeviceCheck::verdict() const {
+  uint32_t w[kResultWords];
+  std::memcpy(w, result_.mapped(), sizeof w);
+  DeviceVerdict v;
+  ErrorStats& e = v.error;
+  e.bound = bound_;
+  e.non_finite = w[2];
+  const double max_diff = double(std::bit_cast<float>(w[0]));
+  e.elementwise_rel = double(std::bit_cast<float>(w[1]));
+  v.touched = w[3];
+  v.first_touched = w[3] > 0 ? w[4] : 0;
+  if (integer_) {
+    e.error = max_ref_ > 0.0 ? max_diff / max_ref_ : max_diff;
+    e.passed = w[5] == 0;
+  } else {
+    e.error =
+        e.non_finite > 0 ? std::numeric_limits<double>::infinity() : (max_ref_ > 0.0 ? max_diff / max_ref_ : max_diff);
+    e.passed = e.non_finite == 0 && e.error <= bound_;
+  }
+  return v;
+}
+
+}  // namespace gemmtune
