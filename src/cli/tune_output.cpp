@@ -83,7 +83,7 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
   }
   if (r.screened > 0) {
     // The tuner's own speed and where a config's time went (the journal has each config's): builds, the
-    // verification, the warm-up that brings the clocks back, the timed batch, and the rest (batch builds the
+    // verification, the warm-up that brings the clocks back, the timed batches, and the rest (batch builds the
     // config shared, the journal, the search itself).
     const ScreeningCost& c = r.screening_cost;
     const double n = double(r.screened);

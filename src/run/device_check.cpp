@@ -11,8 +11,6 @@
 namespace gemmtune {
 
 namespace {
-constexpr VkBufferUsageFlags kStorage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 constexpr uint32_t kOutside = 0xffffffffu;  // check_result.comp's OUTSIDE
 constexpr uint32_t kResultWords = 6;
 
@@ -69,9 +67,9 @@ DeviceCheck::DeviceCheck(const vk::Device& device, vk::Submitter& submitter, con
       count_(operands.c0.size()),
       integer_(is_integer(problem.dtype)),
       bound_(integer_ ? 0.0 : dtype_error_bound(problem.dtype)),
-      initial_(device, count_ * 4, kStorage, false),
-      expected_(device, count_ * 8, kStorage, false),
-      result_(device, kResultWords * 4, kStorage, true),
+      initial_(device, count_ * 4, vk::kStorageBufferUsage, false),
+      expected_(device, count_ * 8, vk::kStorageBufferUsage, false),
+      result_(device, kResultWords * 4, vk::kStorageBufferUsage, true),
       pipeline_(device, check_result_spirv(), {}, {c.handle(), expected_.handle(), result_.handle()},
                 uint32_t(sizeof(CheckPush))) {
   for (double r : reference) max_ref_ = std::max(max_ref_, std::fabs(r));

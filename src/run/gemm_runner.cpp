@@ -20,8 +20,6 @@
 namespace gemmtune {
 
 namespace {
-constexpr VkBufferUsageFlags kStorage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
 uint64_t padded_bytes(uint64_t elements, unsigned elem_bytes) { return (elements * elem_bytes + 3) / 4 * 4; }
 
@@ -142,14 +140,14 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       reference_(reference_gemm(problem, operands_)),
       submitter_(device, options.fence_timeout_ns),
       a_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[0].bytes,
-         kStorage, false),
+         vk::kStorageBufferUsage, false),
       b_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[1].bytes,
-         kStorage, false),
-      c_(device, operands_.c0.size() * 4, kStorage, false),
-      bias_(device, std::max<size_t>(16, operands_.bias.size() * 4), kStorage, false),
+         vk::kStorageBufferUsage, false),
+      c_(device, operands_.c0.size() * 4, vk::kStorageBufferUsage, false),
+      bias_(device, std::max<size_t>(16, operands_.bias.size() * 4), vk::kStorageBufferUsage, false),
       staging_(device, std::max({operands_.a_device.size(), operands_.b_device.size(), c_.size(), bias_.size()}),
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true),
-      dummy_(device, 16, kStorage, false) {
+      dummy_(device, 16, vk::kStorageBufferUsage, false) {
   operation_ = operation_of(problem, operands_.layout);
   push_ = rules::push_constants(operation_, 1);
   copies_ = input_copies(problem, options, largest_buffer(device));
@@ -211,7 +209,7 @@ void GemmRunner::prepare_split_buffers(const KernelFamily& family, const Config&
 void GemmRunner::ensure_arrivals(uint64_t count) {
   if (arrivals_ && arrivals_->size() >= count * 4) return;
   arrivals_.reset();
-  arrivals_.emplace(device_, std::max<uint64_t>(16, count * 4), kStorage, false);
+  arrivals_.emplace(device_, std::max<uint64_t>(16, count * 4), vk::kStorageBufferUsage, false);
   arrivals_owner_.clear();  // new memory holds no known counts: the next config to run zeroes it
 }
 
@@ -234,7 +232,7 @@ void GemmRunner::bind_passes(const KernelFamily& family, const Config& config, c
 void GemmRunner::ensure_scratch(uint64_t floats) {
   if (scratch_ && scratch_->size() >= floats * 4) return;
   scratch_.reset();
-  scratch_.emplace(device_, floats * 4, kStorage, false);
+  scratch_.emplace(device_, floats * 4, vk::kStorageBufferUsage, false);
 }
 
 GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Config& config, bool fused) {
@@ -434,10 +432,17 @@ const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family,
   return ok ? passes : nullptr;
 }
 
+bool GemmRunner::has_epilogue() const {
+  return problem_.epilogue.bias || problem_.epilogue.activation != Activation::none;
+}
+
+bool GemmRunner::has_order_check() const {
+  return problem_.mode == Mode::deterministic && !is_integer(problem_.dtype) && problem_.alpha != 0.0f;
+}
+
 bool GemmRunner::passed_on_device(const Passes& passes, Measurement& m) {
-  const bool plain =
-      !problem_.epilogue.bias && problem_.epilogue.activation == Activation::none && problem_.mode == Mode::fast;
-  if (!options_.device_check || !plain || device_check_refused_) return false;
+  // The device check covers the product; the epilogue and order checks compare elements on the host.
+  if (!options_.device_check || has_elementwise_checks() || device_check_refused_) return false;
   if (!device_check_) {
     if (!DeviceCheck::fits(device_, operands_.c0.size())) {
       device_check_refused_ = true;
@@ -510,9 +515,8 @@ bool GemmRunner::verified(const KernelFamily& family, const Config& config, cons
   // The epilogue and the summation order are checked against the device's own result before bias and
   // activation: with either, the unfused product pass gives it, and leaves C holding it (what is timed next
   // overwrites it, as every repeat does).
-  const bool epilogue = problem_.epilogue.bias || problem_.epilogue.activation != Activation::none;
-  const bool ordered = problem_.mode == Mode::deterministic && !is_integer(problem_.dtype) && problem_.alpha != 0.0f;
-  if (!epilogue && !ordered) return true;
+  if (!has_elementwise_checks()) return true;
+  const bool epilogue = has_epilogue(), ordered = has_order_check();
   const std::vector<float> pre = epilogue ? run_without_fused_epilogue(family, config, false) : std::vector<float>{};
   const std::span<const float> product = epilogue ? std::span<const float>(pre) : std::span<const float>(last_result_);
   std::optional<std::string> mismatch = epilogue ? epilogue_mismatch(product, m.error) : std::nullopt;

@@ -111,8 +111,9 @@ class GemmRunner {
 
   /// Verifies `config`, warms up (at least `warmup` batches and RunOptions::warmup_ns of device time), then
   /// times `samples` batches (see RunOptions::min_sample_ns; a sample is the batch time over its runs). With
-  /// `samples` = 0 (screening) one timed batch follows the verification run, after a warm-up as long as the
-  /// device type (see RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
+  /// `samples` = 0 (screening) RunOptions::screen_batches timed batches follow the verification run (on the
+  /// device where it can run: screen()), after a warm-up as long as the device type (see
+  /// RunOptions::screen_warmup_ns). A run is every pass of the config (split-k's reduce included).
   /// Pipeline build failures give compile_failed; device faults throw.
   Measurement evaluate(const KernelFamily& family, const Config& config, int warmup, int samples);
   /// Screening: verifies `config`, warms up as evaluate() does with `samples` = 0, then times
@@ -165,7 +166,11 @@ class GemmRunner {
   /// expected image fits): true where it passed (m.error set, m.device_checked); false where it refused or cannot
   /// run, and the host check must decide.
   bool passed_on_device(const Passes& passes, Measurement& m);
-  /// Warm-up and timed batches into m.samples_us (one short batch when screening).
+  bool has_epilogue() const;     ///< a bias or an activation: checked element by element on the host
+  bool has_order_check() const;  ///< deterministic float mode with a product: the summation order checked
+  bool has_elementwise_checks() const { return has_epilogue() || has_order_check(); }
+  /// Warm-up and timed batches into m.samples_us (RunOptions::screen_batches when screening, only the first where
+  /// it takes `stop_above_us` a run or more).
   void time_runs(const Passes& passes, int warmup, int samples, bool screening, double stop_above_us, Measurement& m);
   /// With a bias or an activation: why the verified result's epilogue is wrong element by element against the
   /// pre-activation result `pre`, or nullopt (sets error.epilogue).

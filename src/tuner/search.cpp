@@ -131,7 +131,7 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
   BatchBuilder builder;
-  double screening_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
+  double runs_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
   double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
@@ -142,7 +142,7 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
     // Over when the next config (its build if not built yet, and a screening run at the average so far) would
     // end past the share: the budget is a promise, so the last config screened must fit too (the first always
     // runs).
-    const double next_s = (screened > 0 ? screening_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
+    const double next_s = (screened > 0 ? runs_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
     const bool over = i > 0 && spent() + next_s > share * o.budget_s;
     if (!resumed && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
@@ -154,13 +154,13 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
       builder.before(i, candidates, ev, o, share * o.budget_s - spent());
     }
     const double screen_start = ev.now_s();
-    const double stop_above_us = o.cut_factor > 0.0 && best_us < HUGE_VAL ? o.cut_factor * best_us : HUGE_VAL;
+    const double stop_above_us = o.cut_factor > 0.0 ? o.cut_factor * best_us : HUGE_VAL;
     EvaluatedConfig e{c.family, c.name, c.config, resumed ? known->second : ev.screen(c, stop_above_us), false};
     if (passed(e) && !e.measurement.cut) best_us = std::min(best_us, e.measurement.median_us);
     if (resumed) {
       ++r.resumed;
     } else {
-      screening_s += ev.now_s() - screen_start;
+      runs_s += ev.now_s() - screen_start;
       ++screened;
       e.measurement.total_ms = (ev.now_s() - last_end) * 1000.0;
       r.screening_cost.add(e.measurement);

@@ -14,6 +14,10 @@
 
 namespace gemmtune::vk {
 
+/// Usage of the buffers kernels read and write: storage, and copies in and out (uploads, readback, fresh images).
+inline constexpr VkBufferUsageFlags kStorageBufferUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+
 class Buffer {
  public:
   /// `host_visible`: mapped, coherent memory (cached where available) for uploads and readback; otherwise

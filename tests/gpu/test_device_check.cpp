@@ -14,8 +14,6 @@
 namespace gemmtune::test {
 
 namespace {
-constexpr VkBufferUsageFlags kStorage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 
 /// A problem with ld padding, offsets and a batch, so C's buffer has elements outside the written region.
 GemmProblem padded_problem(DType dtype) {
@@ -29,7 +27,7 @@ GemmProblem padded_problem(DType dtype) {
 DeviceVerdict check_image(const GemmProblem& p, const HostOperands& ops, const std::vector<double>& ref,
                           const std::vector<float>& image) {
   vk::Submitter submitter(device(), 10'000'000'000ull);
-  vk::Buffer c(device(), image.size() * 4, kStorage, false);
+  vk::Buffer c(device(), image.size() * 4, vk::kStorageBufferUsage, false);
   vk::Buffer staging(device(), image.size() * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   std::memcpy(staging.mapped(), image.data(), image.size() * 4);
   DeviceCheck check(device(), submitter, p, ops, ref, c);
