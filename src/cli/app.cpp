@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "cli/options.hpp"
+#include "run/build_workers.hpp"
 #include "core/error.hpp"
 #include "kernels/registry.hpp"
 #include "cli/isolate.hpp"
@@ -120,10 +121,15 @@ void add_search_options(CLI::App& app, TuneArgs& args) {
          "--compile-threads", o.compile_threads,
          "Pipelines built at once, for the next candidates (default: hardware threads, at most 8; 1: one at a time)")
       ->check(CLI::Range(1, 64));
+  app.add_option("--build-workers", o.build_workers,
+                 "Worker processes building the next candidates' pipelines while one is timed (default: hardware "
+                 "threads but one, at most 16; CPU devices every thread; 0: every build in this process)")
+      ->check(CLI::Range(0, 64));
   app.add_option("--budget", args.budget,
                  "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
   app.add_option("--strategy", o.strategy,
-                 "Search: screen (default), random (seeded order) or exhaustive (full samples for all)");
+                 "Search: screen (default: the hand-made order), adaptive (learns from the screen: neighbours of the "
+                 "fastest so far), random (seeded order) or exhaustive (full samples for all)");
   app.add_option("--devices", args.devices,
                  "all, or device indices (0,1): one worker per device, each on its shard; tables merged per device");
   app.add_option("--shard", args.shard,
@@ -431,18 +437,28 @@ int run_tune_command(TuneArgs& tune_args, int argc, char** argv) {
   }
   return run_tune(tune_args.parsed);
 }
+
+/// The options before any command: logging, colour, the pipeline cache.
+struct GlobalFlags {
+  bool quiet = false, verbose = false, log_json = false, no_color = false, no_pipeline_cache = false;
+};
+
+void add_global_flags(CLI::App& app, GlobalFlags& g) {
+  app.set_version_flag("--version", std::string(kVersion) + " (" + kGitHash + ")");
+  app.add_flag("-q,--quiet", g.quiet, "Only warnings and errors on stderr");
+  app.add_flag("-v,--verbose", g.verbose, "Debug messages on stderr");
+  app.add_flag("--log-json", g.log_json, "Log records as JSON lines on stderr (errors stay one plain line)");
+  app.add_flag("--no-color", g.no_color,
+               "No colour on stdout or stderr (also when NO_COLOR is set, or not a terminal)");
+  app.add_flag("--no-pipeline-cache", g.no_pipeline_cache,
+               "Neither read nor write the persistent pipeline cache (also when GEMMTUNE_NO_PIPELINE_CACHE is set)");
+}
 }  // namespace
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"gemmtune: GEMM benchmarking and autotuning on Vulkan compute", "gemmtune"};
-  app.set_version_flag("--version", std::string(kVersion) + " (" + kGitHash + ")");
-  bool quiet = false, verbose = false;
-  app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr");
-  app.add_flag("-v,--verbose", verbose, "Debug messages on stderr");
-  bool log_json = false;
-  app.add_flag("--log-json", log_json, "Log records as JSON lines on stderr (errors stay one plain line)");
-  bool no_color = false;
-  app.add_flag("--no-color", no_color, "No colour on stdout or stderr (also when NO_COLOR is set, or not a terminal)");
+  GlobalFlags g;
+  add_global_flags(app, g);
   app.require_subcommand(0, 1);
 
   TuneArgs tune_args;
@@ -472,6 +488,12 @@ int run_cli(int argc, char** argv) {
   add_timing_options(*bench, bench_args);
   bench->add_option("--config", bench_config, "Config name, e.g. tiled_f32_bm64_bn128_bk16_tm8_tn4")->required();
 
+  // A tuner's build worker (run/build_workers.hpp): requests on standard input, which is a socket to the tuner.
+  std::string worker_device;
+  CLI::App* build_worker = app.add_subcommand("build-worker", "Builds pipelines for a tuner (started by tune)");
+  build_worker->group("");
+  build_worker->add_option("--device", worker_device, "The device's UUID")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -484,11 +506,13 @@ int run_cli(int argc, char** argv) {
     throw Error(ExitCode::usage, e.what() + nearest_option_hint(app, e.what()));
   }
   const char* no_color_env = std::getenv("NO_COLOR");
-  const bool colorless = no_color || (no_color_env != nullptr && *no_color_env != '\0');
-  setup_logging(quiet ? -1 : verbose ? 1 : 0, log_json, colorless);
-  tune_args.parsed.live_progress = tune_args.parsed.live_progress && !quiet && !log_json;
-  tune_args.parsed.color = use_color(no_color, tune_args.parsed.json);
+  const bool colorless = g.no_color || (no_color_env != nullptr && *no_color_env != '\0');
+  setup_logging(g.quiet ? -1 : g.verbose ? 1 : 0, g.log_json, colorless);
+  tune_args.parsed.live_progress = tune_args.parsed.live_progress && !g.quiet && !g.log_json;
+  tune_args.parsed.color = use_color(g.no_color, tune_args.parsed.json);
 
+  if (g.no_pipeline_cache) ::setenv("GEMMTUNE_NO_PIPELINE_CACHE", "1", 1);  // read by every device this run opens
+  if (build_worker->parsed()) return serve_build_requests(worker_device, 0);
   if (std::optional<int> status = run_other_command(other)) return *status;
   if (bench->parsed()) {
     resolve_tune_args(bench_args);

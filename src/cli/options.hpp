@@ -30,6 +30,7 @@ struct TuneCommandOptions {
   bool host_check = false;  ///< --host-check: screening verifies on the host (RunOptions::device_check off)
   double cut_factor = 1.5;  ///< --cut: TuneOptions::cut_factor
   unsigned compile_threads = 0;     ///< pipelines built at once; 0: default_compile_threads()
+  int build_workers = -1;           ///< --build-workers: worker processes building ahead; < 0: default_build_workers()
   double budget_s = 90.0;           ///< per shape, shared by its dtypes
   std::string kernels;              ///< shell glob over config names
   bool cold = false;                ///< time with cold L2: inputs rotated through more than kColdBytes

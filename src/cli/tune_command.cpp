@@ -23,7 +23,9 @@
 #include "kernels/registry.hpp"
 #include "kernels/space_file.hpp"
 #include "report/journal.hpp"
+#include "report/lookup.hpp"
 #include "report/table.hpp"
+#include "run/build_workers.hpp"
 #include "tuner/tuner.hpp"
 #include "version.hpp"
 #include "vk/check.hpp"
@@ -367,6 +369,8 @@ class TuningRun {
  private:
   enum class Outcome { done, retry };
   void open_device();
+  /// The build workers of the device in hand (--build-workers), for every problem's search.
+  void start_build_workers();
   void open_table();
   void open_journal();
   void configure_search();
@@ -390,6 +394,7 @@ class TuningRun {
   std::vector<const KernelFamily*> families_;
   std::optional<vk::Instance> instance_;
   std::optional<vk::Device> device_;  // recreated after a device loss
+  std::optional<BuildWorkers> build_workers_;  // of device_: made and ended with it
   vk::DeviceInfo info_;
   std::string out_;
   TuningTable table_;
@@ -412,6 +417,7 @@ void TuningRun::open_device() {
   instance_.emplace(vk::validation_requested_by_env());
   device_.emplace(*instance_, instance_->select(o_.device));
   info_ = device_->info();
+  start_build_workers();
   spdlog::info("device {}: {} ({}, driver {}, Vulkan {})", info_.index, info_.name, vk::device_type_name(info_.type),
                info_.driver_version, vk::api_version_string(info_.api_version));
 }
@@ -506,8 +512,22 @@ void TuningRun::recover(const vk::VulkanError& e, const GemmProblem& problem, co
   const JournalRecord lost{device_key_, tool_key_, key, "screen", in_hand_, what};
   journal_->append(journal_line(lost));
   prior_.push_back(lost);
+  build_workers_.reset();
   device_.reset();
   device_.emplace(*instance_, instance_->select(o_.device));
+  start_build_workers();
+}
+
+void TuningRun::start_build_workers() {
+  build_workers_.reset();
+  tune_.build_workers = nullptr;
+  const unsigned count = o_.build_workers < 0
+                             ? default_build_workers(device_->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU)
+                             : unsigned(o_.build_workers);
+  if (count == 0) return;
+  build_workers_.emplace(*device_, count, "/proc/self/exe", vk::uuid_string(device_->info().device_uuid));
+  build_workers_->start();  // their devices come up while the table, the journal and the reference are read
+  tune_.build_workers = &*build_workers_;
 }
 
 int TuningRun::finish(ExitCode code) {
@@ -560,6 +580,14 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
     // Later records win: a config --isolate recorded as timed_out or crashed stays so.
     if (ours(r, key) && r.phase == "screen" && r.measured) tune_.known[r.config] = *r.measured;
   }
+  // The winners of the table's nearest problems (earlier in this run, or tuned before) are screened first. A
+  // resumed problem leaves out its own entry, so it screens in the order its first run did.
+  TuningTable seeding = table_;
+  if (o_.resume)
+    std::erase_if(seeding.entries, [&](const TableEntry& e) { return entry_key(e) == key; });
+  const Shape& s = problem.shape;
+  tune_.seeds = similar_winners(seeding, s.m, s.n, s.k, s.batch, std::string(dtype_name(problem.dtype)),
+                                problem.layout.name());
   in_hand_.clear();
   tune_.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
     journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, phase, e.name, e.measurement}));

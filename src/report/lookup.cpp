@@ -1,5 +1,6 @@
 #include "report/lookup.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace gemmtune {
@@ -40,6 +41,32 @@ LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uin
   if (exact) return {"exact", exact->best->name, shape_of(*exact), 0.0, exact->best->median_us};
   if (nearest) return {"nearest", nearest->best->name, shape_of(*nearest), best_distance, nearest->best->median_us};
   return {"default", default_config(dtype), "", 0.0, 0.0};
+}
+
+std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k,
+                                         uint64_t batch, const std::string& dtype, const std::string& layout,
+                                         size_t entries, size_t limit) {
+  std::vector<std::pair<double, const TableEntry*>> near;
+  for (const TableEntry& e : table.entries) {
+    if (e.dtype != dtype || !e.best) continue;
+    const double dm = std::log(double(e.m)) - std::log(double(m));
+    const double dn = std::log(double(e.n)) - std::log(double(n));
+    const double dk = std::log(double(e.k)) - std::log(double(k));
+    const double db = std::log(double(e.batch)) - std::log(double(batch));
+    near.emplace_back(std::sqrt(dm * dm + dn * dn + dk * dk + db * db) + (e.layout == layout ? 0.0 : 0.5), &e);
+  }
+  std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  auto add = [&](const std::string& name) {
+    if (out.size() < limit && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  for (size_t i = 0; i < near.size() && i < entries; ++i) {
+    const TableEntry& e = *near[i].second;
+    add(e.best->name);
+    if (e.runner_up) add(e.runner_up->name);
+    for (const VariantBest& v : e.variant_best) add(v.name);
+  }
+  return out;
 }
 
 }  // namespace gemmtune

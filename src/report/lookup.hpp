@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/shape_needs.hpp"
 
@@ -32,6 +33,14 @@ using ShapeNeedsOf = std::function<std::optional<ShapeNeeds>(const ConfigResult&
 /// table, else the default config (default_config).
 LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,
                            const std::string& layout, const ShapeNeedsOf& needs_of);
+
+/// Configs worth screening first for M x N x K x batch in `dtype`: the winners, runners-up and per-variant bests of
+/// the table's `entries` verified entries of that dtype nearest on (ln M, ln N, ln K, ln batch), a different
+/// layout counting as 0.5 further, nearest first, each name once, at most `limit`. Exact matches come first (a
+/// retune starts from what won before).
+std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k,
+                                         uint64_t batch, const std::string& dtype, const std::string& layout,
+                                         size_t entries = 3, size_t limit = 8);
 
 /// The plain operation: alpha 1, beta 0, no epilogue, fast, hot, batch 1 (preferred when several entries match).
 bool plain_operation(const TableEntry& e);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "kernels/spirv.hpp"
+#include "run/build_workers.hpp"
 #include "verify/epilogue_check.hpp"
 #include "verify/metric.hpp"
 #include "verify/order_model.hpp"
@@ -249,15 +250,58 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
     precompiled_.erase(built);
     return *passes_.emplace(key, std::move(passes)).first->second;
   }
+  // A config handed to the build workers: what they built is in the device's cache once taken (waiting only for
+  // a build under way), and the build here is a cache hit. Its build time is the whole wait.
+  const auto start = std::chrono::steady_clock::now();
+  if (auto handed = worker_builds_.find(key); handed != worker_builds_.end()) {
+    for (uint64_t ticket : handed->second) workers_->take(ticket);
+    worker_builds_.erase(handed);
+  }
   prepare_split_buffers(family, config);
-  return *passes_.emplace(key, build_passes(family, config, fused)).first->second;
+  std::unique_ptr<Passes> passes = build_passes(family, config, fused);
+  passes->compile_ms = ms_since(start);
+  return *passes_.emplace(key, std::move(passes)).first->second;
+}
+
+size_t GemmRunner::builds_ahead() const {
+  if (!workers_) return 0;
+  // A CPU device: builds that are never taken cost the runs' cores; a GPU: one waiting behind each build.
+  return size_t(workers_->count()) * (device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 2);
+}
+
+void GemmRunner::submit_builds(const KernelFamily& family, const Config& config) {
+  prepare_split_buffers(family, config);
+  const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, true);
+  GemmPush push = push_;
+  push.k_split = uint32_t(plan.push.k_split);
+  std::vector<uint64_t> binding_bytes = {a_.size(), b_.size(), c_.size(), bias_.size(),
+                                         scratch_ ? scratch_->size() : dummy_.size(),
+                                         arrivals_ ? arrivals_->size() : dummy_.size()};
+  std::vector<uint64_t>& tickets = worker_builds_[family.config_name(config, problem_.dtype)];
+  for (PassRecipe& recipe : pass_recipes(family, plan)) {
+    BuildRequest request;
+    request.spirv = recipe.spirv;
+    request.constants = std::move(recipe.constants);
+    request.push_bytes = uint32_t(sizeof(GemmPush));
+    request.required_subgroup_size = recipe.required_subgroup_size;
+    request.binding_bytes = binding_bytes;
+    request.push.resize(sizeof push);
+    std::memcpy(request.push.data(), &push, sizeof push);
+    request.dispatch = device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    tickets.push_back(workers_->submit(request));
+  }
 }
 
 void GemmRunner::precompile(const std::vector<std::pair<const KernelFamily*, Config>>& configs, unsigned threads) {
   std::vector<std::pair<const KernelFamily*, const Config*>> todo;
   for (const auto& [family, config] : configs) {
     const std::string key = family->config_name(config, problem_.dtype);
-    if (passes_.count(key) || precompiled_.count(key) || precompile_errors_.count(key)) continue;
+    if (passes_.count(key) || precompiled_.count(key) || precompile_errors_.count(key) || worker_builds_.count(key))
+      continue;
+    if (workers_) {
+      submit_builds(*family, config);
+      continue;
+    }
     prepare_split_buffers(*family, config);
     todo.emplace_back(family, &config);
   }
@@ -296,22 +340,33 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   passes->grid = family.grid_override ? family.grid_override(config, problem_) : plan.passes[0].grid;
   passes->k_split = plan.push.k_split;
   passes->arrival_counters = plan.arrival_counters;
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<PassRecipe> recipes = pass_recipes(family, plan);
+  passes->main = std::make_unique<vk::ComputePipeline>(device_, recipes[0].spirv, recipes[0].constants, bindings(),
+                                                       uint32_t(sizeof(GemmPush)), recipes[0].required_subgroup_size);
+  if (recipes.size() > 1) {
+    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, recipes[1].spirv, recipes[1].constants,
+                                                           bindings(), uint32_t(sizeof(GemmPush)),
+                                                           recipes[1].required_subgroup_size);
+    passes->reduce_grid = plan.passes[1].grid;
+  }
+  passes->compile_ms = ms_since(start);
+  return passes;
+}
+
+std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily& family,
+                                                             const rules::Plan& plan) const {
   const std::array<std::span<const uint32_t>, 2> modules{
       family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels),
       splitk_reduce_spirv(problem_.dtype)};
-  const auto start = std::chrono::steady_clock::now();
-  const rules::Pass& main = plan.passes[0];
-  passes->main = std::make_unique<vk::ComputePipeline>(
-      device_, modules.at(main.module), pass_constants(main), bindings(), uint32_t(sizeof(GemmPush)),
-      vk::subgroup_size_to_pin(device_.info(), main.required_subgroup_size));
-  if (plan.pass_count > 1) {
-    const rules::Pass& reduce = plan.passes[1];
-    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, modules.at(reduce.module), pass_constants(reduce),
-                                                           bindings(), uint32_t(sizeof(GemmPush)));
-    passes->reduce_grid = reduce.grid;
+  std::vector<PassRecipe> out;
+  for (uint32_t p = 0; p < plan.pass_count && p < 2; ++p) {
+    const rules::Pass& pass = plan.passes[p];
+    // Only the main pass pins a subgroup size (the reduce pass is subgroup-agnostic).
+    out.push_back({modules.at(pass.module), pass_constants(pass),
+                   p == 0 ? vk::subgroup_size_to_pin(device_.info(), pass.required_subgroup_size) : 0u});
   }
-  passes->compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return passes;
+  return out;
 }
 
 void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid,
@@ -350,6 +405,8 @@ Measurement GemmRunner::evaluate(const KernelFamily& family, const Config& confi
 }
 
 Measurement GemmRunner::prepare(const KernelFamily& family, const Config& config, int warmup) {
+  // A CPU device's runs share the host's cores with the workers' code generation: none runs during the finals.
+  if (workers_ && device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) workers_->stop_all();
   return run_config(family, config, warmup, 0, false);
 }
 
@@ -659,6 +716,7 @@ void GemmRunner::drop_pipeline(const std::string& name) {
   passes_.erase(name + "/unfused");
   precompiled_.erase(name);
   precompile_errors_.erase(name);
+  worker_builds_.erase(name);
 }
 
 }  // namespace gemmtune

@@ -22,6 +22,8 @@
 
 namespace gemmtune {
 
+class BuildWorkers;
+
 /// The push-constant block every GEMM kernel declares (kernels/common/gemm_common.glsl).
 using GemmPush = rules::GemmPush;
 
@@ -142,6 +144,12 @@ class GemmRunner {
   /// are skipped. A build error is kept and surfaces when that config is evaluated (compile_failed, or the
   /// device loss thrown), so every outcome still belongs to the config in hand.
   void precompile(const std::vector<std::pair<const KernelFamily*, Config>>& configs, unsigned threads);
+  /// From now on precompile() hands its builds to `workers` (run/build_workers.hpp) and returns at once; the
+  /// pipelines are made here when their configs run, from the merged cache where a worker built them.
+  void use_build_workers(BuildWorkers* workers) { workers_ = workers; }
+  /// Candidates worth handing to the build workers ahead of the one screened: 0 without workers (precompile()
+  /// builds its batch before it returns).
+  size_t builds_ahead() const;
   /// Frees the cached pipelines of a config (pipelines are kept so finalists are not rebuilt).
   void drop_pipeline(const std::string& name);
   /// The reference result (dense row-major, batch * M * N), for tests.
@@ -151,6 +159,16 @@ class GemmRunner {
 
  private:
   struct Passes;  // the pipelines of one config
+  /// What each pass's pipeline is built from (module, constants, subgroup size): the one list build_passes()
+  /// and the build workers' requests are made from.
+  struct PassRecipe {
+    std::span<const uint32_t> spirv;
+    std::vector<vk::SpecConstant> constants;
+    uint32_t required_subgroup_size = 0;
+  };
+  std::vector<PassRecipe> pass_recipes(const KernelFamily& family, const rules::Plan& plan) const;
+  /// Hands a config's pipelines to the build workers (its split-k buffers are made first: their sizes go along).
+  void submit_builds(const KernelFamily& family, const Config& config);
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
   /// Creates the pipelines of a config; touches no runner state (safe on worker threads once the scratch
   /// buffer is large enough).
@@ -225,6 +243,8 @@ class GemmRunner {
   /// precompile()'s results not yet taken by passes_for: the pipelines, or the error their build threw.
   std::map<std::string, std::unique_ptr<Passes>> precompiled_;
   std::map<std::string, std::exception_ptr> precompile_errors_;
+  BuildWorkers* workers_ = nullptr;
+  std::map<std::string, std::vector<uint64_t>> worker_builds_;  ///< configs handed to the workers: their tickets
 };
 
 }  // namespace gemmtune

@@ -25,6 +25,9 @@ class Evaluator {
   virtual void release(const Candidate& c) = 0;
   /// These candidates are screened next: their pipelines may be built now, together (default: nothing).
   virtual void precompile(const std::vector<const Candidate*>& next) { (void)next; }
+  /// > 0: precompile() only hands builds to workers and returns at once; this many candidates ahead of the one
+  /// screened are worth handing over. 0: precompile() builds its batch before it returns.
+  virtual size_t builds_ahead() const { return 0; }
   /// Seconds on the clock that budgets are charged against.
   virtual double now_s() = 0;
   /// False where the device has no timestamps and the host clock times the runs.
@@ -46,6 +49,7 @@ class RunnerEvaluator : public Evaluator {
     for (const Candidate* c : next) configs.emplace_back(c->family, c->config);
     runner_.precompile(configs, compile_threads_);
   }
+  size_t builds_ahead() const override { return runner_.builds_ahead(); }
   double now_s() override {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   }

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "core/error.hpp"
 #include "tuner/evaluator.hpp"
+#include "tuner/strategy.hpp"
 #include "tuner/tuner.hpp"
 
 namespace gemmtune {
@@ -20,15 +22,17 @@ const char* strategy_name(Strategy s) {
       return "random";
     case Strategy::exhaustive:
       return "exhaustive";
+    case Strategy::adaptive:
+      return "adaptive";
   }
   return "?";
 }
 
 Strategy parse_strategy(const std::string& name, const std::string& option) {
-  for (Strategy s : {Strategy::screen, Strategy::random, Strategy::exhaustive}) {
+  for (Strategy s : {Strategy::screen, Strategy::adaptive, Strategy::random, Strategy::exhaustive}) {
     if (name == strategy_name(s)) return s;
   }
-  throw usage_error(option, name, "expected screen, random or exhaustive");
+  throw usage_error(option, name, "expected screen, adaptive, random or exhaustive");
 }
 
 void ScreeningCost::add(const Measurement& m) {
@@ -42,8 +46,11 @@ void ScreeningCost::add(const Measurement& m) {
 namespace {
 bool passed(const EvaluatedConfig& e) { return e.measurement.disposition == Disposition::passed; }
 
+/// Verified before failed, then timed in full before cut (a cut config's one batch was clearly slower than the
+/// best's when it was taken: a later slow round of the others cannot make it the winner), then the median.
 bool faster(const EvaluatedConfig& a, const EvaluatedConfig& b) {
   if (passed(a) != passed(b)) return passed(a);
+  if (a.measurement.cut != b.measurement.cut) return !a.measurement.cut;
   return a.measurement.median_us < b.measurement.median_us;
 }
 
@@ -57,6 +64,18 @@ auto resources(const EvaluatedConfig& e, DType dtype) {
 void shuffle_candidates(std::vector<Candidate>& c, uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (size_t i = c.size(); i > 1; --i) std::swap(c[i - 1], c[size_t(rng() % i)]);
+}
+
+/// Moves the candidates named in `seeds` to the front, in the seeds' order; the others keep theirs.
+void put_seeds_first(std::vector<Candidate>& c, const std::vector<std::string>& seeds) {
+  std::vector<Candidate> front;
+  for (const std::string& name : seeds) {
+    auto it = std::find_if(c.begin(), c.end(), [&](const Candidate& x) { return x.name == name; });
+    if (it == c.end()) continue;
+    front.push_back(std::move(*it));
+    c.erase(it);
+  }
+  c.insert(c.begin(), std::make_move_iterator(front.begin()), std::make_move_iterator(front.end()));
 }
 
 /// Puts the winner first among the finalists: the fastest, unless the runner-up is within the noise band, in
@@ -86,47 +105,64 @@ struct Screened {
   std::vector<const Candidate*> candidates;
 };
 
-/// Builds, before candidate i is measured, the pipelines of the next candidates together (after i's begin mark,
-/// so a driver crash while compiling is charged to a config of the batch). A batch is sized to what is left of
-/// the screening budget, so builds that would never be measured are not paid for; the first batch is one config,
-/// which gives the estimate (on the H200 a first batch of 8 fresh coopmat builds took most of a dtype's 10 s
-/// share, and one config was measured in 12.6 s; drivers that build one pipeline at a time make a batch cost its
-/// size).
+/// Builds, before candidate i is measured, the pipelines of the candidates the strategy gives next together
+/// (after i's begin mark, so a driver crash while compiling is charged to a config of the batch). A batch is sized
+/// to what is left of the screening budget, so builds that would never be measured are not paid for; the first
+/// batch is one config, which gives the estimate (on the H200 a first batch of 8 fresh coopmat builds took most of
+/// a dtype's 10 s share, and one config was measured in 12.6 s; drivers that build one pipeline at a time make a
+/// batch cost its size). With build workers (Evaluator::builds_ahead), the next candidates are handed over as the
+/// screening moves on instead, and nothing waits for them here.
 class BatchBuilder {
  public:
-  void before(size_t i, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o, double left_s) {
-    if (o.compile_threads <= 1 || i < built_until_) return;
+  void before(size_t i, const ScreeningStrategy& order, const std::vector<Candidate>& candidates, Evaluator& ev,
+              const TuneOptions& o, double left_s) {
+    if (const size_t ahead = ev.builds_ahead(); ahead > 0) {
+      ahead_ = true;
+      hand_over(i, order, candidates, ev, o, ahead);
+      return;
+    }
+    if (o.compile_threads <= 1 || built_.count(i)) return;
     size_t batch = s_per_config_ < 0.0 ? 1 : o.compile_threads;
     if (s_per_config_ > 0.0)
       batch = std::clamp<size_t>(size_t(std::max(0.0, left_s / s_per_config_)), 1, o.compile_threads);
-    std::vector<const Candidate*> next;
-    size_t j = i;
-    for (; j < candidates.size() && next.size() < batch; ++j) {
-      if (!o.known.count(candidates[j].name)) next.push_back(&candidates[j]);
-    }
-    built_until_ = j;
     const double start = ev.now_s();
-    ev.precompile(next);
-    s_per_config_ = (ev.now_s() - start) / double(next.size());
+    const size_t count = hand_over(i, order, candidates, ev, o, batch);
+    if (count > 0) s_per_config_ = (ev.now_s() - start) / double(count);
   }
 
   /// The build time candidate i will still cost before it is screened: none once built in a batch (or when
-  /// builds happen inside screening, one thread), else the last batch's time per config.
+  /// builds happen inside screening, one thread, or in workers), else the last batch's time per config.
   double build_estimate_s(size_t i, const TuneOptions& o) const {
-    if (o.compile_threads <= 1 || i < built_until_) return 0.0;
+    if (ahead_ || o.compile_threads <= 1 || built_.count(i)) return 0.0;
     return std::max(0.0, s_per_config_);
   }
 
  private:
-  size_t built_until_ = 0;      ///< candidates before this index had their pipelines built in a batch
+  /// Precompiles candidate i and the strategy's next ones, `count` in all, leaving out those built or handed
+  /// over before and those the journal holds. Returns how many went.
+  size_t hand_over(size_t i, const ScreeningStrategy& order, const std::vector<Candidate>& candidates,
+                   Evaluator& ev, const TuneOptions& o, size_t count) {
+    std::vector<size_t> wanted = {i};
+    for (size_t j : order.upcoming(count - 1 + o.known.size())) wanted.push_back(j);
+    std::vector<const Candidate*> next;
+    for (size_t j : wanted) {
+      if (next.size() >= count) break;
+      if (!o.known.count(candidates[j].name) && built_.insert(j).second) next.push_back(&candidates[j]);
+    }
+    if (!next.empty()) ev.precompile(next);
+    return next.size();
+  }
+
+  std::set<size_t> built_;      ///< candidates whose pipelines were built in a batch or handed to workers
   double s_per_config_ = -1.0;  ///< from the last batch (< 0: none yet)
+  bool ahead_ = false;          ///< builds go to workers: their time shows in the screening runs
 };
 
 /// Screening: one verified, timed batch per candidate while the next (its build and a run at the average so far)
 /// fits in `share` of the budget. The first candidate always runs, so a tiny budget still yields a result; configs the
 /// journal already holds are taken from it.
-Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluator& ev, const TuneOptions& o,
-                const ProgressFn& progress, double start, double share) {
+Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, ScreeningStrategy& order, Evaluator& ev,
+                const TuneOptions& o, const ProgressFn& progress, double start, double share) {
   auto spent = [&] { return ev.now_s() - start; };
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
@@ -135,7 +171,7 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
   double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
-  for (size_t i = 0; i < candidates.size(); ++i) {
+  for (size_t i = order.next(); i != ScreeningStrategy::kNone; i = order.next()) {
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);
     const bool resumed = known != o.known.end();
@@ -143,20 +179,21 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Evaluat
     // end past the share: the budget is a promise, so the last config screened must fit too (the first always
     // runs).
     const double next_s = (screened > 0 ? runs_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
-    const bool over = i > 0 && spent() + next_s > share * o.budget_s;
+    const bool over = !s.configs.empty() && spent() + next_s > share * o.budget_s;
     if (!resumed && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
-      r.skipped = candidates.size() - i;
+      r.skipped = candidates.size() - s.configs.size();
       break;
     }
     if (!resumed) {
       if (o.on_begin) o.on_begin(c.name);
-      builder.before(i, candidates, ev, o, share * o.budget_s - spent());
+      builder.before(i, order, candidates, ev, o, share * o.budget_s - spent());
     }
     const double screen_start = ev.now_s();
     const double stop_above_us = o.cut_factor > 0.0 ? o.cut_factor * best_us : HUGE_VAL;
     EvaluatedConfig e{c.family, c.name, c.config, resumed ? known->second : ev.screen(c, stop_above_us), false};
     if (passed(e) && !e.measurement.cut) best_us = std::min(best_us, e.measurement.median_us);
+    order.observe(i, e.measurement);
     if (resumed) {
       ++r.resumed;
     } else {
@@ -251,10 +288,14 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   r.strategy = o.strategy;
   r.timestamps = ev.timestamps();
   if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
+  put_seeds_first(candidates, o.seeds);
+  const std::unique_ptr<ScreeningStrategy> strategy =
+      o.strategy == Strategy::adaptive ? neighbourhood_order(candidates) : prior_order(candidates.size());
   const double start = ev.now_s();
   if (o.on_phase) o.on_phase("screening", "");
   // Screening takes 3/4 of the budget (exhaustive: all of it).
-  Screened screened = screen(r, candidates, ev, o, progress, start, o.strategy == Strategy::exhaustive ? 1.0 : 0.75);
+  Screened screened =
+      screen(r, candidates, *strategy, ev, o, progress, start, o.strategy == Strategy::exhaustive ? 1.0 : 0.75);
 
   // The fastest verified configs (exhaustive: all) go to the finals; the others' pipelines are released.
   std::vector<size_t> order(screened.configs.size());

@@ -13,6 +13,12 @@ namespace gemmtune {
 
 unsigned default_compile_threads() { return std::clamp(std::thread::hardware_concurrency(), 1u, 8u); }
 
+unsigned default_build_workers(bool cpu_device) {
+  // A CPU device's tuner mostly waits for code generation: every core builds.
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 2u, 17u);
+  return cpu_device ? std::min(threads, 16u) : threads - 1;
+}
+
 const EvaluatedConfig* TuneResult::best() const {
   for (const EvaluatedConfig& e : evaluated) {
     if (e.finalist && e.measurement.disposition == Disposition::passed) return &e;
@@ -93,6 +99,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   const double baseline_box_s = options.baseline ? std::max(0.25, 0.1 * options.budget_s) : 0.0;
   TuneOptions search = options;
   search.budget_s = std::max(0.0, options.budget_s - elapsed() - baseline_box_s);
+  if (options.build_workers) runner.use_build_workers(options.build_workers);
   RunnerEvaluator evaluator(runner, options.compile_threads);
   run_search(result, std::move(space.candidates), evaluator, search, progress);
   // The baseline's box: its tenth, or more if the search left more (a search that overran does not take it).

@@ -19,8 +19,10 @@ namespace gemmtune {
 ///   spent; the fastest `finalists` get full samples (CLBlast's and CUTLASS's profilers sweep this way).
 /// - random: the same, in a seeded random order (Kernel Tuner's random sampling): an unbiased sample when the
 ///   budget covers a small part of the space.
+/// - adaptive: screening that learns (tuner/strategy.hpp): the prior's first configs, then mostly the
+///   neighbours of the fastest screened so far, every fourth pick the prior's next.
 /// - exhaustive: every candidate gets full samples; the budget still ends the search.
-enum class Strategy { screen, random, exhaustive };
+enum class Strategy { screen, random, exhaustive, adaptive };
 const char* strategy_name(Strategy s);
 /// Parses a strategy name; a bad one is a usage error naming `option`.
 Strategy parse_strategy(const std::string& name, const std::string& option);
@@ -29,6 +31,9 @@ struct EvaluatedConfig;
 
 /// The host's hardware threads, at least 1 and at most 8.
 unsigned default_compile_threads();
+/// Build worker processes by default: the host's hardware threads but one for the tuner, at least 1, at most 16;
+/// on a CPU device, whose tuner mostly waits for the code generation, every hardware thread (at least 2).
+unsigned default_build_workers(bool cpu_device);
 
 /// The naive kernel's run against the winner's, for the baseline's time estimate: 8.5-13.2x measured on
 /// lavapipe (f32 256^3 to 1024x768x3072), 8.2x on the H200 (4096^3 f32).
@@ -54,6 +59,8 @@ struct TuneOptions {
   double cut_factor = 1.5;
   /// Screening results already measured (a journal read by --resume): used as they are, not measured again.
   std::map<std::string, Measurement> known;
+  /// Config names screened first, in this order, where they are candidates (winners of similar problems).
+  std::vector<std::string> seeds;
   /// Called for every measured config (screening and finals), before the search moves on: the journal.
   std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
   /// Called before a config is screened or prepared (the journal's "begin": --isolate's watchdog times it).
@@ -67,6 +74,9 @@ struct TuneOptions {
   /// Pipelines built at once, on this many threads, for the next candidates to screen (1: each just before it
   /// runs). Default: the host's hardware threads, at most 8.
   unsigned compile_threads = default_compile_threads();
+  /// Where set, pipelines are built ahead in these worker processes (run/build_workers.hpp), and compile_threads
+  /// is not used.
+  BuildWorkers* build_workers = nullptr;
   /// Set by SIGINT/SIGTERM: the search ends at once with what is measured.
   const std::atomic<bool>* stop = nullptr;
   RunOptions run;

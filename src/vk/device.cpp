@@ -4,8 +4,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
+#include "core/checked_blob.hpp"
 #include "core/files.hpp"
 #include "vk/check.hpp"
 #include "vk/coopmat_compat.hpp"
@@ -108,43 +110,91 @@ Device::~Device() {
   vkDestroyDevice(device_, nullptr);
 }
 
+bool pipeline_cache_bypassed() {
+  const char* off = std::getenv("GEMMTUNE_NO_PIPELINE_CACHE");
+  return off && *off && std::string(off) != "0";
+}
+
+namespace {
+/// The data of the cache file at `path`: empty where there is none; nullopt where it cannot be used (`why` says
+/// why: damaged, unreadable).
+std::optional<std::string> read_cache_file(const std::string& path, std::string& why) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::string();
+  try {
+    return unframe_blob(read_file(path), why);
+  } catch (const Error& e) {
+    why = e.what();
+    return std::nullopt;
+  }
+}
+}  // namespace
+
+VkPipelineCache Device::new_pipeline_cache(const std::string& data) const {
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  info.initialDataSize = data.size();
+  info.pInitialData = data.empty() ? nullptr : data.data();
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  // The driver checks the header (vendor, device, cache UUID) and ignores data from elsewhere; if it refuses the
+  // data outright, start empty.
+  if (vkCreatePipelineCache(device_, &info, nullptr, &cache) != VK_SUCCESS) {
+    info.initialDataSize = 0;
+    info.pInitialData = nullptr;
+    check(vkCreatePipelineCache(device_, &info, nullptr, &cache), "vkCreatePipelineCache");
+  }
+  return cache;
+}
+
+void Device::merge_into_pipeline_cache(const std::string& data) const {
+  if (data.empty()) return;
+  VkPipelineCache source = new_pipeline_cache(data);
+  const VkResult merged = vkMergePipelineCaches(device_, pipeline_cache_, 1, &source);
+  vkDestroyPipelineCache(device_, source, nullptr);
+  check(merged, "vkMergePipelineCaches");
+}
+
+std::string Device::pipeline_cache_data() const {
+  size_t size = 0;
+  if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, nullptr) != VK_SUCCESS || size == 0) return "";
+  std::string data(size, '\0');
+  if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, data.data()) != VK_SUCCESS) return "";
+  data.resize(size);
+  return data;
+}
+
 void Device::load_pipeline_cache() {
-  std::string folder = cache_folder();
+  const std::string folder = pipeline_cache_bypassed() ? "" : cache_folder();
   std::string data;
   if (!folder.empty()) {
     pipeline_cache_path_ =
         folder + "/pipelines-" + device_slug(info_.name) + "-" + uuid_string(info_.pipeline_cache_uuid) + ".bin";
-    std::error_code ec;
-    if (std::filesystem::exists(pipeline_cache_path_, ec)) {
-      try {
-        data = read_file(pipeline_cache_path_);
-      } catch (const Error& e) {
-        spdlog::warn("pipeline cache not loaded: {}", e.what());
-      }
+    std::string why;
+    if (std::optional<std::string> read = read_cache_file(pipeline_cache_path_, why)) {
+      data = std::move(*read);
+    } else {
+      spdlog::warn("pipeline cache {} ignored: {}; it is rewritten at the end of the run", pipeline_cache_path_, why);
+      rewrite_cache_file_ = true;
     }
   }
-  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  info.initialDataSize = data.size();
-  info.pInitialData = data.empty() ? nullptr : data.data();
-  // The driver checks the header (vendor, device, cache UUID) and ignores data from elsewhere; if it refuses the
-  // data outright, start empty.
-  if (vkCreatePipelineCache(device_, &info, nullptr, &pipeline_cache_) != VK_SUCCESS) {
-    info.initialDataSize = 0;
-    info.pInitialData = nullptr;
-    check(vkCreatePipelineCache(device_, &info, nullptr, &pipeline_cache_), "vkCreatePipelineCache");
-  }
+  pipeline_cache_ = new_pipeline_cache(data);
+  loaded_cache_bytes_ = pipeline_cache_data().size();
 }
 
 void Device::save_pipeline_cache() noexcept {
   if (pipeline_cache_path_.empty() || pipeline_cache_ == VK_NULL_HANDLE) return;
   try {
-    size_t size = 0;
-    if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, nullptr) != VK_SUCCESS || size == 0) return;
-    std::string data(size, '\0');
-    if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, data.data()) != VK_SUCCESS) return;
-    data.resize(size);
+    // Nothing built that the file did not hold: leave it as it is.
+    if (!rewrite_cache_file_ && pipeline_cache_data().size() == loaded_cache_bytes_ &&
+        std::filesystem::exists(pipeline_cache_path_))
+      return;
     std::filesystem::create_directories(std::filesystem::path(pipeline_cache_path_).parent_path());
-    write_file_atomic(pipeline_cache_path_, data);
+    // Runs on one host take turns, and each keeps what the others saved since it loaded the file.
+    FileLock lock(pipeline_cache_path_);
+    std::string why;
+    if (std::optional<std::string> saved = read_cache_file(pipeline_cache_path_, why))
+      merge_into_pipeline_cache(*saved);
+    const std::string data = pipeline_cache_data();
+    if (!data.empty()) write_file_atomic(pipeline_cache_path_, frame_blob(data));
   } catch (const std::exception& e) {
     spdlog::warn("pipeline cache not saved: {}", e.what());
   }

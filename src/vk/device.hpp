@@ -13,6 +13,9 @@ namespace gemmtune::vk {
 /// Folder for the persistent pipeline cache: $GEMMTUNE_CACHE_DIR, else $XDG_CACHE_HOME/gemmtune, else
 /// $HOME/.cache/gemmtune.
 std::string cache_folder();
+/// GEMMTUNE_NO_PIPELINE_CACHE set (not "0"): devices neither read nor write the persistent pipeline cache
+/// (--no-pipeline-cache; build workers, whose builds reach the file through their parent).
+bool pipeline_cache_bypassed();
 
 class Device {
  public:
@@ -26,6 +29,11 @@ class Device {
   VkQueue queue() const { return queue_; }
   const DeviceInfo& info() const { return info_; }
   VkPipelineCache pipeline_cache() const { return pipeline_cache_; }
+  /// A new pipeline cache (the caller destroys it) holding `data` where the driver accepts it, else empty.
+  VkPipelineCache new_pipeline_cache(const std::string& data) const;
+  /// Merges another cache's data (vkGetPipelineCacheData of this device's kind) into pipeline_cache(): the
+  /// caller makes sure no pipeline is being built through it meanwhile.
+  void merge_into_pipeline_cache(const std::string& data) const;
 
   /// A memory type allowed by `type_bits` with all `required` flags, preferring one that also has `preferred`.
   /// Throws (exit 3) when none exists.
@@ -35,7 +43,10 @@ class Device {
 
  private:
   void load_pipeline_cache();
+  /// Saved framed (core/checked_blob.hpp) under a lock, merged with what other runs saved meanwhile, and only
+  /// where this run built something the file did not hold.
   void save_pipeline_cache() noexcept;
+  std::string pipeline_cache_data() const;
 
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   DeviceInfo info_;
@@ -44,6 +55,8 @@ class Device {
   VkQueue queue_ = VK_NULL_HANDLE;
   VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
   std::string pipeline_cache_path_;
+  size_t loaded_cache_bytes_ = 0;    ///< the cache's data size as loaded
+  bool rewrite_cache_file_ = false;  ///< the file was damaged: saved whatever was built
 };
 
 }  // namespace gemmtune::vk

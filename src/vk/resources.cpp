@@ -103,7 +103,7 @@ std::vector<PipelineStatistic> read_statistics(VkDevice device, VkPipeline pipel
 
 ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t> spirv,
                                  const std::vector<SpecConstant>& constants, const std::vector<VkBuffer>& buffers,
-                                 uint32_t push_bytes, uint32_t required_subgroup_size)
+                                 uint32_t push_bytes, uint32_t required_subgroup_size, VkPipelineCache cache)
     : device_(device.handle()), push_bytes_(push_bytes) {
   // On any failure the destructor of a partly built object would not run: clean up here, then rethrow.
   try {
@@ -152,7 +152,8 @@ ComputePipeline::ComputePipeline(const Device& device, std::span<const uint32_t>
     }
     pipe_info.layout = layout_;
     if (device.info().pipeline_statistics) pipe_info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    check(vkCreateComputePipelines(device_, device.pipeline_cache(), 1, &pipe_info, nullptr, &pipeline_),
+    check(vkCreateComputePipelines(device_, cache != VK_NULL_HANDLE ? cache : device.pipeline_cache(), 1, &pipe_info,
+                                   nullptr, &pipeline_),
           "vkCreateComputePipelines");
     if (device.info().pipeline_statistics) statistics_ = read_statistics(device_, pipeline_);
 

@@ -57,9 +57,11 @@ class ComputePipeline {
  public:
   /// Builds the pipeline (through the device's pipeline cache) with `buffers.size()` storage-buffer bindings
   /// 0..n-1, bound to `buffers`, and a push-constant block of `push_bytes`.
-  /// `required_subgroup_size` > 0 pins the subgroup size with full subgroups (subgroup size control).
+  /// `required_subgroup_size` > 0 pins the subgroup size with full subgroups (subgroup size control). `cache`:
+  /// the pipeline cache to build through, VK_NULL_HANDLE for the device's.
   ComputePipeline(const Device& device, std::span<const uint32_t> spirv, const std::vector<SpecConstant>& constants,
-                  const std::vector<VkBuffer>& buffers, uint32_t push_bytes, uint32_t required_subgroup_size = 0);
+                  const std::vector<VkBuffer>& buffers, uint32_t push_bytes, uint32_t required_subgroup_size = 0,
+                  VkPipelineCache cache = VK_NULL_HANDLE);
   ~ComputePipeline();
   ComputePipeline(const ComputePipeline&) = delete;
   ComputePipeline& operator=(const ComputePipeline&) = delete;

@@ -56,6 +56,7 @@ class BadInput(unittest.TestCase):
         self.expect(2, ["--shape", "8x8x8", "--samples", "2"], "--samples", "'2'", "at least 3")
         self.expect(2, ["--shape", "8x8x8", "--budget", "-3"], "--budget")
         self.expect(2, ["--shape", "8x8x8", "--compile-threads", "0"], "--compile-threads")
+        self.expect(2, ["--shape", "8x8x8", "--build-workers", "65"], "--build-workers")
         self.expect(2, ["--shape", "8x8x8", "--screen-warmup", "61"], "--screen-warmup", "'61'", "at most 60 s")
         self.expect(2, ["--shape", "8x8x8", "--screen-warmup", "-1"], "--screen-warmup")
         self.expect(2, ["--shape", "8x8x8", "--screen-warmup", "fast"], "--screen-warmup", "'fast'")
@@ -733,6 +734,102 @@ class Devices(unittest.TestCase):
         self.assertIn("subgroup sizes", out)
         self.assertIn("shaderInt8 yes", out)
         self.assertIn("coopmat u8i8: not supported: the device lacks VK_KHR_cooperative_matrix", out)
+
+
+class PipelineCache(unittest.TestCase):
+    """The persistent pipeline cache: framed and checked on read, rewritten when damaged, bypassed on request."""
+
+    ARGS = ["--shape", "16x16x16", "--budget", "2", "--kernels", "tiled_f32_bm32_bn32_bk8_tm2_tn2"]
+
+    def tune(self, folder, *extra, env=None):
+        p = subprocess.run([BIN, *self.ARGS, *extra, "--out", os.path.join(folder, "t.json")], capture_output=True,
+                           text=True, timeout=600, env={**os.environ, "GEMMTUNE_CACHE_DIR": os.path.join(folder, "c"),
+                                                        **(env or {})})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stderr
+
+    @staticmethod
+    def cache_files(folder):
+        c = os.path.join(folder, "c")
+        return [os.path.join(c, f) for f in os.listdir(c) if f.endswith(".bin")] if os.path.isdir(c) else []
+
+    @staticmethod
+    def valid_frame(data):
+        if data[:8] != b"GTPCACHE" or int.from_bytes(data[16:24], "little") != len(data) - 32:
+            return False
+        h = 0xcbf29ce484222325
+        for b in data[32:]:
+            h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+        return h == int.from_bytes(data[24:32], "little")
+
+    def test_a_damaged_or_cut_cache_file_is_refused_with_a_warning_and_rewritten(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.tune(d)
+            [path] = self.cache_files(d)
+            with open(path, "rb") as f:
+                good = f.read()
+            self.assertTrue(self.valid_frame(good))
+            for damaged, why in [(good[:-1] + bytes([good[-1] ^ 1]), "checksum mismatch"),
+                                 (good[:-3], "cut short"), (b"not a cache at all" * 4, "no GTPCACHE header")]:
+                with open(path, "wb") as f:
+                    f.write(damaged)
+                err = self.tune(d)
+                self.assertIn(f"pipeline cache {path} ignored", err)
+                self.assertIn(why, err)
+                with open(path, "rb") as f:
+                    self.assertTrue(self.valid_frame(f.read()), why)
+            # Nothing built that the file does not hold: it is left as it is.
+            before = os.stat(path).st_mtime_ns
+            time.sleep(0.05)
+            self.assertNotIn("pipeline cache", self.tune(d))
+            self.assertEqual(os.stat(path).st_mtime_ns, before)
+
+    def test_no_pipeline_cache_neither_reads_nor_writes_the_file(self):
+        for how in [(["--no-pipeline-cache"], None), ([], {"GEMMTUNE_NO_PIPELINE_CACHE": "1"})]:
+            with tempfile.TemporaryDirectory() as d:
+                p = subprocess.run([BIN, *how[0], *self.ARGS, "--out", os.path.join(d, "t.json")],
+                                   capture_output=True, text=True, timeout=600,
+                                   env={**os.environ, "GEMMTUNE_CACHE_DIR": os.path.join(d, "c"), **(how[1] or {})})
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(self.cache_files(d), [], how)
+
+
+class BuildWorker(unittest.TestCase):
+    """The hidden build-worker command refuses what is not a build request with one line and exit 2."""
+
+    def serve(self, payload):
+        import socket
+        ours, theirs = socket.socketpair()
+        p = subprocess.Popen([BIN, "build-worker", "--device", "0"], stdin=theirs, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+        theirs.close()
+        ours.settimeout(60)
+        ready = ours.recv(4)  # the frame length of its ready message
+        self.assertEqual(len(ready), 4)
+        ours.sendall(payload)
+        ours.shutdown(socket.SHUT_WR)
+        err = p.communicate(timeout=120)[1]
+        ours.close()
+        return p.returncode, [l for l in err.splitlines() if l.strip()]
+
+    def test_a_closed_socket_ends_it_cleanly(self):
+        rc, lines = self.serve(b"")
+        self.assertEqual((rc, lines), (0, []))
+
+    def test_what_is_not_a_build_request_is_refused(self):
+        for payload, fragment in [(b"\x04\x00\x00\x00\x01\x00\x00\x00", "not a build request"),
+                                  (b"\x02\x00\x00\x00\x07\x00", "ends early"),
+                                  (b"\xff\xff\xff\x7f", "a message of 2147483647 bytes")]:
+            rc, lines = self.serve(payload)
+            self.assertEqual(rc, 2, lines)
+            self.assertEqual(len(lines), 1, lines)
+            self.assertIn(fragment, lines[0])
+
+    def test_an_unknown_device_is_refused(self):
+        p = subprocess.run([BIN, "build-worker", "--device", "no-such-gpu"], capture_output=True, text=True,
+                           timeout=120, stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("--device", p.stderr)
 
 
 class Linkage(unittest.TestCase):

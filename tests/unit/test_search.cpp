@@ -113,7 +113,9 @@ TEST(Search, EveryScreenedConfigCarriesItsCostAndTheResultItsRate) {
   EXPECT_NEAR(r.configs_per_s(), 100.0, 1e-6);
   EXPECT_NEAR(r.screening_cost.total_ms, 40.0, 1e-6);
   for (const EvaluatedConfig& e : r.evaluated) {
-    if (!e.finalist) EXPECT_NEAR(e.measurement.total_ms, 10.0, 1e-6) << e.name;
+    if (!e.finalist) {
+      EXPECT_NEAR(e.measurement.total_ms, 10.0, 1e-6) << e.name;
+    }
   }
 }
 

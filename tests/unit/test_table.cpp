@@ -322,7 +322,7 @@ TEST(TuningTable, ConfigsPerSecondIsOptionalAndMustBeANonNegativeNumber) {
   EXPECT_EQ(table_from_json(j.dump(), "t.json").entries[0].candidates.configs_per_s, 12.5);
   j["entries"][0]["candidates"].erase("configs_per_s");
   EXPECT_EQ(table_from_json(j.dump(), "t.json").entries[0].candidates.configs_per_s, 0.0);
-  for (const nlohmann::json bad : {nlohmann::json(-1.0), nlohmann::json("9"), nlohmann::json(nullptr)}) {
+  for (const nlohmann::json& bad : {nlohmann::json(-1.0), nlohmann::json("9"), nlohmann::json(nullptr)}) {
     j["entries"][0]["candidates"]["configs_per_s"] = bad;
     std::string message;
     EXPECT_EQ(code_of_parse(j.dump(), &message), ExitCode::usage) << bad.dump();

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""The search-quality report from scripts/search-quality.sh's folder: for each problem, the ground truth run
+(<problem>.truth.json and its journal) gives every config's time: a finalist's final median, else its screening
+median; the optimum is the fastest final median. Each budget run's chosen config (its table's best) scores
+optimum / its time in the ground truth (1.0: the optimum itself). Prints a Markdown table per problem, budget and
+strategy, then per budget and strategy the mean, the worst and how often the exact optimum was chosen.
+Usage: scripts/search_quality.py DIR
+       scripts/search_quality.py --compact TRUTH_JOURNAL OUT.json   (the replay test's data, tests/data/search/:
+       every screened config in screening order: its name, passed, its screening samples, its final samples
+       (finalists) and its screening cost in seconds)"""
+import glob
+import json
+import os
+import sys
+from collections import defaultdict
+
+
+def truth_times(journal):
+    screen, final = {}, {}
+    with open(journal) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a torn last line
+            if r.get("disposition") != "passed":
+                continue
+            if r["phase"] == "final":
+                final[r["config"]] = r["median_us"]
+            elif r["phase"] == "screen":
+                screen[r["config"]] = r["median_us"]
+    return {**screen, **final}, final
+
+
+def chosen(table):
+    with open(table) as f:
+        entries = json.load(f)["entries"]
+    best = entries[0].get("best") if entries else None
+    return (best["name"], best["median_us"]) if best else (None, None)
+
+
+def main(folder):
+    rows = []
+    for truth in sorted(glob.glob(os.path.join(folder, "*.truth.json"))):
+        problem = os.path.basename(truth)[: -len(".truth.json")]
+        times, final = truth_times(truth + ".journal.jsonl")
+        if not final:
+            continue
+        optimum = min(final.values())
+        best_name = min(final, key=final.get)
+        for run in sorted(glob.glob(os.path.join(folder, problem + ".*.b*.json"))):
+            strategy, budget = os.path.basename(run)[len(problem) + 1 : -len(".json")].split(".")
+            name, own_us = chosen(run)
+            t = times.get(name)
+            fraction = min(1.0, optimum / t) if t else 0.0
+            rows.append((problem, int(budget[1:]), strategy, name, own_us, t, optimum, best_name, fraction))
+    print("| problem | budget s | strategy | chosen | its time in the truth us | optimum us | fraction |")
+    print("|---|---:|---|---|---:|---:|---:|")
+    for p, b, s, name, own, t, opt, best, fr in sorted(rows, key=lambda r: (r[0], r[2], r[1])):
+        print(f"| {p} | {b} | {s} | {name} | {t if t else float('nan'):.2f} | {opt:.2f} | {fr:.3f} |")
+    print()
+    print("| budget s | strategy | problems | mean | worst | exact optimum |")
+    print("|---:|---|---:|---:|---:|---:|")
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r[1], r[2])].append(r)
+    for (b, s), rs in sorted(groups.items()):
+        fr = [r[8] for r in rs]
+        exact = sum(1 for r in rs if r[3] == r[7])
+        print(f"| {b} | {s} | {len(rs)} | {sum(fr) / len(fr):.3f} | {min(fr):.3f} | {exact} of {len(rs)} |")
+
+
+def compact(journal, out):
+    configs, order, problem = {}, [], None
+    with open(journal) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if r["phase"] not in ("screen", "final"):
+                continue
+            problem = problem or json.loads(r["problem"])
+            name = r["config"]
+            if r["phase"] == "screen" and name not in configs:
+                order.append(name)
+                configs[name] = [name, r["disposition"] == "passed", list(r["samples_us"]), [],
+                                 round(r["cost_ms"]["total"] / 1000.0, 4)]
+            elif r["phase"] == "final" and name in configs and r["disposition"] == "passed":
+                configs[name][3] = list(r["samples_us"])
+    for c in configs.values():
+        c[2] = [round(x, 3) for x in c[2]]
+        c[3] = [round(x, 3) for x in c[3]]
+    keep = {k: problem[k] for k in ("m", "n", "k", "batch", "dtype", "layout")}
+    with open(out, "w") as f:
+        f.write(json.dumps({"problem": keep, "configs": [configs[n] for n in order]}, separators=(",", ":")))
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--compact":
+        compact(sys.argv[2], sys.argv[3])
+    else:
+        main(sys.argv[1])

@@ -1,0 +1,105 @@
+// The search-quality benchmark replayed (scripts/search-quality.sh's ground truths, compacted into
+// tests/data/search/ by scripts/search_quality.py --compact): every config of a problem screened on the H200, with
+// its screening and final samples and what its screening cost there. Each strategy runs at each budget through the
+// replay evaluator, and the config it chooses scores the optimum's time over its own time in the ground truth.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "kernels/registry.hpp"
+#include "tuner/replay.hpp"
+#include "tuner/tuner.hpp"
+
+namespace gemmtune {
+namespace {
+
+struct GroundTruth {
+  std::string name;
+  GemmProblem problem;
+  std::vector<Candidate> candidates;  ///< in the order the ground truth screened them (the hand order)
+  std::map<std::string, RecordedConfig> recorded;
+  std::map<std::string, double> truth_us;  ///< final median where a finalist, else screening median
+  double optimum_us = HUGE_VAL;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+GroundTruth load(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  const nlohmann::json d = nlohmann::json::parse(in);
+  GroundTruth g;
+  g.name = path.stem().string();
+  const auto& p = d.at("problem");
+  const DType dtype = parse_dtype(p.at("dtype").get<std::string>(), "dtype");
+  g.problem = GemmProblem{{p.at("m"), p.at("n"), p.at("k"), p.at("batch")}, dtype, 1.0f, 0.0f};
+  std::map<std::string, Candidate> by_name;
+  for (const KernelFamily* f : kernel_families()) {
+    for (const Config& c : f->all_configs()) {
+      const std::string name = f->config_name(c, dtype);
+      by_name.emplace(name, Candidate{f, c, name});
+    }
+  }
+  for (const auto& c : d.at("configs")) {
+    const std::string name = c.at(0);
+    const auto known = by_name.find(name);
+    if (known == by_name.end()) continue;  // a config the kernels no longer have
+    g.candidates.push_back(known->second);
+    std::vector<double> screen = c.at(2), final = c.at(3);
+    RecordedConfig r{c.at(1).get<bool>() ? Disposition::passed : Disposition::incorrect, screen, c.at(4)};
+    r.samples_us.insert(r.samples_us.end(), final.begin(), final.end());
+    g.recorded[name] = r;
+    if (!c.at(1).get<bool>() || screen.empty()) continue;
+    g.truth_us[name] = median(final.empty() ? screen : final);
+    if (!final.empty()) g.optimum_us = std::min(g.optimum_us, g.truth_us[name]);
+  }
+  return g;
+}
+
+std::vector<GroundTruth> ground_truths() {
+  std::vector<GroundTruth> out;
+  for (const auto& entry : std::filesystem::directory_iterator(GEMMTUNE_TEST_DATA "/search")) {
+    if (entry.path().extension() == ".json") out.push_back(load(entry.path()));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
+
+double fraction_at(const GroundTruth& g, Strategy s, double budget_s) {
+  ReplayEvaluator ev(g.recorded);
+  TuneOptions o;
+  o.strategy = s;
+  o.budget_s = budget_s;
+  TuneResult r;
+  r.problem = g.problem;
+  run_search(r, g.candidates, ev, o);
+  if (!r.best()) return 0.0;
+  const auto t = g.truth_us.find(r.best()->name);
+  return t == g.truth_us.end() ? 0.0 : std::min(1.0, g.optimum_us / t->second);
+}
+}  // namespace
+
+TEST(SearchReplay, TheAdaptiveOrderIsNeverClearlyWorseThanTheHandOrderOnTheRecordedProblems) {
+  const std::vector<GroundTruth> truths = ground_truths();
+  ASSERT_FALSE(truths.empty());
+  for (const GroundTruth& g : truths) {
+    ASSERT_GT(g.candidates.size(), 100u) << g.name;
+    ASSERT_LT(g.optimum_us, HUGE_VAL) << g.name;
+    for (double budget : {5.0, 10.0, 30.0}) {
+      const double adaptive = fraction_at(g, Strategy::adaptive, budget);
+      const double hand = fraction_at(g, Strategy::screen, budget);
+      std::printf("%s --budget %.0f: adaptive %.3f, screen %.3f of the optimum\n", g.name.c_str(), budget, adaptive,
+                  hand);
+      // Never clearly worse than the hand order (the 0.97 / 0.93 targets are not met yet: notes, step 3).
+      EXPECT_GE(adaptive, hand - 0.04) << g.name << " --budget " << budget;
+    }
+  }
+}
+
+}  // namespace gemmtune

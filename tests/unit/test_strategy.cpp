@@ -1,0 +1,186 @@
+// Screening strategies (tuner/strategy.hpp) on synthetic landscapes, the seeds the search puts first, and the
+// table's similar winners they come from. No GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "kernels/registry.hpp"
+#include "report/lookup.hpp"
+#include "tuner/replay.hpp"
+#include "tuner/strategy.hpp"
+#include "tuner/tuner.hpp"
+
+namespace gemmtune {
+namespace {
+
+/// Every tiled and split-k f32 config, in the screening order of a 1024^3 problem: two families taking turns.
+std::vector<Candidate> two_families() {
+  std::vector<Candidate> out;
+  for (const KernelFamily* f : {&tiled_family(), &splitk_family()}) {
+    for (const Config& c : f->all_configs()) out.push_back({f, c, f->config_name(c, DType::f32)});
+  }
+  order_for_screening(out, GemmProblem{{1024, 1024, 1024, 1}, DType::f32, 1.0f, 0.0f});
+  return out;
+}
+
+/// A smooth landscape: the further each parameter's value from the optimum's (in steps of its sorted values), the
+/// slower; other families 10x slower.
+struct Landscape {
+  const std::vector<Candidate>& c;
+  size_t optimum;
+  double us(size_t i) const {
+    if (c[i].family != c[optimum].family) return 1000.0;
+    double t = 100.0;
+    for (size_t p = 0; p < c[i].config.values.size(); ++p) {
+      const double a = c[i].config.values[p].second, b = c[optimum].config.values[p].second;
+      t += 10.0 * std::abs(std::log2(a) - std::log2(b));
+    }
+    return t;
+  }
+  Measurement measured(size_t i) const {
+    Measurement m;
+    m.samples_us = {us(i)};
+    m.summarize(0.0);
+    return m;
+  }
+};
+
+/// Picks until the optimum is given: how many it took.
+size_t picks_to_optimum(ScreeningStrategy& order, const Landscape& land) {
+  for (size_t picks = 1;; ++picks) {
+    const size_t i = order.next();
+    if (i == ScreeningStrategy::kNone) return SIZE_MAX;
+    if (i == land.optimum) return picks;
+    order.observe(i, land.measured(i));
+  }
+}
+}  // namespace
+
+TEST(Strategy, ThePriorOrderIsTheCandidatesOrderAndUpcomingPredictsIt) {
+  auto order = prior_order(5);
+  EXPECT_EQ(order->upcoming(3), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(order->next(), 0u);
+  EXPECT_EQ(order->upcoming(9), (std::vector<size_t>{1, 2, 3, 4}));
+  for (size_t i = 1; i < 5; ++i) EXPECT_EQ(order->next(), i);
+  EXPECT_EQ(order->next(), ScreeningStrategy::kNone);
+}
+
+TEST(Strategy, TheNeighbourhoodOrderFindsAnOptimumLateInThePriorInAFractionOfThePicks) {
+  const std::vector<Candidate> c = two_families();
+  ASSERT_GT(c.size(), 200u);
+  for (size_t optimum : {c.size() / 3, c.size() / 2, c.size() - 7}) {
+    const Landscape land{c, optimum};
+    auto adaptive = neighbourhood_order(c, 12);
+    const size_t picks = picks_to_optimum(*adaptive, land);
+    EXPECT_LT(picks, optimum / 4) << c[optimum].name << ": " << picks << " picks, the prior takes " << optimum + 1;
+  }
+}
+
+TEST(Strategy, TheNeighbourhoodOrderExploresThePriorFirstAndKeepsEveryFourthPickForIt) {
+  const std::vector<Candidate> c = two_families();
+  const Landscape land{c, c.size() / 2};
+  auto order = neighbourhood_order(c, 12);
+  std::vector<size_t> given;
+  for (size_t k = 0; k < 40; ++k) {
+    const size_t i = order->next();
+    given.push_back(i);
+    order->observe(i, land.measured(i));
+  }
+  for (size_t k = 0; k < 12; ++k) EXPECT_EQ(given[k], k);
+  // After the exploration, picks 15, 19, ... (every fourth) are the prior's next not yet given.
+  size_t prior_next = 12;
+  for (size_t k = 12; k < given.size(); ++k) {
+    if ((k - 12) % 4 != 3) continue;
+    while (std::find(given.begin(), given.begin() + long(k), prior_next) != given.begin() + long(k)) ++prior_next;
+    EXPECT_EQ(given[k], prior_next) << "pick " << k;
+  }
+  // No candidate twice.
+  std::vector<size_t> sorted = given;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
+}
+
+TEST(Strategy, UpcomingIsWhatNextGivesWhenNothingMoreIsObserved) {
+  const std::vector<Candidate> c = two_families();
+  const Landscape land{c, c.size() / 2};
+  auto order = neighbourhood_order(c, 4);
+  for (size_t k = 0; k < 10; ++k) {
+    const size_t i = order->next();
+    order->observe(i, land.measured(i));
+  }
+  const std::vector<size_t> predicted = order->upcoming(8);
+  ASSERT_EQ(predicted.size(), 8u);
+  for (size_t k = 0; k < 8; ++k) EXPECT_EQ(order->next(), predicted[k]);
+}
+
+TEST(Strategy, FailedAndCutConfigsProposeNoNeighbours) {
+  const std::vector<Candidate> c = two_families();
+  auto order = neighbourhood_order(c, 2);
+  for (size_t k = 0; k < 30; ++k) {
+    const size_t i = order->next();
+    EXPECT_EQ(i, k);  // nothing to learn from: the prior's order throughout
+    Measurement m;
+    if (k % 2) {
+      m.disposition = Disposition::incorrect;
+    } else {
+      m.samples_us = {50.0};
+      m.summarize(0.0);
+      m.cut = true;
+    }
+    order->observe(i, m);
+  }
+}
+
+TEST(Strategy, SeedsAreScreenedFirstInTheirOrderAndUnknownNamesAreIgnored) {
+  std::vector<Candidate> c = two_families();
+  c.resize(20);
+  std::map<std::string, RecordedConfig> recorded;
+  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  for (Strategy s : {Strategy::screen, Strategy::adaptive, Strategy::random}) {
+    ReplayEvaluator ev(recorded);
+    TuneOptions o;
+    o.strategy = s;
+    o.budget_s = 1e9;
+    o.seeds = {c[17].name, "no_such_config", c[5].name};
+    TuneResult r;
+    r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+    run_search(r, c, ev, o);
+    ASSERT_EQ(ev.screened().size(), 20u) << strategy_name(s);
+    EXPECT_EQ(ev.screened()[0], c[17].name) << strategy_name(s);
+    EXPECT_EQ(ev.screened()[1], c[5].name) << strategy_name(s);
+  }
+  EXPECT_EQ(parse_strategy("adaptive", "--strategy"), Strategy::adaptive);
+}
+
+TEST(SimilarWinners, NearestEntriesOfTheDtypeFirstOtherLayoutsFurtherEachNameOnce) {
+  TuningTable t;
+  auto entry = [](uint64_t m, uint64_t n, uint64_t k, const std::string& dtype, const std::string& layout,
+                  const std::string& best, const std::string& second) {
+    TableEntry e;
+    e.m = m, e.n = n, e.k = k, e.dtype = dtype, e.layout = layout;
+    e.best = ConfigResult{};
+    e.best->name = best;
+    if (!second.empty()) {
+      e.runner_up = ConfigResult{};
+      e.runner_up->name = second;
+    }
+    e.variant_best = {VariantBest{"tiled", best}, VariantBest{"splitk", "splitk_" + best}};
+    return e;
+  };
+  t.entries.push_back(entry(4096, 4096, 4096, "f16", "nn", "far", ""));
+  t.entries.push_back(entry(1000, 1000, 1000, "f16", "nt", "other_layout", ""));
+  t.entries.push_back(entry(1024, 1024, 1024, "f16", "nn", "near", "near2"));
+  t.entries.push_back(entry(1000, 1000, 1000, "f32", "nn", "f32_only", ""));
+  TableEntry unverified = entry(1000, 1000, 1000, "f16", "nn", "x", "");
+  unverified.best.reset();
+  t.entries.push_back(unverified);
+  const std::vector<std::string> s = similar_winners(t, 1000, 1000, 1000, 1, "f16", "nn", 3, 8);
+  EXPECT_EQ(s, (std::vector<std::string>{"near", "near2", "splitk_near", "other_layout", "splitk_other_layout", "far",
+                                         "splitk_far"}));
+  EXPECT_EQ(similar_winners(t, 1000, 1000, 1000, 1, "f16", "nn", 1, 2), (std::vector<std::string>{"near", "near2"}));
+  EXPECT_TRUE(similar_winners(t, 1000, 1000, 1000, 1, "bf16", "nn").empty());
+}
+
+}  // namespace gemmtune
