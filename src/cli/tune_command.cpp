@@ -393,7 +393,7 @@ class TuningRun {
   std::vector<KernelFamily> owned_families_;
   std::vector<const KernelFamily*> families_;
   std::optional<vk::Instance> instance_;
-  std::optional<vk::Device> device_;  // recreated after a device loss
+  std::optional<vk::Device> device_;           // recreated after a device loss
   std::optional<BuildWorkers> build_workers_;  // of device_: made and ended with it
   vk::DeviceInfo info_;
   std::string out_;
@@ -582,12 +582,10 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
   }
   // The winners of the table's nearest problems (earlier in this run, or tuned before) are screened first. A
   // resumed problem leaves out its own entry, so it screens in the order its first run did.
-  TuningTable seeding = table_;
-  if (o_.resume)
-    std::erase_if(seeding.entries, [&](const TableEntry& e) { return entry_key(e) == key; });
   const Shape& s = problem.shape;
-  tune_.seeds = similar_winners(seeding, s.m, s.n, s.k, s.batch, std::string(dtype_name(problem.dtype)),
-                                problem.layout.name());
+  tune_.seeds =
+      similar_winners(table_, s.m, s.n, s.k, s.batch, std::string(dtype_name(problem.dtype)), problem.layout.name(), 3,
+                      8, [&](const TableEntry& e) { return o_.resume && entry_key(e) == key; });
   in_hand_.clear();
   tune_.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
     journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, phase, e.name, e.measurement}));

@@ -43,12 +43,12 @@ LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uin
   return {"default", default_config(dtype), "", 0.0, 0.0};
 }
 
-std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k,
-                                         uint64_t batch, const std::string& dtype, const std::string& layout,
-                                         size_t entries, size_t limit) {
+std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
+                                         const std::string& dtype, const std::string& layout, size_t entries,
+                                         size_t limit, const std::function<bool(const TableEntry&)>& skip) {
   std::vector<std::pair<double, const TableEntry*>> near;
   for (const TableEntry& e : table.entries) {
-    if (e.dtype != dtype || !e.best) continue;
+    if (e.dtype != dtype || !e.best || (skip && skip(e))) continue;
     const double dm = std::log(double(e.m)) - std::log(double(m));
     const double dn = std::log(double(e.n)) - std::log(double(n));
     const double dk = std::log(double(e.k)) - std::log(double(k));

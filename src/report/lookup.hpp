@@ -37,10 +37,10 @@ LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uin
 /// Configs worth screening first for M x N x K x batch in `dtype`: the winners, runners-up and per-variant bests of
 /// the table's `entries` verified entries of that dtype nearest on (ln M, ln N, ln K, ln batch), a different
 /// layout counting as 0.5 further, nearest first, each name once, at most `limit`. Exact matches come first (a
-/// retune starts from what won before).
-std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k,
-                                         uint64_t batch, const std::string& dtype, const std::string& layout,
-                                         size_t entries = 3, size_t limit = 8);
+/// retune starts from what won before). Entries `skip` returns true for are left out.
+std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
+                                         const std::string& dtype, const std::string& layout, size_t entries = 3,
+                                         size_t limit = 8, const std::function<bool(const TableEntry&)>& skip = {});
 
 /// The plain operation: alpha 1, beta 0, no epilogue, fast, hot, batch 1 (preferred when several entries match).
 bool plain_operation(const TableEntry& e);

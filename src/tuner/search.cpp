@@ -91,7 +91,8 @@ void choose_winner(TuneResult& r, std::vector<EvaluatedConfig*>& finals, double 
   if (r.tie) {
     auto simplest = finals.begin();
     for (auto it = finals.begin(); it != finals.end(); ++it) {
-      if (!passed(**it) || (*it)->measurement.median_us > first.median_us * (1.0 + r.noise_band)) continue;
+      const Measurement& m = (*it)->measurement;
+      if (!passed(**it) || m.cut || m.median_us > first.median_us * (1.0 + r.noise_band)) continue;
       if (resources(**it, r.problem.dtype) < resources(**simplest, r.problem.dtype)) simplest = it;
     }
     std::rotate(finals.begin(), simplest, simplest + 1);
@@ -140,8 +141,8 @@ class BatchBuilder {
  private:
   /// Precompiles candidate i and the strategy's next ones, `count` in all, leaving out those built or handed
   /// over before and those the journal holds. Returns how many went.
-  size_t hand_over(size_t i, const ScreeningStrategy& order, const std::vector<Candidate>& candidates,
-                   Evaluator& ev, const TuneOptions& o, size_t count) {
+  size_t hand_over(size_t i, const ScreeningStrategy& order, const std::vector<Candidate>& candidates, Evaluator& ev,
+                   const TuneOptions& o, size_t count) {
     std::vector<size_t> wanted = {i};
     for (size_t j : order.upcoming(count - 1 + o.known.size())) wanted.push_back(j);
     std::vector<const Candidate*> next;

@@ -181,6 +181,9 @@ TEST(SimilarWinners, NearestEntriesOfTheDtypeFirstOtherLayoutsFurtherEachNameOnc
                                          "splitk_far"}));
   EXPECT_EQ(similar_winners(t, 1000, 1000, 1000, 1, "f16", "nn", 1, 2), (std::vector<std::string>{"near", "near2"}));
   EXPECT_TRUE(similar_winners(t, 1000, 1000, 1000, 1, "bf16", "nn").empty());
+  // A resumed problem leaves out its own entry.
+  const auto not_near = [](const TableEntry& e) { return e.best->name == "near"; };
+  EXPECT_EQ(similar_winners(t, 1000, 1000, 1000, 1, "f16", "nn", 1, 8, not_near).front(), "other_layout");
 }
 
 }  // namespace gemmtune

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Where call 1's screening time went, from its journals' cost_ms: per run, the configs screened, cut and checked
-on the device; the configs under 200 ms (their pipeline built already) with their mean cost and rate; the time in
+"""Where a tune's screening time went, from the journals' cost_ms in a folder: per run, the configs screened, cut
+and checked on the device; the configs under 200 ms (their pipeline built already) with their mean cost and rate; the time in
 the configs at or over 200 ms (a build batch, then the warm-up after it); the mean verify time.
-Usage: tar xzf s40-call1.tgz -C DIR && results/h200/s40/costs.py DIR"""
+Usage: scripts/screen_costs.py DIR (a folder of tables with their .journal.jsonl beside them)"""
 import glob, json, os, sys
 
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.journal.jsonl"))):
