@@ -5,11 +5,12 @@
 # of the optimum. Run on the GPU machine from the checkout:
 #   source .gpu-kit/activate.sh && scripts/search-quality.sh OUT_DIR
 # PROBLEMS (one "MxNxK[xB] dtype layout" a line), BUDGETS, STRATEGIES, TRUTH_BUDGET and FINALISTS override the
-# defaults. OUT_DIR gets the tables, journals and logs, and search-quality.md.
+# defaults (TRUTH_BUDGET=0: no ground truth run, for problems whose truth is in tests/data/search; the report then
+# takes them from there: scripts/search_quality.py OUT_DIR --truths tests/data/search). OUT_DIR gets the tables, journals and logs, and search-quality.md.
 set -uo pipefail
 out=${1:?usage: scripts/search-quality.sh OUT_DIR}
 bin=${GEMMTUNE:-./build/gemmtune}
-budgets=${BUDGETS:-5 10 30}
+budgets=${BUDGETS-5 10 30}  # empty: the ground truths alone
 strategies=${STRATEGIES:-screen adaptive}
 truth_budget=${TRUTH_BUDGET:-400}
 finalists=${FINALISTS:-8}
@@ -40,6 +41,6 @@ while read -r shape dtype layout; do
   for strategy in $strategies; do
     for b in $budgets; do tune "$p.$strategy.b$b" "${args[@]}" --strategy "$strategy" --budget "$b"; done
   done
-  tune "$p.truth" "${args[@]}" --budget "$truth_budget" --finalists "$finalists"
+  [ "$truth_budget" = 0 ] || tune "$p.truth" "${args[@]}" --budget "$truth_budget" --finalists "$finalists"
 done <<<"$problems"
 python3 "$(dirname "$0")/search_quality.py" "$out" | tee "$out/search-quality.md"

@@ -4,7 +4,8 @@
 median; the optimum is the fastest final median. Each budget run's chosen config (its table's best) scores
 optimum / its time in the ground truth (1.0: the optimum itself). Prints a Markdown table per problem, budget and
 strategy, then per budget and strategy the mean, the worst and how often the exact optimum was chosen.
-Usage: scripts/search_quality.py DIR
+Usage: scripts/search_quality.py DIR [--truths TRUTH_DIR]   (TRUTH_DIR: compacted ground truths, as
+       tests/data/search/, for problems with no truth run in DIR)
        scripts/search_quality.py --compact TRUTH_JOURNAL OUT.json   (the replay test's data, tests/data/search/:
        every screened config in screening order: its name, passed, its screening samples, its final samples
        (finalists) and its screening cost in seconds)"""
@@ -39,11 +40,39 @@ def chosen(table):
     return (best["name"], best["median_us"]) if best else (None, None)
 
 
-def main(folder):
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if len(v) % 2 else 0.5 * (v[len(v) // 2 - 1] + v[len(v) // 2])
+
+
+def compacted_times(path):
+    with open(path) as f:
+        configs = json.load(f)["configs"]
+    times = {c[0]: median(c[3] or c[2]) for c in configs if c[1] and c[2]}
+    return times, {c[0]: median(c[3]) for c in configs if c[1] and c[3]}
+
+
+def truths(folder, truth_dir):
+    found = {}
+    if truth_dir:
+        for path in glob.glob(os.path.join(truth_dir, "*.json")):
+            found[os.path.basename(path)[: -len(".json")]] = compacted_times(path)
+    for truth in glob.glob(os.path.join(folder, "*.truth.json")):
+        found[os.path.basename(truth)[: -len(".truth.json")]] = truth_times(truth + ".journal.jsonl")
+    return found
+
+
+def screened(run):
+    try:
+        with open(run + ".journal.jsonl") as f:
+            return sum(1 for line in f if '"phase":"screen"' in line)
+    except OSError:
+        return 0
+
+
+def main(folder, truth_dir=None):
     rows = []
-    for truth in sorted(glob.glob(os.path.join(folder, "*.truth.json"))):
-        problem = os.path.basename(truth)[: -len(".truth.json")]
-        times, final = truth_times(truth + ".journal.jsonl")
+    for problem, (times, final) in sorted(truths(folder, truth_dir).items()):
         if not final:
             continue
         optimum = min(final.values())
@@ -53,11 +82,12 @@ def main(folder):
             name, own_us = chosen(run)
             t = times.get(name)
             fraction = min(1.0, optimum / t) if t else 0.0
-            rows.append((problem, int(budget[1:]), strategy, name, own_us, t, optimum, best_name, fraction))
-    print("| problem | budget s | strategy | chosen | its time in the truth us | optimum us | fraction |")
-    print("|---|---:|---|---|---:|---:|---:|")
-    for p, b, s, name, own, t, opt, best, fr in sorted(rows, key=lambda r: (r[0], r[2], r[1])):
-        print(f"| {p} | {b} | {s} | {name} | {t if t else float('nan'):.2f} | {opt:.2f} | {fr:.3f} |")
+            rows.append((problem, int(budget[1:]), strategy, name, own_us, t, optimum, best_name, fraction,
+                         screened(run)))
+    print("| problem | budget s | strategy | screened | chosen | its time in the truth us | optimum us | fraction |")
+    print("|---|---:|---|---:|---|---:|---:|---:|")
+    for p, b, s, name, own, t, opt, best, fr, n in sorted(rows, key=lambda r: (r[0], r[2], r[1])):
+        print(f"| {p} | {b} | {s} | {n} | {name} | {t if t else float('nan'):.2f} | {opt:.2f} | {fr:.3f} |")
     print()
     print("| budget s | strategy | problems | mean | worst | exact optimum |")
     print("|---:|---|---:|---:|---:|---:|")
@@ -101,4 +131,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "--compact":
         compact(sys.argv[2], sys.argv[3])
     else:
-        main(sys.argv[1])
+        main(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--truths" else None)

@@ -114,6 +114,9 @@ void add_search_options(CLI::App& app, TuneArgs& args) {
   app.add_flag("--host-check", o.host_check,
                "Verify every screened config on the host too (default: on the device, with refusals, finalists and "
                "bench checked on the host)");
+  app.add_flag("--idle-between", o.idle_between,
+               "GPUs: let the device idle while pipelines are built (default: a small FMA load keeps its clocks up "
+               "and pays off the next screening warm-up)");
   app.add_option("--cut", args.cut,
                  "Stop timing a config whose first batch takes this many times the best so far: 0 (never) or 1 to "
                  "100 (default 1.5)");
@@ -128,8 +131,8 @@ void add_search_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--budget", args.budget,
                  "Time per shape (90, 60s, 2m), shared by its dtypes and layouts (default 90 s)");
   app.add_option("--strategy", o.strategy,
-                 "Search: screen (default: the hand-made order), adaptive (learns from the screen: neighbours of the "
-                 "fastest so far), random (seeded order) or exhaustive (full samples for all)");
+                 "Search: adaptive (default: learns from the screen: neighbours of the fastest so far), screen (the "
+                 "hand-made order), random (seeded order) or exhaustive (full samples for all)");
   app.add_option("--devices", args.devices,
                  "all, or device indices (0,1): one worker per device, each on its shard; tables merged per device");
   app.add_option("--shard", args.shard,

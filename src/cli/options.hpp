@@ -27,18 +27,19 @@ struct TuneCommandOptions {
   double screen_warmup_s =
       -1.0;  ///< --screen-warmup: device time of runs before each screening batch; < 0: from the idle time
   int finalists = 3;
-  bool host_check = false;  ///< --host-check: screening verifies on the host (RunOptions::device_check off)
-  double cut_factor = 1.5;  ///< --cut: TuneOptions::cut_factor
-  unsigned compile_threads = 0;     ///< pipelines built at once; 0: default_compile_threads()
-  int build_workers = -1;           ///< --build-workers: worker processes building ahead; < 0: default_build_workers()
-  double budget_s = 90.0;           ///< per shape, shared by its dtypes
-  std::string kernels;              ///< shell glob over config names
-  bool cold = false;                ///< time with cold L2: inputs rotated through more than kColdBytes
-  std::string strategy = "screen";  ///< screen, random or exhaustive
-  double total_budget_s = 0;        ///< for the whole run; 0: none
-  bool resume = false;              ///< skip what the journal beside the table already holds
-  std::string space;                ///< search-space file; empty: the built-in configs/spaces/default.json
-  double isolate_s = 0;             ///< > 0: run in a watched child process, configs killed past this many seconds
+  bool idle_between = false;     ///< --idle-between: no clock keeper while pipelines build (RunOptions::keep_clocks)
+  bool host_check = false;       ///< --host-check: screening verifies on the host (RunOptions::device_check off)
+  double cut_factor = 1.5;       ///< --cut: TuneOptions::cut_factor
+  unsigned compile_threads = 0;  ///< pipelines built at once; 0: default_compile_threads()
+  int build_workers = -1;        ///< --build-workers: worker processes building ahead; < 0: default_build_workers()
+  double budget_s = 90.0;        ///< per shape, shared by its dtypes
+  std::string kernels;           ///< shell glob over config names
+  bool cold = false;             ///< time with cold L2: inputs rotated through more than kColdBytes
+  std::string strategy = "adaptive";  ///< adaptive, screen, random or exhaustive
+  double total_budget_s = 0;          ///< for the whole run; 0: none
+  bool resume = false;                ///< skip what the journal beside the table already holds
+  std::string space;                  ///< search-space file; empty: the built-in configs/spaces/default.json
+  double isolate_s = 0;               ///< > 0: run in a watched child process, configs killed past this many seconds
   uint32_t shard_index = 0, shard_count = 1;  ///< --shard i/n: this run takes problems i, i + n, ...
   bool json = false;   ///< --json: one JSON summary on stdout at the end instead of the per-problem tables
   bool color = false;  ///< colour the tables (a terminal, no --no-color, no NO_COLOR)

@@ -462,6 +462,7 @@ void TuningRun::configure_search() {
   tune_.run.cold_bytes = o_.cold ? kColdBytes : 0;
   if (o_.screen_warmup_s >= 0.0) tune_.run.screen_warmup_ns = o_.screen_warmup_s * 1e9;
   tune_.run.device_check = !o_.host_check;
+  tune_.run.keep_clocks = !o_.idle_between;
   tune_.cut_factor = o_.cut_factor;
   tune_.kernels = o_.kernels;
   families_ = pointers(owned_families_);

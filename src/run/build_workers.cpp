@@ -307,6 +307,27 @@ void BuildWorkers::handle_reply(Worker& w, uint32_t kind, Ticket ticket, double 
   if (abandoned_.erase(ticket) == 0) done_[ticket] = built;
 }
 
+BuildWorkers::Progress BuildWorkers::progress(Ticket ticket) {
+  pump(0);
+  if (done_.count(ticket)) return Progress::replied;
+  for (const Worker& w : workers_) {
+    if (w.ready && std::find(w.in_flight.begin(), w.in_flight.end(), ticket) != w.in_flight.end())
+      return Progress::under_way;
+  }
+  return Progress::not_started;
+}
+
+void BuildWorkers::prioritize(const std::vector<Ticket>& tickets) {
+  std::deque<std::pair<Ticket, std::string>> front;
+  for (Ticket t : tickets) {
+    auto it = std::find_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.first == t; });
+    if (it == queue_.end()) continue;
+    front.push_back(std::move(*it));
+    queue_.erase(it);
+  }
+  queue_.insert(queue_.begin(), std::make_move_iterator(front.begin()), std::make_move_iterator(front.end()));
+}
+
 bool BuildWorkers::take(Ticket ticket) {
   pump(0);
   if (auto it = done_.find(ticket); it != done_.end()) {

@@ -12,6 +12,7 @@
 
 #include "kernels/spirv.hpp"
 #include "run/build_workers.hpp"
+#include "run/clock_keeper.hpp"
 #include "verify/epilogue_check.hpp"
 #include "verify/metric.hpp"
 #include "verify/order_model.hpp"
@@ -21,6 +22,9 @@
 namespace gemmtune {
 
 namespace {
+
+constexpr double kScreenWarmupCapNs = 1e9;  // a second of warm-up brings the H200 back from any idle
+constexpr double kReadyWaitMs = 10'000.0;   // first_ready() waits no longer for a worker under way
 
 uint64_t padded_bytes(uint64_t elements, unsigned elem_bytes) { return (elements * elem_bytes + 3) / 4 * 4; }
 
@@ -253,14 +257,93 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   // A config handed to the build workers: what they built is in the device's cache once taken (waiting only for
   // a build under way), and the build here is a cache hit. Its build time is the whole wait.
   const auto start = std::chrono::steady_clock::now();
-  if (auto handed = worker_builds_.find(key); handed != worker_builds_.end()) {
-    for (uint64_t ticket : handed->second) workers_->take(ticket);
-    worker_builds_.erase(handed);
+  std::unique_ptr<Passes> passes;
+  keep_clocks_up();
+  try {
+    if (auto handed = worker_builds_.find(key); handed != worker_builds_.end()) {
+      for (uint64_t ticket : handed->second) workers_->take(ticket);
+      worker_builds_.erase(handed);
+    }
+    prepare_split_buffers(family, config);
+    passes = build_passes(family, config, fused);
+  } catch (...) {
+    try {
+      release_clocks();
+    } catch (...) {  // the build's own error is the one to report
+    }
+    throw;
   }
-  prepare_split_buffers(family, config);
-  std::unique_ptr<Passes> passes = build_passes(family, config, fused);
+  release_clocks();
   passes->compile_ms = ms_since(start);
   return *passes_.emplace(key, std::move(passes)).first->second;
+}
+
+void GemmRunner::keep_clocks_up() {
+  if (!options_.keep_clocks || device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) return;
+  if (keeper_ && keeper_->running()) return;
+  try {
+    if (!keeper_) keeper_ = std::make_unique<ClockKeeper>(device_, options_.fence_timeout_ns);
+  } catch (const vk::VulkanError& e) {
+    if (e.result() == VK_ERROR_DEVICE_LOST) throw;
+    spdlog::warn("the clocks are not kept up between candidates: {}", e.what());
+    options_.keep_clocks = false;
+    return;
+  }
+  idle_before_keeper_ns_ = device_idle_ns();
+  keeper_started_ = std::chrono::steady_clock::now();
+  keeper_->start();
+}
+
+void GemmRunner::release_clocks() {
+  if (!keeper_ || !keeper_->running()) return;
+  keeper_->stop();
+  // The screening warm-up owes 3x the idle (RunOptions::screen_warmup_ns), at most its 1 s cap; the keeper's
+  // run pays that off, and what is left counts as idle from now.
+  const auto now = std::chrono::steady_clock::now();
+  const double kept_ns = std::chrono::duration<double, std::nano>(now - keeper_started_).count();
+  const double owed_ns = std::max(0.0, std::min(3.0 * idle_before_keeper_ns_, kScreenWarmupCapNs) - kept_ns);
+  device_idle_since_ = now - std::chrono::nanoseconds(int64_t(owed_ns / 3.0));
+}
+
+size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next) {
+  if (!workers_ || next.empty()) return 0;
+  enum class State { ready, under_way, not_started };
+  auto state_of = [&](const KernelFamily& family, const Config& config) {
+    const std::string key = family.config_name(config, problem_.dtype);
+    if (passes_.count(key) || precompiled_.count(key) || precompile_errors_.count(key)) return State::ready;
+    const auto handed = worker_builds_.find(key);
+    if (handed == worker_builds_.end()) return State::not_started;
+    State s = State::ready;
+    for (uint64_t ticket : handed->second) {
+      const BuildWorkers::Progress p = workers_->progress(ticket);
+      if (p == BuildWorkers::Progress::not_started) return State::not_started;
+      if (p == BuildWorkers::Progress::under_way) s = State::under_way;
+    }
+    return s;
+  };
+  std::vector<uint64_t> order;  // the configs' queued builds go first, in the search's order
+  for (const auto& [family, config] : next) {
+    const auto handed = worker_builds_.find(family->config_name(*config, problem_.dtype));
+    if (handed != worker_builds_.end()) order.insert(order.end(), handed->second.begin(), handed->second.end());
+  }
+  workers_->prioritize(order);
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    bool under_way = false;
+    for (size_t k = 0; k < next.size(); ++k) {
+      const State s = state_of(*next[k].first, *next[k].second);
+      if (s == State::ready) {
+        release_clocks();
+        return k;
+      }
+      under_way = under_way || s == State::under_way;
+    }
+    if (!under_way || ms_since(start) > kReadyWaitMs) break;
+    keep_clocks_up();
+    workers_->wait_for_reply(10);
+  }
+  release_clocks();
+  return 0;
 }
 
 size_t GemmRunner::builds_ahead() const {
@@ -274,7 +357,10 @@ void GemmRunner::submit_builds(const KernelFamily& family, const Config& config)
   const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, true);
   GemmPush push = push_;
   push.k_split = uint32_t(plan.push.k_split);
-  std::vector<uint64_t> binding_bytes = {a_.size(), b_.size(), c_.size(), bias_.size(),
+  std::vector<uint64_t> binding_bytes = {a_.size(),
+                                         b_.size(),
+                                         c_.size(),
+                                         bias_.size(),
                                          scratch_ ? scratch_->size() : dummy_.size(),
                                          arrivals_ ? arrivals_->size() : dummy_.size()};
   std::vector<uint64_t>& tickets = worker_builds_[family.config_name(config, problem_.dtype)];
@@ -345,9 +431,9 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   passes->main = std::make_unique<vk::ComputePipeline>(device_, recipes[0].spirv, recipes[0].constants, bindings(),
                                                        uint32_t(sizeof(GemmPush)), recipes[0].required_subgroup_size);
   if (recipes.size() > 1) {
-    passes->reduce = std::make_unique<vk::ComputePipeline>(device_, recipes[1].spirv, recipes[1].constants,
-                                                           bindings(), uint32_t(sizeof(GemmPush)),
-                                                           recipes[1].required_subgroup_size);
+    passes->reduce =
+        std::make_unique<vk::ComputePipeline>(device_, recipes[1].spirv, recipes[1].constants, bindings(),
+                                              uint32_t(sizeof(GemmPush)), recipes[1].required_subgroup_size);
     passes->reduce_grid = plan.passes[1].grid;
   }
   passes->compile_ms = ms_since(start);
@@ -432,7 +518,7 @@ bool WarmUp::done() const {
 double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType type, double idle_ns) {
   if (options.screen_warmup_ns >= 0.0) return options.screen_warmup_ns;
   if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return std::clamp(idle_ns, 20'000'000.0, 200'000'000.0);
-  return std::clamp(3.0 * idle_ns, 20'000'000.0, 1'000'000'000.0);
+  return std::clamp(3.0 * idle_ns, 20'000'000.0, kScreenWarmupCapNs);
 }
 
 Measurement GemmRunner::screen(const KernelFamily& family, const Config& config, double stop_above_us) {

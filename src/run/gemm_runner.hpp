@@ -23,6 +23,7 @@
 namespace gemmtune {
 
 class BuildWorkers;
+class ClockKeeper;
 
 /// The push-constant block every GEMM kernel declares (kernels/common/gemm_common.glsl).
 using GemmPush = rules::GemmPush;
@@ -52,6 +53,9 @@ struct RunOptions {
   /// Screening verifies on the device where it can (run/device_check.hpp): no readback of C, no host pass over it.
   /// A refusal, every finalist, bench and verify() keep the full host check. false: every check on the host.
   bool device_check = true;
+  /// GPUs: while the host builds a pipeline or waits for the build workers, a small FMA load keeps the clocks
+  /// up (run/clock_keeper.hpp), and the time it ran pays off the next screening warm-up. false: the device idles.
+  bool keep_clocks = true;
   /// Elements of guard band before and after every buffer.
   uint64_t guard = 64;
   /// Constant operands instead of seeded random ones (tests of integer extremes).
@@ -150,6 +154,11 @@ class GemmRunner {
   /// Candidates worth handing to the build workers ahead of the one screened: 0 without workers (precompile()
   /// builds its batch before it returns).
   size_t builds_ahead() const;
+  /// Of these configs (the next ones to screen, in order), the first whose pipelines are built or whose build
+  /// workers have replied, waiting (with the clocks kept up) while a worker is building any of them; 0 where none
+  /// is built nor under way (or without workers): the first is then built here when it runs. Their builds still
+  /// queued go to the front of the workers' queue in this order.
+  size_t first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next);
   /// Frees the cached pipelines of a config (pipelines are kept so finalists are not rebuilt).
   void drop_pipeline(const std::string& name);
   /// The reference result (dense row-major, batch * M * N), for tests.
@@ -170,6 +179,10 @@ class GemmRunner {
   /// Hands a config's pipelines to the build workers (its split-k buffers are made first: their sizes go along).
   void submit_builds(const KernelFamily& family, const Config& config);
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
+  /// The ClockKeeper on while the host builds or waits (GPUs, RunOptions::keep_clocks); off again before the
+  /// queue is used, and the device's idle then counts as what the keeper's run left of the warm-up it owed.
+  void keep_clocks_up();
+  void release_clocks();
   /// Creates the pipelines of a config; touches no runner state (safe on worker threads once the scratch
   /// buffer is large enough).
   std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
@@ -244,6 +257,9 @@ class GemmRunner {
   std::map<std::string, std::unique_ptr<Passes>> precompiled_;
   std::map<std::string, std::exception_ptr> precompile_errors_;
   BuildWorkers* workers_ = nullptr;
+  std::unique_ptr<ClockKeeper> keeper_;  ///< made at the first build or wait it covers
+  std::chrono::steady_clock::time_point keeper_started_;
+  double idle_before_keeper_ns_ = 0.0;
   std::map<std::string, std::vector<uint64_t>> worker_builds_;  ///< configs handed to the workers: their tickets
 };
 

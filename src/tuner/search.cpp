@@ -159,6 +159,29 @@ class BatchBuilder {
   bool ahead_ = false;          ///< builds go to workers: their time shows in the screening runs
 };
 
+/// The strategy's next candidate; with build workers, the first of its next ones whose pipeline is built, so the
+/// device screens what is ready instead of waiting behind a build (configs the journal holds need none).
+size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candidates, Evaluator& ev,
+                 const TuneOptions& o) {
+  if (const size_t window = ev.builds_ahead(); window > 1) {
+    const std::vector<size_t> upcoming = order.upcoming(window);
+    if (!upcoming.empty() && !o.known.count(candidates[upcoming.front()].name)) {
+      std::vector<size_t> fresh;
+      std::vector<const Candidate*> next;
+      for (size_t j : upcoming) {
+        if (o.known.count(candidates[j].name)) continue;
+        fresh.push_back(j);
+        next.push_back(&candidates[j]);
+      }
+      if (const size_t k = ev.first_ready(next); k > 0 && k < fresh.size()) {
+        order.take(fresh[k]);
+        return fresh[k];
+      }
+    }
+  }
+  return order.next();
+}
+
 /// Screening: one verified, timed batch per candidate while the next (its build and a run at the average so far)
 /// fits in `share` of the budget. The first candidate always runs, so a tiny budget still yields a result; configs the
 /// journal already holds are taken from it.
@@ -172,7 +195,8 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
   double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
-  for (size_t i = order.next(); i != ScreeningStrategy::kNone; i = order.next()) {
+  for (size_t i = pick_next(order, candidates, ev, o); i != ScreeningStrategy::kNone;
+       i = pick_next(order, candidates, ev, o)) {
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);
     const bool resumed = known != o.known.end();

@@ -13,17 +13,25 @@ namespace {
 
 class PriorOrder : public ScreeningStrategy {
  public:
-  explicit PriorOrder(size_t count) : count_(count) {}
-  size_t next() override { return next_ < count_ ? next_++ : kNone; }
+  explicit PriorOrder(size_t count) : given_(count, false) {}
+  size_t next() override {
+    while (next_ < given_.size() && given_[next_]) ++next_;
+    if (next_ == given_.size()) return kNone;
+    given_[next_] = true;
+    return next_++;
+  }
   void observe(size_t, const Measurement&) override {}
   std::vector<size_t> upcoming(size_t count) const override {
     std::vector<size_t> out;
-    for (size_t i = next_; i < count_ && out.size() < count; ++i) out.push_back(i);
+    for (size_t i = next_; i < given_.size() && out.size() < count; ++i)
+      if (!given_[i]) out.push_back(i);
     return out;
   }
+  void take(size_t i) override { given_.at(i) = true; }
 
  private:
-  size_t count_, next_ = 0;
+  std::vector<bool> given_;
+  size_t next_ = 0;
 };
 
 /// A neighbour proposed by a screened config: taken lowest first (the proposer's time, then how far the changed
@@ -51,6 +59,8 @@ class NeighbourhoodOrder : public ScreeningStrategy {
       families_[it->second].members.push_back(i);
       family_index_.push_back(it->second);
     }
+    state_.frontier.resize(families_.size());
+    state_.family_best_us.assign(families_.size(), HUGE_VAL);
     for (Family& f : families_) {
       std::map<std::string, std::vector<uint32_t>> values;
       for (size_t i : f.members)
@@ -84,8 +94,14 @@ class NeighbourhoodOrder : public ScreeningStrategy {
           distance = rank_gap(f, mine[p].first, mine[p].second, theirs[p].second);
         }
       }
-      if (differing == 1) state_.frontier.push({m.median_us, distance, j});
+      if (differing == 1) state_.frontier[family_index_[i]].push({m.median_us, distance, j});
     }
+    double& family_best = state_.family_best_us[family_index_[i]];
+    family_best = std::min(family_best, m.median_us);
+  }
+
+  void take(size_t i) override {
+    if (!state_.given.at(i)) give(state_, i);
   }
 
   std::vector<size_t> upcoming(size_t count) const override {
@@ -107,10 +123,14 @@ class NeighbourhoodOrder : public ScreeningStrategy {
   struct State {
     std::vector<bool> given;
     size_t given_count = 0;
-    size_t prior_next = 0;   ///< the prior's next candidate not yet given, or past it
-    size_t local_picks = 0;  ///< picks after the exploration: every fourth goes to the prior
-    double best_us = HUGE_VAL;  ///< the fastest verified config observed
-    std::priority_queue<Proposal, std::vector<Proposal>, std::greater<Proposal>> frontier;
+    size_t prior_next = 0;               ///< the prior's next candidate not yet given, or past it
+    size_t local_picks = 0;              ///< picks after the exploration: every fourth goes to the prior
+    double best_us = HUGE_VAL;           ///< the fastest verified config observed
+    std::vector<double> family_best_us;  ///< the same within each family
+    /// Each family's proposals: one queue a family, so a family with many parameters (many neighbours) cannot
+    /// crowd out another as fast.
+    std::vector<std::priority_queue<Proposal, std::vector<Proposal>, std::greater<Proposal>>> frontier;
+    size_t family_turn = 0;  ///< the family whose frontier gives the next local pick, if it is competitive
   };
 
   static uint32_t rank_gap(const Family& f, const std::string& name, uint32_t a, uint32_t b) {
@@ -130,17 +150,27 @@ class NeighbourhoodOrder : public ScreeningStrategy {
     return s.prior_next < s.given.size() ? give(s, s.prior_next) : kNone;
   }
 
-  /// The best proposal not yet given; proposals of configs kLocalFactor x slower than the best are dropped (the
-  /// neighbourhood of a slow config is left to the prior).
+  /// The best proposal not yet given of the next competitive family in turn (its best within kLocalFactor of the
+  /// best overall), so close families share the local picks; proposals of configs kLocalFactor x slower than the
+  /// best are dropped (the neighbourhood of a slow config is left to the prior).
   size_t from_frontier(State& s) const {
-    while (!s.frontier.empty()) {
-      const Proposal top = s.frontier.top();
-      s.frontier.pop();
-      if (top.proposer_us > kLocalFactor * s.best_us) {
-        s.frontier = {};  // the queue is ordered by proposer: every later one is slower still
-        break;
+    const size_t families = s.frontier.size();
+    for (size_t t = 0; t < families; ++t) {
+      const size_t f = (s.family_turn + t) % families;
+      if (s.family_best_us[f] > kLocalFactor * s.best_us) continue;
+      auto& queue = s.frontier[f];
+      while (!queue.empty()) {
+        const Proposal top = queue.top();
+        queue.pop();
+        if (top.proposer_us > kLocalFactor * s.best_us) {
+          queue = {};  // the queue is ordered by proposer: every later one is slower still
+          break;
+        }
+        if (!s.given[top.index]) {
+          s.family_turn = f + 1;
+          return give(s, top.index);
+        }
       }
-      if (!s.given[top.index]) return give(s, top.index);
     }
     return kNone;
   }

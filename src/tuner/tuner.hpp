@@ -40,7 +40,7 @@ unsigned default_build_workers(bool cpu_device);
 inline constexpr double kNaiveSlowdownEstimate = 16.0;
 
 struct TuneOptions {
-  Strategy strategy = Strategy::screen;
+  Strategy strategy = Strategy::adaptive;
   /// Time for the problem, everything included: the reference, then the search (screening up to 3/4 of what is
   /// left after the reference and the baseline's tenth, the finals the rest: at least 3 samples each, at most
   /// `samples`, fewer finalists where 3 rounds would not fit), then the baseline. The first candidate is always

@@ -1,12 +1,16 @@
 // Build workers (run/build_workers.hpp): configs handed to worker processes are built there and verify here as
 // they do without workers; a worker that cannot start or dies leaves every build to this process, with the same
 // outcomes.
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 #include <string>
 
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/registry.hpp"
 #include "run/build_workers.hpp"
+#include "run/clock_keeper.hpp"
+#include "peak_fma_f32.h"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
 
@@ -82,6 +86,79 @@ TEST_F(BuildWorkersTest, WorkersThatCannotStartOrDieLeaveTheBuildsHere) {
     screen_through(dying, p, candidates);
     EXPECT_EQ(dying.stats().built, 0u);
   }
+}
+
+TEST_F(BuildWorkersTest, FirstReadyPassesOverAConfigNotHandedOverForOneAWorkerIsBuilding) {
+  ASSERT_FALSE(gemmtune_binary().empty()) << "GEMMTUNE_BIN is not set";
+  const GemmProblem p{{33, 47, 520, 1}, DType::f32, 1.0f, 0.0f};
+  const std::vector<Candidate> c = some_candidates(p);
+  BuildWorkers workers(device(), 1, gemmtune_binary(), vk::uuid_string(device().info().device_uuid));
+  GemmRunner runner(device(), p, RunOptions{});
+  runner.use_build_workers(&workers);
+  const std::vector<std::pair<const KernelFamily*, const Config*>> next = {{c[0].family, &c[0].config},
+                                                                           {c[1].family, &c[1].config}};
+  EXPECT_EQ(runner.first_ready(next), 0u);  // nothing handed over: the first is built here
+  runner.precompile({{c[1].family, c[1].config}}, 1);
+  // Until the worker's device is up nothing is under way and the first is taken; then first_ready waits for the
+  // worker's reply and passes over the first.
+  size_t chosen = 0;
+  const auto start = std::chrono::steady_clock::now();
+  while (chosen == 0 && std::chrono::steady_clock::now() - start < std::chrono::seconds(60)) {
+    chosen = runner.first_ready(next);
+    if (chosen == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(chosen, 1u);
+  EXPECT_EQ(workers.stats().built, 1u);
+  EXPECT_EQ(runner.screen(*c[1].family, c[1].config, HUGE_VAL).disposition, Disposition::passed);
+  EXPECT_EQ(runner.screen(*c[0].family, c[0].config, HUGE_VAL).disposition, Disposition::passed);
+}
+
+TEST_F(BuildWorkersTest, APrioritizedRequestGoesToTheWorkerBeforeThoseQueuedAheadOfIt) {
+  ASSERT_FALSE(gemmtune_binary().empty()) << "GEMMTUNE_BIN is not set";
+  BuildWorkers workers(device(), 1, gemmtune_binary(), vk::uuid_string(device().info().device_uuid));
+  auto request = [](uint32_t iterations) {
+    BuildRequest r;
+    r.spirv = std::span<const uint32_t>(spirv_peak_fma_f32, sizeof spirv_peak_fma_f32 / 4);
+    r.constants = {{0, 64}, {1, iterations}};
+    r.push_bytes = 8;
+    r.binding_bytes = {4096};
+    return r;
+  };
+  std::vector<BuildWorkers::Ticket> t;
+  for (uint32_t i = 0; i < 5; ++i) t.push_back(workers.submit(request(100 + i)));
+  // One worker, two requests in flight at most: at least the last three wait in the queue, the fifth now first
+  // (all five wait while the worker's device comes up).
+  workers.prioritize({t[4]});
+  const auto start = std::chrono::steady_clock::now();
+  while (workers.progress(t[4]) != BuildWorkers::Progress::replied &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+    workers.wait_for_reply(10);
+  ASSERT_EQ(workers.progress(t[4]), BuildWorkers::Progress::replied);
+  EXPECT_NE(workers.progress(t[3]), BuildWorkers::Progress::replied);
+  for (BuildWorkers::Ticket x : t) workers.take(x);
+}
+
+TEST_F(BuildWorkersTest, TheClockKeeperKeepsTheQueueBusyUntilStoppedAndHandsItBack) {
+  ClockKeeper keeper(device(), 5'000'000'000ull);
+  EXPECT_FALSE(keeper.running());
+  for (int round = 0; round < 2; ++round) {
+    const uint64_t before = keeper.chunks();
+    keeper.start();
+    keeper.start();  // already started: nothing more
+    EXPECT_TRUE(keeper.running());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    keeper.stop();
+    EXPECT_FALSE(keeper.running());
+    EXPECT_GT(keeper.chunks(), before);
+    const uint64_t after = keeper.chunks();
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    EXPECT_EQ(keeper.chunks(), after);  // stopped means stopped
+  }
+  // The queue is the caller's again: a GEMM screens and verifies.
+  const GemmProblem p{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+  const std::vector<Candidate> c = some_candidates(p);
+  GemmRunner runner(device(), p, RunOptions{});
+  EXPECT_EQ(runner.screen(*c[0].family, c[0].config, HUGE_VAL).disposition, Disposition::passed);
 }
 
 }  // namespace gemmtune::test

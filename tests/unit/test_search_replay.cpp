@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <nlohmann/json.hpp>
 
 #include "kernels/registry.hpp"
@@ -85,9 +86,10 @@ double fraction_at(const GroundTruth& g, Strategy s, double budget_s) {
 }
 }  // namespace
 
-TEST(SearchReplay, TheAdaptiveOrderIsNeverClearlyWorseThanTheHandOrderOnTheRecordedProblems) {
+TEST(SearchReplay, TheAdaptiveOrderHoldsItsRecordedFractionsOfTheOptimum) {
   const std::vector<GroundTruth> truths = ground_truths();
-  ASSERT_FALSE(truths.empty());
+  ASSERT_GE(truths.size(), 8u);
+  std::map<double, std::vector<double>> adaptive_at;
   for (const GroundTruth& g : truths) {
     ASSERT_GT(g.candidates.size(), 100u) << g.name;
     ASSERT_LT(g.optimum_us, HUGE_VAL) << g.name;
@@ -96,10 +98,17 @@ TEST(SearchReplay, TheAdaptiveOrderIsNeverClearlyWorseThanTheHandOrderOnTheRecor
       const double hand = fraction_at(g, Strategy::screen, budget);
       std::printf("%s --budget %.0f: adaptive %.3f, screen %.3f of the optimum\n", g.name.c_str(), budget, adaptive,
                   hand);
-      // Never clearly worse than the hand order (the 0.97 / 0.93 targets are not met yet: notes, step 3).
       EXPECT_GE(adaptive, hand - 0.04) << g.name << " --budget " << budget;
+      adaptive_at[budget].push_back(adaptive);
     }
   }
+  // The replay charges each config what it cost in its ground truth's run (that run's own build stalls
+  // included), not what a fresh tune with ready-first builds pays: its figures sit below the H200's
+  // (results/h200/search/search-quality.md), and these floors guard what they are.
+  auto mean = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); };
+  EXPECT_GE(mean(adaptive_at[10.0]), 0.94);
+  EXPECT_GE(mean(adaptive_at[30.0]), 0.99);
+  EXPECT_GE(*std::min_element(adaptive_at[30.0].begin(), adaptive_at[30.0].end()), 0.97);
 }
 
 }  // namespace gemmtune

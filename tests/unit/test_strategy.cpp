@@ -115,6 +115,61 @@ TEST(Strategy, UpcomingIsWhatNextGivesWhenNothingMoreIsObserved) {
   for (size_t k = 0; k < 8; ++k) EXPECT_EQ(order->next(), predicted[k]);
 }
 
+TEST(Strategy, ACandidateTakenOutOfTurnIsNeverGivenAgain) {
+  const std::vector<Candidate> c = two_families();
+  const Landscape land{c, c.size() / 2};
+  std::vector<std::unique_ptr<ScreeningStrategy>> orders;
+  orders.push_back(prior_order(c.size()));
+  orders.push_back(neighbourhood_order(c, 4));
+  for (auto& order : orders) {
+    std::vector<size_t> given;
+    for (size_t k = 0; k < 40; ++k) {
+      const std::vector<size_t> up = order->upcoming(6);
+      ASSERT_EQ(up.size(), 6u);
+      size_t i = up[0];
+      if (k % 3 == 1) {
+        i = up[4];  // ready before the four ahead of it
+        order->take(i);
+      } else {
+        EXPECT_EQ(order->next(), i);
+      }
+      given.push_back(i);
+      const std::vector<size_t> after = order->upcoming(6);
+      EXPECT_EQ(std::count(after.begin(), after.end(), i), 0);
+      order->observe(i, land.measured(i));
+    }
+    for (size_t i = order->next(); i != ScreeningStrategy::kNone; i = order->next()) given.push_back(i);
+    std::sort(given.begin(), given.end());
+    EXPECT_EQ(given.size(), c.size());  // each candidate once, the ones taken included
+    EXPECT_EQ(std::adjacent_find(given.begin(), given.end()), given.end());
+  }
+}
+
+/// A replay whose builds finish out of order: first_ready() says the last of each window is built.
+class LastReadyEvaluator : public ReplayEvaluator {
+ public:
+  using ReplayEvaluator::ReplayEvaluator;
+  size_t builds_ahead() const override { return 3; }
+  size_t first_ready(const std::vector<const Candidate*>& next) override { return next.size() - 1; }
+};
+
+TEST(Strategy, WithBuildsAheadTheSearchScreensWhatIsBuiltFirst) {
+  std::vector<Candidate> c = two_families();
+  c.resize(9);
+  std::map<std::string, RecordedConfig> recorded;
+  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  LastReadyEvaluator ev(recorded);
+  TuneOptions o;
+  o.budget_s = 1e9;
+  TuneResult r;
+  r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+  run_search(r, c, ev, o);
+  // Each window is the prior's next three not yet given; the last of it goes, until one is left.
+  const std::vector<std::string> expected = {c[2].name, c[3].name, c[4].name, c[5].name, c[6].name,
+                                             c[7].name, c[8].name, c[1].name, c[0].name};
+  EXPECT_EQ(ev.screened(), expected);
+}
+
 TEST(Strategy, FailedAndCutConfigsProposeNoNeighbours) {
   const std::vector<Candidate> c = two_families();
   auto order = neighbourhood_order(c, 2);
