@@ -57,6 +57,28 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
   return s;
 }
 
+std::string baseline_comparison(double baseline_us, double best_us) {
+  char text[96];
+  if (baseline_us >= best_us)
+    std::snprintf(text, sizeof text, "the best is %.1fx faster", baseline_us / std::max(best_us, 1e-9));
+  else
+    std::snprintf(text, sizeof text, "the best is %.1fx slower than the baseline",
+                  best_us / std::max(baseline_us, 1e-9));
+  return text;
+}
+
+std::string runner_up_comparison(double margin, double noise_band, bool tie) {
+  const char* verdict = tie ? ": a tie, the config with fewer resources wins" : "";
+  char text[160];
+  if (margin >= 0.0)
+    std::snprintf(text, sizeof text, "runner-up %.1f %% slower, noise band %.1f %%%s", 100.0 * margin,
+                  100.0 * noise_band, verdict);
+  else
+    std::snprintf(text, sizeof text, "runner-up measured %.1f %% faster, %s the noise band of %.1f %%%s",
+                  -100.0 * margin, -margin <= noise_band ? "inside" : "outside", 100.0 * noise_band, verdict);
+  return text;
+}
+
 void print_result(const TuneResult& r, const std::string& shape_name, const std::string& device_name, bool cold,
                   bool color, std::set<std::string>& said) {
   const char* bold = color ? "\033[1m" : "";
@@ -129,13 +151,12 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
                 time_text(best->measurement.median_us).c_str(), best->measurement.gflops, rate, reset);
     if (const auto note = timing_moved_note(best->measurement)) std::printf("  %s\n", note->c_str());
     if (r.runner_up()) {
-      std::printf("  runner-up %+.1f %%, noise band %.1f %%%s\n", 100.0 * r.margin, 100.0 * r.noise_band,
-                  r.tie ? ": a tie, the config with fewer resources wins" : "");
+      std::printf("  %s\n", runner_up_comparison(r.margin, r.noise_band, r.tie).c_str());
     }
     if (r.baseline && r.baseline->measurement.disposition == Disposition::passed) {
-      std::printf("  baseline %s: %s; the best is %.1fx faster\n", r.baseline->name.c_str(),
+      std::printf("  baseline %s: %s; %s\n", r.baseline->name.c_str(),
                   time_text(r.baseline->measurement.median_us).c_str(),
-                  r.baseline->measurement.median_us / best->measurement.median_us);
+                  baseline_comparison(r.baseline->measurement.median_us, best->measurement.median_us).c_str());
     } else if (r.baseline) {
       std::printf("  baseline %s: %s\n", r.baseline->name.c_str(),
                   disposition_name(r.baseline->measurement.disposition));

@@ -27,6 +27,14 @@ std::string rerun_command(const GemmProblem& p, const std::string& config, bool 
 void print_result(const TuneResult& r, const std::string& shape_name, const std::string& device_name, bool cold,
                   bool color, std::set<std::string>& said);
 
+/// The best against the baseline in words: "the best is 7.7x faster", or where the baseline measured faster (tiny
+/// problems, launch-bound), "the best is 5.0x slower than the baseline", never a speed-up below 1.
+std::string baseline_comparison(double baseline_us, double best_us);
+/// The runner-up against the winner in words, with the noise band: "runner-up 3.2 % slower, noise band 5.0 %", or
+/// where it measured faster and lost the tie rule, "runner-up measured 57.2 % faster, inside the noise band of
+/// 310.8 %: a tie, the config with fewer resources wins".
+std::string runner_up_comparison(double margin, double noise_band, bool tie);
+
 /// One problem of the --json summary.
 nlohmann::ordered_json result_summary(const TuneResult& r, bool cold);
 
