@@ -307,8 +307,7 @@ void BuildWorkers::handle_reply(Worker& w, uint32_t kind, Ticket ticket, double 
   if (abandoned_.erase(ticket) == 0) done_[ticket] = built;
 }
 
-BuildWorkers::Progress BuildWorkers::progress(Ticket ticket) {
-  pump(0);
+BuildWorkers::Progress BuildWorkers::progress(Ticket ticket) const {
   if (done_.count(ticket)) return Progress::replied;
   for (const Worker& w : workers_) {
     if (w.ready && std::find(w.in_flight.begin(), w.in_flight.end(), ticket) != w.in_flight.end())

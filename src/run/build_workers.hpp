@@ -62,10 +62,10 @@ class BuildWorkers {
   /// merges what it sent: true); a request still queued or behind another is taken back (false), so the
   /// parent never waits longer than building it itself would take. Merges every other reply that has arrived.
   bool take(Ticket ticket);
-  /// Where a ticket's build stands (replies that have arrived are read first): its reply is here (`replied`),
-  /// a worker whose device is up has it (`under_way`: built now or next), or nobody is building it yet.
+  /// Where a ticket's build stands after the replies read so far (wait_for_reply reads them): its reply is here
+  /// (`replied`), a worker whose device is up has it (`under_way`: built now or next), or nobody is building it yet.
   enum class Progress { replied, under_way, not_started };
-  Progress progress(Ticket ticket);
+  Progress progress(Ticket ticket) const;
   /// Moves these queued tickets (no worker has them yet) to the front of the queue, in this order: the
   /// search's next configs, whose order changes as it learns, go before requests handed over earlier.
   void prioritize(const std::vector<Ticket>& tickets);

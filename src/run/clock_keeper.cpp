@@ -24,8 +24,7 @@ struct FmaPush {
 }  // namespace
 
 ClockKeeper::ClockKeeper(const vk::Device& device, uint64_t fence_timeout_ns)
-    : device_(device),
-      submitter_(device, fence_timeout_ns),
+    : submitter_(device, fence_timeout_ns),
       out_(device, uint64_t(kWorkgroup) * kGroups * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false),
       fma_(device, words(spirv_peak_fma_f32), {{0, kWorkgroup}, {1, kIterations}}, {out_.handle()},
            uint32_t(sizeof(FmaPush))) {}

@@ -35,7 +35,6 @@ class ClockKeeper {
  private:
   void keep_busy() noexcept;
 
-  const vk::Device& device_;
   vk::Submitter submitter_;
   vk::Buffer out_;
   vk::ComputePipeline fma_;

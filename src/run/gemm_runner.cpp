@@ -258,7 +258,8 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   // a build under way), and the build here is a cache hit. Its build time is the whole wait.
   const auto start = std::chrono::steady_clock::now();
   std::unique_ptr<Passes> passes;
-  keep_clocks_up();
+  // The keeper covers builds that take time: not the cache hit of a pipeline the workers have sent.
+  if (build_state(key) != BuildState::ready) keep_clocks_up();
   try {
     if (auto handed = worker_builds_.find(key); handed != worker_builds_.end()) {
       for (uint64_t ticket : handed->second) workers_->take(ticket);
@@ -305,42 +306,43 @@ void GemmRunner::release_clocks() {
   device_idle_since_ = now - std::chrono::nanoseconds(int64_t(owed_ns / 3.0));
 }
 
+GemmRunner::BuildState GemmRunner::build_state(const std::string& key) const {
+  if (passes_.count(key) || precompiled_.count(key) || precompile_errors_.count(key)) return BuildState::ready;
+  const auto handed = worker_builds_.find(key);
+  if (handed == worker_builds_.end()) return BuildState::not_started;
+  BuildState state = BuildState::ready;
+  for (uint64_t ticket : handed->second) {
+    const BuildWorkers::Progress p = workers_->progress(ticket);
+    if (p == BuildWorkers::Progress::not_started) return BuildState::not_started;
+    if (p == BuildWorkers::Progress::under_way) state = BuildState::under_way;
+  }
+  return state;
+}
+
 size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next) {
   if (!workers_ || next.empty()) return 0;
-  enum class State { ready, under_way, not_started };
-  auto state_of = [&](const KernelFamily& family, const Config& config) {
-    const std::string key = family.config_name(config, problem_.dtype);
-    if (passes_.count(key) || precompiled_.count(key) || precompile_errors_.count(key)) return State::ready;
-    const auto handed = worker_builds_.find(key);
-    if (handed == worker_builds_.end()) return State::not_started;
-    State s = State::ready;
-    for (uint64_t ticket : handed->second) {
-      const BuildWorkers::Progress p = workers_->progress(ticket);
-      if (p == BuildWorkers::Progress::not_started) return State::not_started;
-      if (p == BuildWorkers::Progress::under_way) s = State::under_way;
-    }
-    return s;
-  };
+  std::vector<std::string> keys;
   std::vector<uint64_t> order;  // the configs' queued builds go first, in the search's order
   for (const auto& [family, config] : next) {
-    const auto handed = worker_builds_.find(family->config_name(*config, problem_.dtype));
+    keys.push_back(family->config_name(*config, problem_.dtype));
+    const auto handed = worker_builds_.find(keys.back());
     if (handed != worker_builds_.end()) order.insert(order.end(), handed->second.begin(), handed->second.end());
   }
   workers_->prioritize(order);
   const auto start = std::chrono::steady_clock::now();
-  for (;;) {
+  for (int timeout_ms = 0;; timeout_ms = 10) {
+    workers_->wait_for_reply(timeout_ms);  // reads the replies that arrived, waiting from the second round on
     bool under_way = false;
-    for (size_t k = 0; k < next.size(); ++k) {
-      const State s = state_of(*next[k].first, *next[k].second);
-      if (s == State::ready) {
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const BuildState s = build_state(keys[k]);
+      if (s == BuildState::ready) {
         release_clocks();
         return k;
       }
-      under_way = under_way || s == State::under_way;
+      under_way = under_way || s == BuildState::under_way;
     }
     if (!under_way || ms_since(start) > kReadyWaitMs) break;
     keep_clocks_up();
-    workers_->wait_for_reply(10);
   }
   release_clocks();
   return 0;

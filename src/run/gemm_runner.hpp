@@ -179,6 +179,10 @@ class GemmRunner {
   /// Hands a config's pipelines to the build workers (its split-k buffers are made first: their sizes go along).
   void submit_builds(const KernelFamily& family, const Config& config);
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
+  /// A config's pipelines (by key): built or back from the workers, being built by a worker, or neither (the
+  /// tuner builds them when they run).
+  enum class BuildState { ready, under_way, not_started };
+  BuildState build_state(const std::string& key) const;
   /// The ClockKeeper on while the host builds or waits (GPUs, RunOptions::keep_clocks); off again before the
   /// queue is used, and the device's idle then counts as what the keeper's run left of the warm-up it owed.
   void keep_clocks_up();
