@@ -585,25 +585,27 @@ bool GemmRunner::has_order_check() const {
   return problem_.mode == Mode::deterministic && !is_integer(problem_.dtype) && problem_.alpha != 0.0f;
 }
 
-bool GemmRunner::passed_on_device(const Passes& passes, Measurement& m) {
+void GemmRunner::prepare_device_check() {
   // The device check covers the product; the epilogue and order checks compare elements on the host.
-  if (!options_.device_check || has_elementwise_checks() || device_check_refused_) return false;
-  if (!device_check_) {
-    if (!DeviceCheck::fits(device_, operands_.c0.size())) {
-      device_check_refused_ = true;
-      return false;
-    }
-    try {
-      device_check_ = std::make_unique<DeviceCheck>(device_, submitter_, problem_, operands_, reference_, c_);
-    } catch (const vk::VulkanError& e) {
-      if (e.result() == VK_ERROR_DEVICE_LOST) throw;
-      // Out of memory for the expected image, say: the host check serves this problem instead.
-      spdlog::warn("{}: the device check is unavailable ({}); checking on the host", problem_.shape.to_string(),
-                   e.what());
-      device_check_refused_ = true;
-      return false;
-    }
+  if (!options_.device_check || has_elementwise_checks() || device_check_refused_ || device_check_) return;
+  if (!DeviceCheck::fits(device_, operands_.c0.size())) {
+    device_check_refused_ = true;
+    return;
   }
+  try {
+    device_check_ = std::make_unique<DeviceCheck>(device_, submitter_, problem_, operands_, reference_, c_);
+  } catch (const vk::VulkanError& e) {
+    if (e.result() == VK_ERROR_DEVICE_LOST) throw;
+    // Out of memory for the expected image, say: the host check serves this problem instead.
+    spdlog::warn("{}: the device check is unavailable ({}); checking on the host", problem_.shape.to_string(),
+                 e.what());
+    device_check_refused_ = true;
+  }
+}
+
+bool GemmRunner::passed_on_device(const Passes& passes, Measurement& m) {
+  prepare_device_check();
+  if (!device_check_) return false;
   next_copy_ = copies_ - 1;  // as verified(): cold runs check the last copy
   submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, 1); },
                        [&](VkCommandBuffer cmd) { device_check_->record_reset(cmd); },

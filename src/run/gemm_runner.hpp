@@ -159,6 +159,10 @@ class GemmRunner {
   /// is built nor under way (or without workers): the first is then built here when it runs. Their builds still
   /// queued go to the front of the workers' queue in this order.
   size_t first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next);
+  /// Makes the device check (its pipeline, the expected image uploaded) now, where this problem allows one, instead
+  /// of at the first screening: a tuner does while its build workers come up, so the first config's check is not
+  /// counted as device idle that its warm-up must pay for.
+  void prepare_device_check();
   /// Frees the cached pipelines of a config (pipelines are kept so finalists are not rebuilt).
   void drop_pipeline(const std::string& name);
   /// The reference result (dense row-major, batch * M * N), for tests.
@@ -254,7 +258,7 @@ class GemmRunner {
   uint64_t copies_ = 1;                        ///< input copies (cold runs rotate through them)
   uint64_t a_copy_ = 0, b_copy_ = 0;           ///< elements from one copy of A (B) to the next
   uint64_t next_copy_ = 0;                     ///< the copy the next recorded run reads
-  std::unique_ptr<DeviceCheck> device_check_;  ///< made at the first screening it serves
+  std::unique_ptr<DeviceCheck> device_check_;  ///< made by prepare_device_check() or the first screening it serves
   bool device_check_refused_ = false;          ///< this problem cannot be checked on the device
   std::map<std::string, std::unique_ptr<Passes>> passes_;
   /// precompile()'s results not yet taken by passes_for: the pipelines, or the error their build threw.

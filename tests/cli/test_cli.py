@@ -488,11 +488,16 @@ class Output(unittest.TestCase):
             draws = []  # (time, text) of each redraw of the line
             for now, chunk in read_terminal(master):
                 draws += [(now, part) for part in chunk.decode(errors="replace").split("\r\x1b[K") if part]
+            closed = time.monotonic()
             p.wait(timeout=120)
             os.close(master)
             self.assertEqual(p.returncode, 0)
         lines = [(t, text) for t, text in draws if "s of 4" in text]
-        self.assertGreater(lines[-1][0] - lines[0][0], 3.0, lines)  # the 4 s budget, nearly all of it
+        # The line lives as long as the run, whose length depends on the machine's load (the screening stops when
+        # the next config would not fit): it spans the phases (the finals' warm-up alone takes a second) and is
+        # drawn until the end.
+        self.assertGreater(lines[-1][0] - lines[0][0], 1.5, lines)
+        self.assertLess(closed - lines[-1][0], 1.0, lines)
         gaps = [b[0] - a[0] for a, b in zip(lines, lines[1:])]
         self.assertLess(max(gaps), 1.0, lines)  # redrawn twice a second, whatever the phase
         for phase in ("reference", "screening", "finals", "baseline"):

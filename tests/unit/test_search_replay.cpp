@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "kernels/registry.hpp"
@@ -21,7 +22,7 @@ namespace {
 struct GroundTruth {
   std::string name;
   GemmProblem problem;
-  std::vector<Candidate> candidates;  ///< in the order the ground truth screened them (the hand order)
+  std::vector<Candidate> candidates;  ///< in the tuner's hand order (the ground truth's own order may be another)
   std::map<std::string, RecordedConfig> recorded;
   std::map<std::string, double> truth_us;  ///< final median where a finalist, else screening median
   double optimum_us = HUGE_VAL;
@@ -40,18 +41,22 @@ GroundTruth load(const std::filesystem::path& path) {
   const auto& p = d.at("problem");
   const DType dtype = parse_dtype(p.at("dtype").get<std::string>(), "dtype");
   g.problem = GemmProblem{{p.at("m"), p.at("n"), p.at("k"), p.at("batch")}, dtype, 1.0f, 0.0f};
-  std::map<std::string, Candidate> by_name;
+  std::set<std::string> recorded;
+  for (const auto& c : d.at("configs")) recorded.insert(c.at(0).get<std::string>());
+  // The candidates as the tuner lists them (the registry's families and configs in order), then its hand order:
+  // a ground truth screened in another order (the adaptive one) replays with the prior every strategy starts from.
   for (const KernelFamily* f : kernel_families()) {
     for (const Config& c : f->all_configs()) {
       const std::string name = f->config_name(c, dtype);
-      by_name.emplace(name, Candidate{f, c, name});
+      if (recorded.count(name)) g.candidates.push_back(Candidate{f, c, name});
     }
   }
+  order_for_screening(g.candidates, g.problem);
+  std::set<std::string> known;
+  for (const Candidate& c : g.candidates) known.insert(c.name);
   for (const auto& c : d.at("configs")) {
     const std::string name = c.at(0);
-    const auto known = by_name.find(name);
-    if (known == by_name.end()) continue;  // a config the kernels no longer have
-    g.candidates.push_back(known->second);
+    if (!known.count(name)) continue;  // a config the kernels no longer have
     std::vector<double> screen = c.at(2), final = c.at(3);
     RecordedConfig r{c.at(1).get<bool>() ? Disposition::passed : Disposition::incorrect, screen, c.at(4)};
     r.samples_us.insert(r.samples_us.end(), final.begin(), final.end());
