@@ -92,11 +92,11 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
               r.pruned.size(), r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy),
               r.elapsed_s, r.timestamps ? "" : " (host timing)");
   if (r.skipped > 0 && !r.evaluated.empty() && !r.interrupted) {
-    // At this run's rate: the budget that would screen the whole space (screening ends at three quarters of the
-    // budget, src/tuner/search.cpp; the rest is the finals'), so the user can size --budget.
+    // At this run's rate: the budget that would screen the whole space (screening ends at its share of the
+    // budget; the rest is the finals'), so the user can size --budget.
     const size_t all = r.evaluated.size() + r.skipped;
     const double per = r.search_s / double(r.evaluated.size());
-    const double whole = per * double(all) / (r.strategy == Strategy::exhaustive ? 1.0 : 0.75);
+    const double whole = per * double(all) / screening_share(r.strategy);
     std::printf(
         "  screened %zu of %zu candidates (%.0f %%); at this run's %.2f s a config, --budget %.0f (%s) for this "
         "problem alone would screen them all\n",

@@ -318,9 +318,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
       o.strategy == Strategy::adaptive ? neighbourhood_order(candidates) : prior_order(candidates.size());
   const double start = ev.now_s();
   if (o.on_phase) o.on_phase("screening", "");
-  // Screening takes 3/4 of the budget (exhaustive: all of it).
-  Screened screened =
-      screen(r, candidates, *strategy, ev, o, progress, start, o.strategy == Strategy::exhaustive ? 1.0 : 0.75);
+  Screened screened = screen(r, candidates, *strategy, ev, o, progress, start, screening_share(o.strategy));
 
   // The fastest verified configs (exhaustive: all) go to the finals; the others' pipelines are released.
   std::vector<size_t> order(screened.configs.size());

@@ -24,6 +24,8 @@ namespace gemmtune {
 /// - exhaustive: every candidate gets full samples; the budget still ends the search.
 enum class Strategy { screen, random, exhaustive, adaptive };
 const char* strategy_name(Strategy s);
+/// The share of a problem's search budget that screening may use; the finals get the rest.
+constexpr double screening_share(Strategy s) { return s == Strategy::exhaustive ? 1.0 : 0.75; }
 /// Parses a strategy name; a bad one is a usage error naming `option`.
 Strategy parse_strategy(const std::string& name, const std::string& option);
 

@@ -64,3 +64,16 @@ TEST(BFloat16, RoundsToNearestEvenAndKeepsNaN) {
     }
   }
 }
+
+TEST(BFloat16, EveryTieBetweenNeighboursRoundsToTheEvenOne) {
+  // Each finite bf16 value and the next one up: their midpoint in f32 rounds to the even of the two, anything
+  // just below it to the lower, just above to the upper.
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    if ((h & 0x7fffu) >= 0x7f7fu) continue;  // the largest finite value, inf and NaN have no finite neighbour up
+    const uint32_t mid = (h << 16) | 0x8000u;
+    const uint16_t even = uint16_t((h & 1u) ? h + 1 : h);
+    ASSERT_EQ(f32_to_bf16(from_bits(mid)), even) << std::hex << h;
+    ASSERT_EQ(f32_to_bf16(from_bits(mid - 1)), h) << std::hex << h;
+    ASSERT_EQ(f32_to_bf16(from_bits(mid + 1)), h + 1) << std::hex << h;
+  }
+}
