@@ -548,8 +548,12 @@ void TuningRun::record(const TuneResult& result, const std::string& key) {
   }
   TableEntry entry = table_entry(result, o_.cold);
   if (table_.peak) {
-    if (entry.best) apply_ceiling(*entry.best, *table_.peak, entry);
-    if (entry.runner_up) apply_ceiling(*entry.runner_up, *table_.peak, entry);
+    auto on_matrix_units = [](const ConfigResult& c) {
+      const KernelFamily* f = find_family(c.variant);
+      return f && f->matrix_units;
+    };
+    if (entry.best) apply_ceiling(*entry.best, *table_.peak, entry, on_matrix_units(*entry.best));
+    if (entry.runner_up) apply_ceiling(*entry.runner_up, *table_.peak, entry, on_matrix_units(*entry.runner_up));
     if (o_.json && entry.best) summaries_.back()["ceiling_fraction"] = entry.best->ceiling_fraction;
     if (!o_.json && entry.best && !entry.best->bound_by.empty()) {
       std::printf("  %.0f %% of the %s ceiling measured by `gemmtune peak`\n", 100.0 * entry.best->ceiling_fraction,

@@ -91,6 +91,7 @@ KernelFamily make_coopmat() {
   // of every four screening slots.
   f.screening_rank = screening_rank;
   f.screening_weight = 3;
+  f.matrix_units = true;
   f.spirv = coopmat_spirv;
   return f;
 }

@@ -69,6 +69,7 @@ KernelFamily make_coopmat2() {
            (c.get("wg") == 128 ? 0.0 : 0.5);
   };
   f.screening_weight = 3;
+  f.matrix_units = true;
   f.spirv = coopmat2_spirv;
   return f;
 }

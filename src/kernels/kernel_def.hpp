@@ -104,6 +104,8 @@ struct KernelFamily {
   /// Streams B once for a few rows of op(A) (fewrows, rowdot): for problems of M <= 16 these families open each
   /// screening round, and other families' tiles taller than 4 x M go last.
   bool few_rows = false;
+  /// Runs on the matrix units (cooperative matrices): their measured rate, not the FMA units', is its ceiling.
+  bool matrix_units = false;
   /// For decoding-sized problems, the few-rows family's configs per screening round (unset: 4); a family with more
   /// opens the round before the others.
   std::function<uint32_t(const GemmProblem&)> decoding_weight;

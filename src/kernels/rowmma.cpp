@@ -100,6 +100,7 @@ KernelFamily make_rowmma() {
   };
   f.screening_weight = 2;
   f.few_rows = true;
+  f.matrix_units = true;
   // From M = 5 on, 16-bit products run faster here than in rowdot on the H200 (notes, issue 18 steps 8 and 10),
   // whose unrolled trips also take the driver 0.5-3.4 s each to build there: rowmma opens the round with 6.
   f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 5 ? 6u : 4u; };

@@ -35,12 +35,12 @@ ConfigResult summary_of(const Measurement& m, const std::string& variant, const 
 
 using json = nlohmann::ordered_json;
 
-void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e) {
+void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e, bool matrix_units) {
   c.ceiling_fraction = 0.0;
   c.bound_by.clear();
-  // The matrix units' f16 rate is the compute ceiling of coopmat results (bf16 runs at the same rate on the
-  // devices we know); without it they get none.
-  const double compute_tflops = c.variant == "coopmat" ? peak.coopmat_f16_tflops : peak.f32_tflops;
+  // The matrix units' f16 rate is the compute ceiling of the families that run on them (bf16 runs at the same rate
+  // on the devices we know); without it they get none.
+  const double compute_tflops = matrix_units ? peak.coopmat_f16_tflops : peak.f32_tflops;
   if (compute_tflops <= 0.0 || peak.copy_gbps <= 0.0 || c.median_us <= 0.0) return;
   const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
   const double intensity = arithmetic_intensity(e);

@@ -152,8 +152,9 @@ struct TuningTable {
   bool operator==(const TuningTable&) const = default;
 };
 
-/// Sets `c.ceiling_fraction` and `c.bound_by` for entry `e` from the device's measured ceilings.
-void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e);
+/// Sets `c.ceiling_fraction` and `c.bound_by` for entry `e` from the device's measured ceilings: the matrix units'
+/// rate where `c`'s family runs on them (KernelFamily::matrix_units), else the FMA units'.
+void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e, bool matrix_units);
 
 /// FLOP per byte moved at the least: each input read once (a shared operand once), C written once and read when
 /// beta != 0. Where the entry sits on a roofline.

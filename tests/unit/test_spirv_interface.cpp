@@ -17,12 +17,14 @@ namespace {
 
 struct Interface {
   std::set<uint32_t> spec_ids;
+  std::set<uint32_t> capabilities;
   std::vector<uint32_t> push_offsets;  ///< member offsets of the push-constant block, by member index
 };
 
 /// The SpecId decorations and the push-constant block's member offsets of a SPIR-V module.
 Interface interface_of(std::span<const uint32_t> words) {
-  constexpr uint32_t kOpTypePointer = 32, kOpVariable = 59, kOpDecorate = 71, kOpMemberDecorate = 72;
+  constexpr uint32_t kOpCapability = 17, kOpTypePointer = 32, kOpVariable = 59, kOpDecorate = 71,
+                     kOpMemberDecorate = 72;
   constexpr uint32_t kSpecId = 1, kOffset = 35, kPushConstant = 9;
   Interface in;
   std::map<uint32_t, std::map<uint32_t, uint32_t>> member_offsets;  // struct id -> member -> offset
@@ -36,6 +38,7 @@ Interface interface_of(std::span<const uint32_t> words) {
       ADD_FAILURE() << "malformed instruction at word " << i;
       break;
     }
+    if (op == kOpCapability && count >= 2) in.capabilities.insert(words[i + 1]);
     if (op == kOpDecorate && count >= 4 && words[i + 2] == kSpecId) in.spec_ids.insert(words[i + 3]);
     if (op == kOpMemberDecorate && count >= 5 && words[i + 3] == kOffset)
       member_offsets[words[i + 1]][words[i + 2]] = words[i + 4];
@@ -95,6 +98,11 @@ TEST(SpirvInterface, EveryFamilysModulesDeclareTheSpecConstantsAndPushBlockItsDe
         EXPECT_EQ(in.push_offsets, gemm_push_offsets()) << name << ": push-constant block";
         ++modules;
         if (k != 0) continue;  // the main pass: every tuned parameter and the workgroup size are read there
+        // The report holds a family against the matrix units' rate exactly where its kernel uses them.
+        constexpr uint32_t kCooperativeMatrixNV = 5357, kCooperativeMatrixKHR = 6022;
+        EXPECT_EQ(in.capabilities.count(kCooperativeMatrixKHR) + in.capabilities.count(kCooperativeMatrixNV) > 0,
+                  f->matrix_units)
+            << name << ": KernelFamily::matrix_units";
         for (uint32_t id : tuned)
           EXPECT_TRUE(in.spec_ids.count(id)) << name << ": tuned constant " << id << " not declared";
         EXPECT_TRUE(in.spec_ids.count(f->workgroup_size_constant_id)) << name << ": workgroup size constant";

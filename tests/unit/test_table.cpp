@@ -231,27 +231,25 @@ TEST(TuningTable, CeilingFractionFollowsArithmeticIntensity) {
   ConfigResult c;
   c.variant = "tiled";
   c.median_us = 2.0 * 1024 * 1024 * 1024 / 5e12 * 1e6;  // 5 TFLOP/s
-  apply_ceiling(c, peak, e);                            // intensity 2*1024^3 / (3 * 4 MiB) = 170 FLOP/B: compute-bound
+  apply_ceiling(c, peak, e, false);                     // intensity 2*1024^3 / (3 * 4 MiB) = 170 FLOP/B: compute-bound
   EXPECT_EQ(c.bound_by, "compute");
   EXPECT_NEAR(c.ceiling_fraction, 0.5, 1e-9);
   e.m = 1;                                                         // a matrix-vector product: memory-bound
   c.median_us = (1024.0 * 1024 * 4 + 1024 * 4 * 2) / 500e9 * 1e6;  // at 500 GB/s
-  apply_ceiling(c, peak, e);
+  apply_ceiling(c, peak, e, false);
   EXPECT_EQ(c.bound_by, "memory");
   EXPECT_NEAR(c.ceiling_fraction, 0.5, 1e-9);
-  c.variant = "coopmat";  // matrix-unit rate not measured
-  apply_ceiling(c, peak, e);
+  apply_ceiling(c, peak, e, true);  // a matrix-unit family: their rate not measured
   EXPECT_EQ(c.bound_by, "");
   EXPECT_EQ(c.ceiling_fraction, 0.0);
-  peak.coopmat_f16_tflops = 100.0;  // measured: coopmat results use it, f32 kernels keep the FMA rate
+  peak.coopmat_f16_tflops = 100.0;  // measured: matrix-unit families use it, the others keep the FMA rate
   e.m = 1024;
   e.dtype = "f16";
   c.median_us = 2.0 * 1024 * 1024 * 1024 / 25e12 * 1e6;  // 25 TFLOP/s; intensity 2*1024^3 / (2 * 2 MiB + 4 MiB) = 256
-  apply_ceiling(c, peak, e);
+  apply_ceiling(c, peak, e, true);
   EXPECT_EQ(c.bound_by, "compute");
   EXPECT_NEAR(c.ceiling_fraction, 0.25, 1e-9);
-  c.variant = "tiled";
-  apply_ceiling(c, peak, e);
+  apply_ceiling(c, peak, e, false);
   EXPECT_NEAR(c.ceiling_fraction, 2.5, 1e-9);
 }
 
