@@ -45,15 +45,14 @@ GroundTruth load(const std::filesystem::path& path) {
   for (const auto& c : d.at("configs")) recorded.insert(c.at(0).get<std::string>());
   // The candidates as the tuner lists them (the registry's families and configs in order), then its hand order:
   // a ground truth screened in another order (the adaptive one) replays with the prior every strategy starts from.
+  std::set<std::string> known;  // recorded, and a config the kernels still have
   for (const KernelFamily* f : kernel_families()) {
     for (const Config& c : f->all_configs()) {
       const std::string name = f->config_name(c, dtype);
-      if (recorded.count(name)) g.candidates.push_back(Candidate{f, c, name});
+      if (recorded.count(name) && known.insert(name).second) g.candidates.push_back(Candidate{f, c, name});
     }
   }
   order_for_screening(g.candidates, g.problem);
-  std::set<std::string> known;
-  for (const Candidate& c : g.candidates) known.insert(c.name);
   for (const auto& c : d.at("configs")) {
     const std::string name = c.at(0);
     if (!known.count(name)) continue;  // a config the kernels no longer have
