@@ -92,11 +92,13 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
               r.pruned.size(), r.skipped, r.interrupted ? "interruption" : "budget", strategy_name(r.strategy),
               r.elapsed_s, r.timestamps ? "" : " (host timing)");
   if (r.skipped > 0 && !r.evaluated.empty() && !r.interrupted) {
-    // At this run's rate: the budget that would screen the whole space (screening ends at its share of the
-    // budget; the rest is the finals'), so the user can size --budget.
+    // At this run's screening rate: the budget that would screen the whole space, so the user can size --budget:
+    // every config at that rate and finals as long as this run's, in what is left after the baseline's box (at
+    // most a tenth) and the finals' smallest reserve.
     const size_t all = r.evaluated.size() + r.skipped;
-    const double per = r.search_s / double(r.evaluated.size());
-    const double whole = per * double(all) / screening_share(r.strategy);
+    const double per = r.screened > 0 ? r.screening_s / double(r.screened) : r.search_s / double(r.evaluated.size());
+    const double finals_s = std::max(0.0, r.search_s - r.screening_s);
+    const double whole = (per * double(all) + finals_s) / (0.9 * (1.0 - kFinalsFloorShare));
     std::printf(
         "  screened %zu of %zu candidates (%.0f %%); at this run's %.2f s a config, --budget %.0f (%s) for this "
         "problem alone would screen them all\n",

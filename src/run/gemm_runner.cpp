@@ -350,8 +350,9 @@ size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, 
 
 size_t GemmRunner::builds_ahead() const {
   if (!workers_) return 0;
-  // A CPU device: builds that are never taken cost the runs' cores; a GPU: one waiting behind each build.
-  return size_t(workers_->count()) * (device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 2);
+  // One waiting behind each build, so a worker never idles until the tuner next looks (on CPU devices the workers
+  // run at the lowest priority: builds ahead take only cores the runs leave idle).
+  return size_t(workers_->count()) * 2;
 }
 
 void GemmRunner::submit_builds(const KernelFamily& family, const Config& config) {
@@ -519,7 +520,7 @@ bool WarmUp::done() const {
 
 double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType type, double idle_ns) {
   if (options.screen_warmup_ns >= 0.0) return options.screen_warmup_ns;
-  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return std::clamp(idle_ns, 20'000'000.0, 200'000'000.0);
+  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return 20'000'000.0;
   return std::clamp(3.0 * idle_ns, 20'000'000.0, kScreenWarmupCapNs);
 }
 

@@ -45,7 +45,8 @@ struct RunOptions {
   /// the H200 a warm-up of at most 200 ms after seconds of builds, or 20 ms after the host's check of a large result,
   /// screened compute-bound configs 2-4x slower than their finals, fixed warm-ups of 0.3, 0.5 and 1 s agreed within 4
   /// %, and short gaps with short warm-ups agreed within 2 % (results/h200/screen-warmup/ (git history, commit
-  /// d280906)). CPU devices (lavapipe), which have no such clocks: 1x, 20 to 200 ms.
+  /// d280906)). CPU devices (lavapipe) have no such clocks, and their cores stay busy with the build workers'
+  /// code generation, which every core-second of warm-up delays: 20 ms.
   double screen_warmup_ns = -1.0;
   /// Timed batches a screening takes (their median ranks it): one batch that another process's work slowed
   /// cannot keep a fast config out of the finals.

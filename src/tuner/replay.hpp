@@ -15,7 +15,7 @@ struct RecordedConfig {
   Disposition disposition = Disposition::passed;
   /// Per-run times, replayed in turn (the last repeats); screening takes the first RunOptions::screen_batches.
   std::vector<double> samples_us;
-  double screen_cost_s = 0.01;     ///< virtual seconds one screening (compile, verify, batch) costs
+  double screen_cost_s = 0.01;  ///< virtual seconds one screening (compile, verify, batch) costs
 };
 
 class ReplayEvaluator : public Evaluator {

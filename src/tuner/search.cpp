@@ -159,6 +159,52 @@ class BatchBuilder {
   bool ahead_ = false;          ///< builds go to workers: their time shows in the screening runs
 };
 
+/// What preparing one finalist and `rounds` samples of it would take, from its screening median and the host
+/// check's cost (host_check_cost_s).
+double finalist_cost_s(double median_us, int rounds, const TuneOptions& o, double check_s) {
+  const double run_s = std::max(1e-6, median_us * 1e-6);
+  const double sample_s = std::max(run_s, o.run.min_sample_ns * 1e-9);
+  // The warm-up after the check: its runs, its device time, or on a GPU 3x the check's idle, whichever is longest.
+  const double warmup_s = std::max({o.warmup * sample_s, o.run.warmup_ns * 1e-9, 3.0 * check_s});
+  return run_s + check_s + warmup_s + double(rounds) * sample_s;
+}
+
+/// What the search keeps for the baseline after it: the box until a config is verified, then kFinalsMargin x the
+/// baseline's estimate from the fastest run so far where that is less.
+double baseline_kept_s(const TuneOptions& o, double best_us, double check_s) {
+  if (!o.baseline) return 0.0;
+  if (!std::isfinite(best_us)) return o.baseline_box_s;
+  return std::min(o.baseline_box_s, kFinalsMargin * baseline_estimate_s(best_us, check_s));
+}
+
+/// Where screening ends, in seconds of the search (see kFinalsMargin): the share of what the baseline's box leaves
+/// at first; once configs are verified, where that is later, the budget less kFinalsMargin x the cost of the finals
+/// the fastest of them would have (full samples) and of the baseline, at least kFinalsFloorShare of the budget.
+class ScreenEnd {
+ public:
+  ScreenEnd(const TuneOptions& o, double share, double check_s) : o_(o), share_(share), check_s_(check_s) {}
+  void observe(const Measurement& m) {
+    if (m.disposition != Disposition::passed || m.cut) return;
+    best_us_.insert(std::upper_bound(best_us_.begin(), best_us_.end(), m.median_us), m.median_us);
+    if (best_us_.size() > size_t(std::max(1, o_.finalists))) best_us_.pop_back();
+  }
+  double at_s() const {
+    const double budget = o_.budget_s;
+    const double first = share_ * std::max(0.0, budget - baseline_kept_s(o_, HUGE_VAL, check_s_));
+    if (best_us_.empty()) return first;
+    double finals = 0.0;
+    for (double us : best_us_) finals += finalist_cost_s(us, std::max(3, o_.samples), o_, check_s_);
+    const double reserve =
+        std::max(kFinalsMargin * finals + baseline_kept_s(o_, best_us_.front(), check_s_), kFinalsFloorShare * budget);
+    return std::max(first, budget - reserve);
+  }
+
+ private:
+  const TuneOptions& o_;
+  double share_, check_s_;
+  std::vector<double> best_us_;  ///< the fastest verified screening medians, at most `finalists`
+};
+
 /// The strategy's next candidate; with build workers, the first of its next ones whose pipeline is built, so the
 /// device screens what is ready instead of waiting behind a build (configs the journal holds need none).
 size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candidates, Evaluator& ev,
@@ -183,14 +229,15 @@ size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candida
 }
 
 /// Screening: one verified, timed batch per candidate while the next (its build and a run at the average so far)
-/// fits in `share` of the budget. The first candidate always runs, so a tiny budget still yields a result; configs the
-/// journal already holds are taken from it.
+/// fits before ScreenEnd (the budget less the finals' reserve). The first candidate always runs, so a tiny budget
+/// still yields a result; configs the journal already holds are taken from it.
 Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, ScreeningStrategy& order, Evaluator& ev,
                 const TuneOptions& o, const ProgressFn& progress, double start, double share) {
   auto spent = [&] { return ev.now_s() - start; };
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
   BatchBuilder builder;
+  ScreenEnd end(o, share, host_check_cost_s(r.problem));
   double runs_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
@@ -204,7 +251,7 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
     // end past the share: the budget is a promise, so the last config screened must fit too (the first always
     // runs).
     const double next_s = (screened > 0 ? runs_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
-    const bool over = !s.configs.empty() && spent() + next_s > share * o.budget_s;
+    const bool over = !s.configs.empty() && spent() + next_s > end.at_s();
     if (!resumed && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
       r.skipped = candidates.size() - s.configs.size();
@@ -212,13 +259,14 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
     }
     if (!resumed) {
       if (o.on_begin) o.on_begin(c.name);
-      builder.before(i, order, candidates, ev, o, share * o.budget_s - spent());
+      builder.before(i, order, candidates, ev, o, end.at_s() - spent());
     }
     const double screen_start = ev.now_s();
     const double stop_above_us = o.cut_factor > 0.0 ? o.cut_factor * best_us : HUGE_VAL;
     EvaluatedConfig e{c.family, c.name, c.config, resumed ? known->second : ev.screen(c, stop_above_us), false};
     if (passed(e) && !e.measurement.cut) best_us = std::min(best_us, e.measurement.median_us);
     order.observe(i, e.measurement);
+    end.observe(e.measurement);
     if (resumed) {
       ++r.resumed;
     } else {
@@ -239,13 +287,9 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
 }
 
 /// What preparing the finalists and 3 rounds of their samples would take, from their screening times.
-double finals_cost_s(const std::vector<EvaluatedConfig*>& finals, const TuneOptions& o) {
+double finals_cost_s(const std::vector<EvaluatedConfig*>& finals, const TuneOptions& o, double check_s) {
   double cost = 0.0;
-  for (const EvaluatedConfig* f : finals) {
-    const double run_s = std::max(1e-6, f->measurement.median_us * 1e-6);
-    const double sample_s = std::max(run_s, o.run.min_sample_ns * 1e-9);
-    cost += run_s + std::max(o.warmup * sample_s, o.run.warmup_ns * 1e-9) + 3.0 * sample_s;
-  }
+  for (const EvaluatedConfig* f : finals) cost += finalist_cost_s(f->measurement.median_us, 3, o, check_s);
   return cost;
 }
 
@@ -269,7 +313,10 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
     round_s +=
         std::max({1e-6, estimate_us[f] * 1e-6 * finals[f]->measurement.runs_per_sample, o.run.min_sample_ns * 1e-9});
   }
-  const double left_s = std::max(0.0, o.budget_s - (ev.now_s() - start));
+  double best_us = HUGE_VAL;
+  for (double us : estimate_us) best_us = std::min(best_us, us);
+  const double left_s =
+      std::max(0.0, o.budget_s - baseline_kept_s(o, best_us, host_check_cost_s(r.problem)) - (ev.now_s() - start));
   const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
   for (int round = 0; round < rounds; ++round) {
     if (o.on_phase) o.on_phase("finals", "round " + std::to_string(round + 1) + " of " + std::to_string(rounds));
@@ -341,7 +388,10 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   }
   // The finals shrink to fit: the slowest finalists are left out (one always stays) while preparing them and 3
   // rounds of samples would not fit in what the budget has left.
-  while (finals.size() > 1 && finals_cost_s(finals, o) > o.budget_s - (ev.now_s() - start)) {
+  const double check_s = host_check_cost_s(r.problem);
+  const double finals_budget_s =
+      o.budget_s - baseline_kept_s(o, finals.empty() ? HUGE_VAL : finals.front()->measurement.median_us, check_s);
+  while (finals.size() > 1 && finals_cost_s(finals, o, check_s) > finals_budget_s - (ev.now_s() - start)) {
     ev.release(*final_candidates.back());
     finals.pop_back();
     final_candidates.pop_back();

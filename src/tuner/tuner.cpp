@@ -42,6 +42,10 @@ size_t TuneResult::failed() const {
   }));
 }
 
+double host_check_cost_s(const GemmProblem& p) {
+  return kHostCheckSPerElement * double(p.shape.m) * double(p.shape.n) * double(p.shape.batch);
+}
+
 double problem_budget_s(double shape_budget_s, double shape_left_s, size_t problems, size_t index) {
   const double equal_share = shape_budget_s / double(problems);
   return std::max(0.5 * equal_share, std::max(0.0, shape_left_s) / double(problems - index));
@@ -55,14 +59,14 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
   SearchSpace naive = build_search_space({&naive_family()}, result.problem, device.info());
   const EvaluatedConfig* best = result.best();
   if (naive.candidates.empty() || !best) return;
-  // Verification, a warm-up batch, 3 samples and one spare run, plus a short warm-up: the search just ran.
+  // A short warm-up: the search just ran.
   constexpr double kWarmupNs = 20'000'000.0;
-  const double estimate_s = 6.0 * kNaiveSlowdownEstimate * best->measurement.median_us * 1e-6 + kWarmupNs * 1e-9;
+  const double estimate_s = baseline_estimate_s(best->measurement.median_us, host_check_cost_s(result.problem));
   if (estimate_s > left_s) {
     result.baseline_skipped = "about " + time_text(estimate_s * 1e6) + " (" +
                               std::to_string(int(kNaiveSlowdownEstimate)) + " x the best config's run, 6 runs), " +
                               time_text(std::max(0.0, left_s) * 1e6) +
-                              " for it (a tenth of the budget, or what was left)";
+                              " for it (what the search kept for it, or what it left)";
     return;
   }
   const Candidate& c = naive.candidates.front();
@@ -99,16 +103,22 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   if (device.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU) runner.prepare_device_check();
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
-  // A tenth of the budget, and at least a quarter of a second, so a tiny budget keeps a small problem's baseline.
+  // A tenth of the budget, and at least a quarter of a second, so a tiny budget keeps a small problem's baseline;
+  // the search keeps less once its screening gives the baseline's estimate.
   const double baseline_box_s = options.baseline ? std::max(0.25, 0.1 * options.budget_s) : 0.0;
   TuneOptions search = options;
-  search.budget_s = std::max(0.0, options.budget_s - elapsed() - baseline_box_s);
+  search.budget_s = std::max(0.0, options.budget_s - elapsed());
+  search.baseline_box_s = baseline_box_s;
   if (options.build_workers) runner.use_build_workers(options.build_workers);
   RunnerEvaluator evaluator(runner, options.compile_threads);
   run_search(result, std::move(space.candidates), evaluator, search, progress);
-  // The baseline's box: its tenth, or more if the search left more (a search that overran does not take it).
-  if (options.baseline && !result.interrupted)
-    time_baseline(result, runner, device, options, std::max(baseline_box_s, options.budget_s - elapsed()));
+  // What the search left, at least what it kept for the baseline (a search that overran does not take it).
+  if (options.baseline && !result.interrupted && result.best()) {
+    const double kept_s =
+        std::min(baseline_box_s,
+                 kFinalsMargin * baseline_estimate_s(result.best()->measurement.median_us, host_check_cost_s(problem)));
+    time_baseline(result, runner, device, options, std::max(kept_s, options.budget_s - elapsed()));
+  }
   result.elapsed_s = elapsed();
   return result;
 }

@@ -15,8 +15,9 @@
 namespace gemmtune {
 
 /// How candidates are searched (`--strategy`):
-/// - screen: every candidate in the heuristic order gets one verified, timed batch until 3/4 of the budget is
-///   spent; the fastest `finalists` get full samples (CLBlast's and CUTLASS's profilers sweep this way).
+/// - screen: every candidate in the heuristic order gets one verified, timed batch until the budget less the
+///   finals' reserve is spent; the fastest `finalists` get full samples (CLBlast's and CUTLASS's profilers sweep
+///   this way).
 /// - random: the same, in a seeded random order (Kernel Tuner's random sampling): an unbiased sample when the
 ///   budget covers a small part of the space.
 /// - adaptive: screening that learns (tuner/strategy.hpp): the prior's first configs, then mostly the
@@ -26,6 +27,12 @@ enum class Strategy { screen, random, exhaustive, adaptive };
 const char* strategy_name(Strategy s);
 /// The share of a problem's search budget that screening may use; the finals get the rest.
 constexpr double screening_share(Strategy s) { return s == Strategy::exhaustive ? 1.0 : 0.75; }
+/// Screening ends at screening_share() of what the baseline's box leaves of the search's budget until a config is
+/// verified; then, where that is later, where what is left is kFinalsMargin x the estimate of the current
+/// finalists' full samples and the baseline's run, but at least kFinalsFloorShare of the budget (the estimate
+/// leaves out the finalists' host checks and a GPU's wait for steady clocks).
+inline constexpr double kFinalsMargin = 2.0;
+inline constexpr double kFinalsFloorShare = 0.05;
 /// Parses a strategy name; a bad one is a usage error naming `option`.
 Strategy parse_strategy(const std::string& name, const std::string& option);
 
@@ -40,11 +47,23 @@ unsigned default_build_workers(bool cpu_device);
 /// The naive kernel's run against the winner's, for the baseline's time estimate: 8.5-13.2x measured on
 /// lavapipe (f32 256^3 to 1024x768x3072), 8.2x on the H200 (4096^3 f32).
 inline constexpr double kNaiveSlowdownEstimate = 16.0;
+/// The host's check of a result against the reference, per element of C: about 13 ns on the hosts measured. A
+/// finalist and the baseline are checked on the host, and a GPU then warms up for 3x the idle that check left.
+inline constexpr double kHostCheckSPerElement = 13e-9;
+/// What the host's check of `p`'s result takes (kHostCheckSPerElement an element of C).
+double host_check_cost_s(const GemmProblem& p);
+/// The baseline's time from the best config's run: verification, a warm-up batch, 3 samples and one spare run of
+/// the naive kernel (kNaiveSlowdownEstimate x the run), the host check `check_s` and the warm-up after it (20 ms,
+/// or 3x the check on a GPU).
+constexpr double baseline_estimate_s(double best_run_us, double check_s) {
+  return 6.0 * kNaiveSlowdownEstimate * best_run_us * 1e-6 + check_s + (0.02 > 3.0 * check_s ? 0.02 : 3.0 * check_s);
+}
 
 struct TuneOptions {
   Strategy strategy = Strategy::adaptive;
-  /// Time for the problem, everything included: the reference, then the search (screening up to 3/4 of what is
-  /// left after the reference and the baseline's tenth, the finals the rest: at least 3 samples each, at most
+  /// Time for the problem, everything included: the reference, then the search (screening up to what is left
+  /// after the reference, less a reserve for the finals and the baseline (see kFinalsMargin), the finals the
+  /// rest: at least 3 samples each, at most
   /// `samples`, fewer finalists where 3 rounds would not fit), then the baseline. The first candidate is always
   /// screened and one finalist always sampled, so a tiny budget still gives a verified winner (and overruns by
   /// that config's time).
@@ -73,6 +92,10 @@ struct TuneOptions {
   /// in a tenth of the budget (or what the search left): skipped, with TuneResult::baseline_skipped saying why,
   /// when its estimate (kNaiveSlowdownEstimate x the winner's run, 6 runs) would not fit.
   bool baseline = true;
+  /// The most of budget_s the search leaves for the baseline (tune_problem: a tenth of the problem's budget, at
+  /// least 0.25 s); once a config is screened the search keeps kFinalsMargin x baseline_estimate_s() of it
+  /// instead, where that is less.
+  double baseline_box_s = 0.0;
   /// Pipelines built at once, on this many threads, for the next candidates to screen (1: each just before it
   /// runs). Default: the host's hardware threads, at most 8.
   unsigned compile_threads = default_compile_threads();

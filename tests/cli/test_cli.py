@@ -459,7 +459,7 @@ class Output(unittest.TestCase):
                 self.assertEqual(int(done) + int(summary[1]), int(total))
                 self.assertEqual(int(done), int(summary[0]))
                 self.assertLess(int(done), int(total))
-                self.assertGreaterEqual(int(budget), int(float(per) * int(total)))  # screening ends at 3/4
+                self.assertGreaterEqual(int(budget), int(float(per) * int(total)))  # screening ends before the finals' reserve
             for variant in ("coopmat", "coopmat2", "rowmma"):
                 self.assertEqual(len(re.findall(rf"^  {variant}: not applicable", out, re.M)), 1, out)
 

@@ -144,7 +144,8 @@ TEST(Search, PipelinesAreBuiltInBatchesOfTheCompileThreadsAheadOfScreeningAndNev
 
 TEST(Search, BuildBatchesShrinkToWhatIsLeftOfTheScreeningBudget) {
   // A driver that builds one pipeline at a time (1 s a config): one config first for the estimate, then batches
-  // sized to the screening budget left (7.5 s of 10), so no build is paid for that screening could not measure.
+  // sized to the screening budget left (8.74 s of 10: the finals' reserve is 2 x 3 x 0.21 s), so no build is
+  // paid for that screening could not measure.
   auto c = candidates(20);
   TuneOptions o = options(Strategy::screen, 10.0);
   o.compile_threads = 4;
@@ -152,12 +153,12 @@ TEST(Search, BuildBatchesShrinkToWhatIsLeftOfTheScreeningBudget) {
   TuneResult r = search(c, ev, o);
   std::vector<size_t> sizes;
   for (const auto& batch : ev.precompiled()) sizes.push_back(batch.size());
-  // 1 built and screened (1.01 s): 6.49 s left, 4 (the most); 2.45 s left, 2; then 0.43 s left: the next
+  // 1 built and screened (1.01 s): 7.73 s left, 4 (the most); 3.69 s left, 3; then 0.66 s left: the next
   // config's build (1 s) would not fit, so screening ends there instead of building it.
-  EXPECT_EQ(sizes, (std::vector<size_t>{1, 4, 2}));
-  EXPECT_EQ(ev.screened().size(), 7u);
+  EXPECT_EQ(sizes, (std::vector<size_t>{1, 4, 3}));
+  EXPECT_EQ(ev.screened().size(), 8u);
   EXPECT_TRUE(r.budget_exhausted);
-  EXPECT_EQ(r.skipped, 13u);
+  EXPECT_EQ(r.skipped, 12u);
   // Free builds (a cache hit, or a driver that compiles at first dispatch) keep every batch after the first full.
   ReplayEvaluator free_builds(steady(c, std::vector<double>(20, 10.0)));
   search(c, free_builds, o);
@@ -213,7 +214,7 @@ TEST(Search, AGpuWarmUpRunsOnUntilItsRunTimeHoldsFor50MsAtMostFourTimesItsTarget
   EXPECT_TRUE(cpu.done());
 }
 
-TEST(Search, ScreeningWarmsGpusUpForThreeTimesTheirIdleAndCpuDevicesForTheirIdle) {
+TEST(Search, ScreeningWarmsGpusUpForThreeTimesTheirIdleAndCpuDevicesFor20Ms) {
   RunOptions o;
   // GPUs: 3x the idle, 20 ms to 1 s (the H200 screened 2-4x slow with at most 200 ms after seconds of builds).
   for (VkPhysicalDeviceType gpu : {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU}) {
@@ -221,10 +222,9 @@ TEST(Search, ScreeningWarmsGpusUpForThreeTimesTheirIdleAndCpuDevicesForTheirIdle
     EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, gpu, 100e6), 300e6);
     EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, gpu, 5e9), 1e9);
   }
-  // CPU devices: the idle time, 20 to 200 ms.
-  EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, 1e6), 20e6);
-  EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, 70e6), 70e6);
-  EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, 5e9), 200e6);
+  // CPU devices: 20 ms whatever the idle (no clocks; every core-second of warm-up is one the builds lose).
+  for (double idle : {1e6, 70e6, 5e9})
+    EXPECT_DOUBLE_EQ(screen_warmup_target_ns(o, VK_PHYSICAL_DEVICE_TYPE_CPU, idle), 20e6);
   // --screen-warmup: the same on every device, 0 included.
   for (double fixed : {0.0, 1.5e9}) {
     o.screen_warmup_ns = fixed;
@@ -233,17 +233,57 @@ TEST(Search, ScreeningWarmsGpusUpForThreeTimesTheirIdleAndCpuDevicesForTheirIdle
   }
 }
 
-TEST(Search, ScreeningEndsWhereTheNextConfigWouldPassThreeQuartersAndCountsTheSkipped) {
+/// `n` candidates that screen in `cost_s` each (virtual time) and run in `us` each, steadily; all refused where
+/// `refused`.
+std::map<std::string, RecordedConfig> costly(const std::vector<Candidate>& c, double us, double cost_s,
+                                             bool refused = false) {
+  auto rec = steady(c, std::vector<double>(c.size(), us));
+  for (auto& [name, r] : rec) {
+    r.screen_cost_s = cost_s;
+    if (refused) r.disposition = Disposition::incorrect;
+  }
+  return rec;
+}
+
+TEST(Search, ScreeningEndsWhereTheNextConfigWouldEndInTheFinalsReserveAndCountsTheSkipped) {
   auto c = candidates(20);
-  auto rec = steady(c, std::vector<double>(20, 10.0));
-  for (auto& [name, r] : rec) r.screen_cost_s = 1.0;
-  ReplayEvaluator ev(rec);
+  ReplayEvaluator ev(costly(c, 10.0, 1.0));
   TuneResult r = search(c, ev, options(Strategy::screen, 10.0));
-  EXPECT_EQ(ev.screened().size(), 7u);  // 7 s of 10 spent after the 7th; an 8th would end past 7.5
+  // Three 10 us finalists: 0.2 s of warm-up and 5 samples of 2 ms each, twice over: 1.26 s kept of 10. 8 s spent
+  // after the 8th config; a 9th would end past 8.74.
+  EXPECT_EQ(ev.screened().size(), 8u);
   EXPECT_TRUE(r.budget_exhausted);
-  EXPECT_EQ(r.skipped, 13u);
+  EXPECT_EQ(r.skipped, 12u);
   ASSERT_NE(r.best(), nullptr);
-  EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);  // the budget is gone: the minimum
+  // The replay prepares a finalist in its screening cost (1 s), more than the estimate: the minimum of samples.
+  EXPECT_EQ(r.best()->measurement.samples_us.size(), 3u);
+}
+
+TEST(Search, ScreeningKeepsThreeQuartersWhereTheFinalsWouldCostMoreOrNothingVerified) {
+  auto c = candidates(20);
+  // 100 ms runs: finalists of 0.8 s each, 4.8 s twice over: more than the quarter, so the screen ends at 7.5 s.
+  ReplayEvaluator slow(costly(c, 1e5, 1.0));
+  search(c, slow, options(Strategy::screen, 10.0));
+  EXPECT_EQ(slow.screened().size(), 7u);
+  // Nothing verified: no estimate, the quarter stays.
+  ReplayEvaluator refused(costly(c, 10.0, 1.0, true));
+  search(c, refused, options(Strategy::screen, 10.0));
+  EXPECT_EQ(refused.screened().size(), 7u);
+}
+
+TEST(Search, TheBaselinesBoxShrinksToTwiceItsEstimateOnceAConfigIsScreened) {
+  auto c = candidates(20);
+  TuneOptions o = options(Strategy::screen, 10.0);
+  o.baseline_box_s = 1.0;
+  // 10 us: the baseline's estimate is 6 x 16 x 10 us + 20 ms, kept twice (0.042 s) instead of the 1 s box:
+  // the screen ends at 10 - 1.26 - 0.042 s, after 8 configs.
+  ReplayEvaluator fast(costly(c, 10.0, 1.0));
+  search(c, fast, o);
+  EXPECT_EQ(fast.screened().size(), 8u);
+  // Before an estimate, 3/4 of what the box leaves (6.75 s): 6 configs, the 7th would end at 7.
+  ReplayEvaluator refused(costly(c, 10.0, 1.0, true));
+  search(c, refused, o);
+  EXPECT_EQ(refused.screened().size(), 6u);
 }
 
 TEST(Search, RandomVisitsEachCandidateOnceInASeededOrder) {
