@@ -164,9 +164,7 @@ class BatchBuilder {
 double finalist_cost_s(double median_us, int rounds, const TuneOptions& o, double check_s) {
   const double run_s = std::max(1e-6, median_us * 1e-6);
   const double sample_s = std::max(run_s, o.run.min_sample_ns * 1e-9);
-  // The warm-up after the check: its runs, its device time, or on a GPU 3x the check's idle, whichever is longest.
-  const double warmup_s = std::max({o.warmup * sample_s, o.run.warmup_ns * 1e-9, 3.0 * check_s});
-  return run_s + check_s + warmup_s + double(rounds) * sample_s;
+  return run_s + check_s + std::max(o.warmup * sample_s, o.run.warmup_ns * 1e-9) + double(rounds) * sample_s;
 }
 
 /// What the search keeps for the baseline after it: the box until a config is verified, then kFinalsMargin x the
@@ -237,7 +235,7 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
   BatchBuilder builder;
-  ScreenEnd end(o, share, host_check_cost_s(r.problem));
+  ScreenEnd end(o, share, host_check_cost_s(r.problem, o.run.keep_clocks));
   double runs_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
@@ -316,7 +314,8 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
   double best_us = HUGE_VAL;
   for (double us : estimate_us) best_us = std::min(best_us, us);
   const double left_s =
-      std::max(0.0, o.budget_s - baseline_kept_s(o, best_us, host_check_cost_s(r.problem)) - (ev.now_s() - start));
+      std::max(0.0, o.budget_s - baseline_kept_s(o, best_us, host_check_cost_s(r.problem, o.run.keep_clocks)) -
+                        (ev.now_s() - start));
   const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
   for (int round = 0; round < rounds; ++round) {
     if (o.on_phase) o.on_phase("finals", "round " + std::to_string(round + 1) + " of " + std::to_string(rounds));
@@ -388,7 +387,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   }
   // The finals shrink to fit: the slowest finalists are left out (one always stays) while preparing them and 3
   // rounds of samples would not fit in what the budget has left.
-  const double check_s = host_check_cost_s(r.problem);
+  const double check_s = host_check_cost_s(r.problem, o.run.keep_clocks);
   const double finals_budget_s =
       o.budget_s - baseline_kept_s(o, finals.empty() ? HUGE_VAL : finals.front()->measurement.median_us, check_s);
   while (finals.size() > 1 && finals_cost_s(finals, o, check_s) > finals_budget_s - (ev.now_s() - start)) {

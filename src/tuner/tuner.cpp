@@ -42,8 +42,9 @@ size_t TuneResult::failed() const {
   }));
 }
 
-double host_check_cost_s(const GemmProblem& p) {
-  return kHostCheckSPerElement * double(p.shape.m) * double(p.shape.n) * double(p.shape.batch);
+double host_check_cost_s(const GemmProblem& p, bool clocks_kept) {
+  const double check_s = kHostCheckSPerElement * double(p.shape.m) * double(p.shape.n) * double(p.shape.batch);
+  return clocks_kept ? check_s : 4.0 * check_s;
 }
 
 double problem_budget_s(double shape_budget_s, double shape_left_s, size_t problems, size_t index) {
@@ -61,7 +62,8 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
   if (naive.candidates.empty() || !best) return;
   // A short warm-up: the search just ran.
   constexpr double kWarmupNs = 20'000'000.0;
-  const double estimate_s = baseline_estimate_s(best->measurement.median_us, host_check_cost_s(result.problem));
+  const double estimate_s =
+      baseline_estimate_s(best->measurement.median_us, host_check_cost_s(result.problem, options.run.keep_clocks));
   if (estimate_s > left_s) {
     result.baseline_skipped = "about " + time_text(estimate_s * 1e6) + " (" +
                               std::to_string(int(kNaiveSlowdownEstimate)) + " x the best config's run, 6 runs), " +
@@ -114,9 +116,9 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   run_search(result, std::move(space.candidates), evaluator, search, progress);
   // What the search left, at least what it kept for the baseline (a search that overran does not take it).
   if (options.baseline && !result.interrupted && result.best()) {
-    const double kept_s =
-        std::min(baseline_box_s,
-                 kFinalsMargin * baseline_estimate_s(result.best()->measurement.median_us, host_check_cost_s(problem)));
+    const double kept_s = std::min(
+        baseline_box_s, kFinalsMargin * baseline_estimate_s(result.best()->measurement.median_us,
+                                                            host_check_cost_s(problem, options.run.keep_clocks)));
     time_baseline(result, runner, device, options, std::max(kept_s, options.budget_s - elapsed()));
   }
   result.elapsed_s = elapsed();

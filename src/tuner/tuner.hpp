@@ -48,15 +48,16 @@ unsigned default_build_workers(bool cpu_device);
 /// lavapipe (f32 256^3 to 1024x768x3072), 8.2x on the H200 (4096^3 f32).
 inline constexpr double kNaiveSlowdownEstimate = 16.0;
 /// The host's check of a result against the reference, per element of C: about 13 ns on the hosts measured. A
-/// finalist and the baseline are checked on the host, and a GPU then warms up for 3x the idle that check left.
+/// finalist and the baseline are checked on the host; a GPU whose clocks are not kept up meanwhile
+/// (RunOptions::keep_clocks) then warms up for 3x the idle that check left.
 inline constexpr double kHostCheckSPerElement = 13e-9;
-/// What the host's check of `p`'s result takes (kHostCheckSPerElement an element of C).
-double host_check_cost_s(const GemmProblem& p);
+/// What the host's check of `p`'s result costs a finalist or the baseline: the check, and 3x it of warm-up where
+/// the clocks are not kept up during it.
+double host_check_cost_s(const GemmProblem& p, bool clocks_kept);
 /// The baseline's time from the best config's run: verification, a warm-up batch, 3 samples and one spare run of
-/// the naive kernel (kNaiveSlowdownEstimate x the run), the host check `check_s` and the warm-up after it (20 ms,
-/// or 3x the check on a GPU).
+/// the naive kernel (kNaiveSlowdownEstimate x the run), a 20 ms warm-up, and `check_s` (host_check_cost_s).
 constexpr double baseline_estimate_s(double best_run_us, double check_s) {
-  return 6.0 * kNaiveSlowdownEstimate * best_run_us * 1e-6 + check_s + (0.02 > 3.0 * check_s ? 0.02 : 3.0 * check_s);
+  return 6.0 * kNaiveSlowdownEstimate * best_run_us * 1e-6 + 0.02 + check_s;
 }
 
 struct TuneOptions {
