@@ -52,7 +52,7 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--shapes-file", args.shapes_files,
                  "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
   app.add_option("--suite", args.suites,
-                 "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite; repeatable");
+                 "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite, decode, models; repeatable");
   app.add_option("--dtype", args.dtypes, "Input types, comma-separated: f32, f16, bf16, i8, u8, u8i8 (default f32)");
   app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");
   app.add_option("--mode", args.mode, "fast (default) or deterministic (fixed summation order)");
