@@ -17,7 +17,7 @@ namespace {
 // 16-bit inputs, 128 for 8-bit; single-buffered since interior tiles stage from advanced indices; 64 bytes
 // double-buffered next) and 4 subgroups (8 and 16 lost at 4096^3 and 2048^3: issue 21 steps 3-5); split-k only
 // where the tiles alone leave the device idle; square tiles before others of the same area.
-double screening_rank(const Config& c, const GemmProblem& p) {
+double coopmat_screening_rank(const Config& c, const GemmProblem& p) {
   const uint64_t step_bytes = uint64_t(c.get("bk")) * dtype_bytes(p.dtype);
   return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) +
          (step_bytes == 128  ? 0.0
@@ -89,7 +89,7 @@ KernelFamily make_coopmat() {
   };
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.
-  f.screening_rank = screening_rank;
+  f.screening_rank = coopmat_screening_rank;
   f.screening_weight = 3;
   f.matrix_units = true;
   f.spirv = coopmat_spirv;

@@ -8,7 +8,7 @@
 namespace gemmtune {
 
 namespace {
-constexpr uint64_t kMaxRows = 16;          // rows of op(A): the kernel's accumulators are sized by M (constant 31)
+constexpr uint64_t kRowDotMaxRows = 16;    // rows of op(A): the kernel's accumulators are sized by M (constant 31)
 constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
 // UNROLL x ROWS x M chunk products per loop trip, each V multiplies: the unrolled trip's size (llvmpipe took
 // 80 s to build a trip of 256 for M = 16, the H200's driver 7-19 s for trips of 64 at M = 8 and 16).
@@ -21,7 +21,7 @@ constexpr uint32_t kMinSubgroup = 8;  // the kernel keeps one partial sum per 8 
 // 25, us: 4x4096x14336 f16 nt rows4 unroll1 33.5, rows2 unroll2 35.5-35.8, rows2 unroll1 36.5-36.9; 5x rows2
 // unroll1 41.4, rows4 unroll1 69.6-73.6; 8x rows2 unroll1 51.5, unroll2 54.0, rows1 64.9 or more; 8x4096x2048 f32
 // rows1 16.4-21.1, rows2 slower than all 12 of those).
-double screening_rank(const Config& c, const GemmProblem& p) {
+double rowdot_screening_rank(const Config& c, const GemmProblem& p) {
   const double groups =
       double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
   const double per_doubling = p.dtype == DType::f32 ? 0.25 : 1.0;
@@ -29,7 +29,7 @@ double screening_rank(const Config& c, const GemmProblem& p) {
   const bool work_bound = p.shape.m >= (p.dtype == DType::f32 ? 8u : 4u);
   if (work_bound) {
     const double trip =
-        double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows)) / (p.dtype == DType::f32 ? 8.0 : 16.0);
+        double(c.get("rows")) * double(std::min(p.shape.m, kRowDotMaxRows)) / (p.dtype == DType::f32 ? 8.0 : 16.0);
     return (trip > 1.0 ? 3.0 * std::log2(trip) : -std::log2(trip)) + 0.5 * std::log2(double(c.get("unroll"))) +
            0.25 * std::abs(std::log2(groups / 2048.0)) + split + size;
   }
@@ -39,7 +39,8 @@ double screening_rank(const Config& c, const GemmProblem& p) {
 /// Why the family cannot serve a problem on a device at all, or nullopt.
 std::optional<std::string> rowdot_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
   if (is_integer(p.dtype)) return std::string("8-bit integer inputs: fewrows serves them");
-  if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
+  if (p.shape.m > kRowDotMaxRows)
+    return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
   if (!p.layout.trans_b)
     return std::string("B stored K x N: row-dot reads rows of B stored N x K (fewrows streams K x N)");
   if (!d.subgroup_shuffle)
@@ -64,7 +65,8 @@ KernelFamily make_rowdot() {
   f.constraints.push_back({"registers",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
-                             const uint64_t accumulators = uint64_t(c.get("rows")) * std::min(p.shape.m, kMaxRows);
+                             const uint64_t accumulators =
+                                 uint64_t(c.get("rows")) * std::min(p.shape.m, kRowDotMaxRows);
                              if (accumulators > kMaxAccumulators)
                                return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) +
                                       " accumulators > " + std::to_string(kMaxAccumulators) + " per invocation";
@@ -74,7 +76,7 @@ KernelFamily make_rowdot() {
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
                              const uint64_t products =
-                                 uint64_t(c.get("unroll")) * c.get("rows") * std::min(p.shape.m, kMaxRows);
+                                 uint64_t(c.get("unroll")) * c.get("rows") * std::min(p.shape.m, kRowDotMaxRows);
                              if (products > kMaxTripProducts)
                                return std::to_string(c.get("unroll")) + " unroll x " + std::to_string(c.get("rows")) +
                                       " rows x M = " + std::to_string(p.shape.m) + " chunk products per trip > " +
@@ -91,7 +93,7 @@ KernelFamily make_rowdot() {
   // M = 16 within the registers constraint (ROWS x M <= 64); and split-k's arrival flag.
   f.shared_bytes = [](const Config& c, DType) {
     return uint64_t(c.get("wg")) / kMinSubgroup *
-               std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float) +
+               std::min<uint64_t>(uint64_t(c.get("rows")) * kRowDotMaxRows, kMaxAccumulators) * sizeof(float) +
            kSplitFlagBytes;
   };
   // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
@@ -101,13 +103,13 @@ KernelFamily make_rowdot() {
   // two chunks in flight per row. Each doubling of the splits costs a quarter point in f32 and a point in 16 bits:
   // on the H200 at 8x768x14336 nt 4 ranges won in f32 (23.2 us, unsplit 34.3 at best screened) and lost in f16
   // (16.4 against 13.2 unsplit; notes, issue 18 step 19).
-  f.screening_rank = screening_rank;
+  f.screening_rank = rowdot_screening_rank;
   f.few_rows = true;
   // M is bounded by the kernel (16 rows), the accumulators (ROWS x M) and the unrolled trip (UNROLL x ROWS x M).
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;
-    needs.max_m = std::min(
-        {kMaxRows, kMaxAccumulators / c.get("rows"), kMaxTripProducts / (uint64_t(c.get("rows")) * c.get("unroll"))});
+    needs.max_m = std::min({kRowDotMaxRows, kMaxAccumulators / c.get("rows"),
+                            kMaxTripProducts / (uint64_t(c.get("rows")) * c.get("unroll"))});
     needs.splits = c.get("splits");
     return needs;
   };

@@ -10,9 +10,9 @@
 namespace gemmtune {
 
 namespace {
-constexpr uint64_t kMaxRows = 16;   // op(A) is one fragment wide
-constexpr uint64_t kMinNK = 16;     // edge blocks overlap the block before; the last k fragment ends at K
-constexpr uint64_t kKMultiple = 8;  // ... on a 16-byte boundary
+constexpr uint64_t kRowMmaMaxRows = 16;  // op(A) is one fragment wide
+constexpr uint64_t kMinNK = 16;          // edge blocks overlap the block before; the last k fragment ends at K
+constexpr uint64_t kKMultiple = 8;       // ... on a 16-byte boundary
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
 
@@ -20,7 +20,8 @@ constexpr uint32_t kMaxTripFragments = 8;
 std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
   if (p.dtype != DType::f16 && p.dtype != DType::bf16)
     return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
-  if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
+  if (p.shape.m > kRowMmaMaxRows)
+    return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
   if (!p.layout.trans_b) return std::string("B stored K x N: row-mma loads fragments along rows of B stored N x K");
   if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
   // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
@@ -82,7 +83,7 @@ KernelFamily make_rowmma() {
   f.dispatch_rule = [](const Config& c, DType) { return column_rule(16 * c.get("frags"), c.get("splits"), false); };
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;
-    needs.max_m = kMaxRows;
+    needs.max_m = kRowMmaMaxRows;
     needs.min_n = needs.min_k = kMinNK;
     needs.k_multiple = kKMultiple;
     needs.splits = c.get("splits");

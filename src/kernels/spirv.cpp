@@ -75,27 +75,20 @@
 
 namespace gemmtune {
 
-namespace {
-template <size_t N>
-std::span<const uint32_t> words(const uint32_t (&array)[N]) {
-  return {array, N};
-}
-}  // namespace
-
 std::span<const uint32_t> tiled_spirv(DType dtype) {
   switch (dtype) {
     case DType::f32:
-      return words(spirv_tiled_f32);
+      return spirv_words(spirv_tiled_f32);
     case DType::f16:
-      return words(spirv_tiled_f16);
+      return spirv_words(spirv_tiled_f16);
     case DType::bf16:
-      return words(spirv_tiled_bf16);
+      return spirv_words(spirv_tiled_bf16);
     case DType::i8:
-      return words(spirv_tiled_i8);
+      return spirv_words(spirv_tiled_i8);
     case DType::u8:
-      return words(spirv_tiled_u8);
+      return spirv_words(spirv_tiled_u8);
     case DType::u8i8:
-      return words(spirv_tiled_u8i8);
+      return spirv_words(spirv_tiled_u8i8);
   }
   return {};
 }
@@ -103,17 +96,17 @@ std::span<const uint32_t> tiled_spirv(DType dtype) {
 std::span<const uint32_t> naive_spirv(DType dtype) {
   switch (dtype) {
     case DType::f32:
-      return words(spirv_naive_f32);
+      return spirv_words(spirv_naive_f32);
     case DType::f16:
-      return words(spirv_naive_f16);
+      return spirv_words(spirv_naive_f16);
     case DType::bf16:
-      return words(spirv_naive_bf16);
+      return spirv_words(spirv_naive_bf16);
     case DType::i8:
-      return words(spirv_naive_i8);
+      return spirv_words(spirv_naive_i8);
     case DType::u8:
-      return words(spirv_naive_u8);
+      return spirv_words(spirv_naive_u8);
     case DType::u8i8:
-      return words(spirv_naive_u8i8);
+      return spirv_words(spirv_naive_u8i8);
   }
   return {};
 }
@@ -121,11 +114,11 @@ std::span<const uint32_t> naive_spirv(DType dtype) {
 std::span<const uint32_t> rowdot_spirv(DType dtype) {
   switch (dtype) {
     case DType::f32:
-      return words(spirv_rowdot_f32);
+      return spirv_words(spirv_rowdot_f32);
     case DType::f16:
-      return words(spirv_rowdot_f16);
+      return spirv_words(spirv_rowdot_f16);
     case DType::bf16:
-      return words(spirv_rowdot_bf16);
+      return spirv_words(spirv_rowdot_bf16);
     default:
       return {};
   }
@@ -134,17 +127,17 @@ std::span<const uint32_t> rowdot_spirv(DType dtype) {
 std::span<const uint32_t> fewrows_spirv(DType dtype) {
   switch (dtype) {
     case DType::f32:
-      return words(spirv_fewrows_f32);
+      return spirv_words(spirv_fewrows_f32);
     case DType::f16:
-      return words(spirv_fewrows_f16);
+      return spirv_words(spirv_fewrows_f16);
     case DType::bf16:
-      return words(spirv_fewrows_bf16);
+      return spirv_words(spirv_fewrows_bf16);
     case DType::i8:
-      return words(spirv_fewrows_i8);
+      return spirv_words(spirv_fewrows_i8);
     case DType::u8:
-      return words(spirv_fewrows_u8);
+      return spirv_words(spirv_fewrows_u8);
     case DType::u8i8:
-      return words(spirv_fewrows_u8i8);
+      return spirv_words(spirv_fewrows_u8i8);
   }
   return {};
 }
@@ -152,15 +145,15 @@ std::span<const uint32_t> fewrows_spirv(DType dtype) {
 std::span<const uint32_t> coopmat_spirv(DType dtype) {
   switch (dtype) {
     case DType::f16:
-      return words(spirv_coopmat_f16);
+      return spirv_words(spirv_coopmat_f16);
     case DType::bf16:
-      return words(spirv_coopmat_bf16);
+      return spirv_words(spirv_coopmat_bf16);
     case DType::i8:
-      return words(spirv_coopmat_i8);
+      return spirv_words(spirv_coopmat_i8);
     case DType::u8:
-      return words(spirv_coopmat_u8);
+      return spirv_words(spirv_coopmat_u8);
     case DType::u8i8:
-      return words(spirv_coopmat_u8i8);
+      return spirv_words(spirv_coopmat_u8i8);
     default:
       return {};
   }
@@ -170,9 +163,9 @@ std::span<const uint32_t> coopmat_spirv(DType dtype) {
 std::span<const uint32_t> rowmma_spirv(DType dtype) {
   switch (dtype) {
     case DType::f16:
-      return words(spirv_rowmma_f16);
+      return spirv_words(spirv_rowmma_f16);
     case DType::bf16:
-      return words(spirv_rowmma_bf16);
+      return spirv_words(spirv_rowmma_bf16);
     default:
       return {};
   }
@@ -181,9 +174,9 @@ std::span<const uint32_t> rowmma_spirv(DType dtype) {
 std::span<const uint32_t> coopmat2_spirv(DType dtype) {
   switch (dtype) {
     case DType::f16:
-      return words(spirv_coopmat2_f16);
+      return spirv_words(spirv_coopmat2_f16);
     case DType::bf16:
-      return words(spirv_coopmat2_bf16);
+      return spirv_words(spirv_coopmat2_bf16);
     default:
       return {};
   }
@@ -193,33 +186,33 @@ std::span<const uint32_t> coopmat2_spirv(DType dtype) {
 std::span<const uint32_t> tiled_dot_spirv(DType dtype) {
   switch (dtype) {
     case DType::i8:
-      return words(spirv_tiled_dot_i8);
+      return spirv_words(spirv_tiled_dot_i8);
     case DType::u8:
-      return words(spirv_tiled_dot_u8);
+      return spirv_words(spirv_tiled_dot_u8);
     case DType::u8i8:
-      return words(spirv_tiled_dot_u8i8);
+      return spirv_words(spirv_tiled_dot_u8i8);
     default:
       return {};
   }
 }
 
 std::span<const uint32_t> splitk_reduce_spirv(DType dtype) {
-  return is_integer(dtype) ? words(spirv_splitk_reduce_i32) : words(spirv_splitk_reduce_f32);
+  return is_integer(dtype) ? spirv_words(spirv_splitk_reduce_i32) : spirv_words(spirv_splitk_reduce_f32);
 }
-std::span<const uint32_t> epilogue_spirv() { return words(spirv_epilogue_f32); }
-std::span<const uint32_t> check_result_spirv() { return words(spirv_check_result_f32); }
+std::span<const uint32_t> epilogue_spirv() { return spirv_words(spirv_epilogue_f32); }
+std::span<const uint32_t> check_result_spirv() { return spirv_words(spirv_check_result_f32); }
 
-std::span<const uint32_t> test_hang_spirv() { return words(spirv_test_hang_f32); }
+std::span<const uint32_t> test_hang_spirv() { return spirv_words(spirv_test_hang_f32); }
 
 std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   auto pick = [&](auto& f32, auto& f16, auto& bf16) -> std::span<const uint32_t> {
     switch (dtype) {
       case DType::f32:
-        return words(f32);
+        return spirv_words(f32);
       case DType::f16:
-        return words(f16);
+        return spirv_words(f16);
       case DType::bf16:
-        return words(bf16);
+        return spirv_words(bf16);
       default:
         return {};
     }
@@ -248,11 +241,11 @@ std::span<const uint32_t> fault_spirv(const std::string& fault, DType dtype) {
   if (fault == "zero_point") {
     switch (dtype) {
       case DType::i8:
-        return words(spirv_fault_zero_point_i8);
+        return spirv_words(spirv_fault_zero_point_i8);
       case DType::u8:
-        return words(spirv_fault_zero_point_u8);
+        return spirv_words(spirv_fault_zero_point_u8);
       case DType::u8i8:
-        return words(spirv_fault_zero_point_u8i8);
+        return spirv_words(spirv_fault_zero_point_u8i8);
       default:
         return {};
     }

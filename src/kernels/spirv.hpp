@@ -9,6 +9,12 @@
 
 namespace gemmtune {
 
+/// An embedded module's words as a span.
+template <size_t N>
+std::span<const uint32_t> spirv_words(const uint32_t (&array)[N]) {
+  return {array, N};
+}
+
 std::span<const uint32_t> tiled_spirv(DType dtype);
 std::span<const uint32_t> fewrows_spirv(DType dtype);
 std::span<const uint32_t> rowdot_spirv(DType dtype);  ///< float types only (empty for 8-bit integers)

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 
+#include "core/elapsed.hpp"
 #include "core/error.hpp"
 #include "vk/check.hpp"
 #include "vk/instance.hpp"
@@ -125,9 +126,6 @@ std::vector<std::string> worker_environment() {
   return env;
 }
 
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
 }  // namespace
 
 BuildWorkers::BuildWorkers(const vk::Device& device, unsigned count, std::string executable,

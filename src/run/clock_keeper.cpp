@@ -4,6 +4,7 @@
 #include <chrono>
 #include <utility>
 
+#include "kernels/spirv.hpp"
 #include "peak_fma_f32.h"
 
 namespace gemmtune {
@@ -11,13 +12,9 @@ namespace gemmtune {
 namespace {
 // A workgroup on each of up to 256 compute units: the clocks rise with any sustained work, and a light load
 // leaves the power limit alone. A chunk lasts a few ms, so stop() waits no longer.
-constexpr uint32_t kWorkgroup = 128, kGroups = 256, kIterations = 2048;
-constexpr double kChunkNs = 4e6;
+constexpr uint32_t kKeeperWorkgroup = 128, kKeeperGroups = 256, kKeeperIterations = 2048;
+constexpr double kKeeperChunkNs = 4e6;
 
-template <size_t N>
-std::span<const uint32_t> words(const uint32_t (&array)[N]) {
-  return {array, N};
-}
 struct FmaPush {
   float m, c;
 };
@@ -25,8 +22,9 @@ struct FmaPush {
 
 ClockKeeper::ClockKeeper(const vk::Device& device, uint64_t fence_timeout_ns)
     : submitter_(device, fence_timeout_ns),
-      out_(device, uint64_t(kWorkgroup) * kGroups * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false),
-      fma_(device, words(spirv_peak_fma_f32), {{0, kWorkgroup}, {1, kIterations}}, {out_.handle()},
+      out_(device, uint64_t(kKeeperWorkgroup) * kKeeperGroups * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+           false),
+      fma_(device, spirv_words(spirv_peak_fma_f32), {{0, kKeeperWorkgroup}, {1, kKeeperIterations}}, {out_.handle()},
            uint32_t(sizeof(FmaPush))) {}
 
 ClockKeeper::~ClockKeeper() {
@@ -55,11 +53,11 @@ void ClockKeeper::keep_busy() noexcept {
     while (!stopping_.load()) {
       const auto start = std::chrono::steady_clock::now();
       submitter_.run([&](VkCommandBuffer cmd) {
-        for (uint32_t d = 0; d < dispatches_; ++d) fma_.record_dispatch(cmd, &push, kGroups, 1, 1);
+        for (uint32_t d = 0; d < dispatches_; ++d) fma_.record_dispatch(cmd, &push, kKeeperGroups, 1, 1);
       });
       ++chunks_;
       const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-      if (ns < kChunkNs / 2 && dispatches_ < 4096) dispatches_ *= 2;
+      if (ns < kKeeperChunkNs / 2 && dispatches_ < 4096) dispatches_ *= 2;
     }
   } catch (...) {
     error_ = std::current_exception();

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/elapsed.hpp"
 #include "kernels/spirv.hpp"
 #include "run/build_workers.hpp"
 #include "run/clock_keeper.hpp"
@@ -54,10 +55,6 @@ std::vector<vk::SpecConstant> pass_constants(const rules::Pass& pass) {
   std::vector<vk::SpecConstant> out;
   for (uint32_t i = 0; i < pass.constant_count; ++i) out.push_back({pass.constants[i].id, pass.constants[i].value});
   return out;
-}
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// Stamps the end of device work when a scope ends (screening warm-ups last as long as the idle gap).

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/matrix_requirements.hpp"
+#include "kernels/spirv.hpp"
 #include "peak_matrix_bf16_a1.h"
 #include "peak_matrix_bf16_a16.h"
 #include "peak_matrix_bf16_a2.h"
@@ -29,12 +30,7 @@ namespace gemmtune {
 
 namespace {
 constexpr uint32_t kFmaIterations = 1024;
-constexpr uint32_t kWorkgroup = 256;
-
-template <size_t N>
-std::span<const uint32_t> words(const uint32_t (&array)[N]) {
-  return {array, N};
-}
+constexpr uint32_t kPeakWorkgroup = 256;
 
 /// Warms up, then returns the best per-dispatch time (ns) over the samples; `record(cmd, repeats)` records
 /// `repeats` dispatches.
@@ -69,13 +65,14 @@ struct MatrixModule {
 };
 
 std::vector<MatrixModule> matrix_modules() {
-#define GEMMTUNE_PEAK_MATRIX(n)                                                                                   \
-  {"f16", "f32", n, words(spirv_peak_matrix_f16_a##n)}, {"bf16", "f32", n, words(spirv_peak_matrix_bf16_a##n)}, { \
-    "f16", "f16", n, words(spirv_peak_matrix_f16_a##n##_h)                                                        \
+#define GEMMTUNE_PEAK_MATRIX(n)                                       \
+  {"f16", "f32", n, spirv_words(spirv_peak_matrix_f16_a##n)},         \
+      {"bf16", "f32", n, spirv_words(spirv_peak_matrix_bf16_a##n)}, { \
+    "f16", "f16", n, spirv_words(spirv_peak_matrix_f16_a##n##_h)      \
   }
   return {GEMMTUNE_PEAK_MATRIX(1),  GEMMTUNE_PEAK_MATRIX(2),
           GEMMTUNE_PEAK_MATRIX(4),  GEMMTUNE_PEAK_MATRIX(8),
-          GEMMTUNE_PEAK_MATRIX(16), {"f16", "f32", 8, words(spirv_peak_matrix_f16_a8_r), true}};
+          GEMMTUNE_PEAK_MATRIX(16), {"f16", "f32", 8, spirv_words(spirv_peak_matrix_f16_a8_r), true}};
 #undef GEMMTUNE_PEAK_MATRIX
 }
 
@@ -155,13 +152,15 @@ constexpr uint32_t kReadGroups = 1024;
 /// The cached-read rate: every workgroup reads the whole buffer once a dispatch (kernels/peak_read.comp).
 void measure_cached_read(const vk::Device& device, vk::Submitter& submitter, const PeakOptions& o, PeakResult& result) {
   const vk::DeviceInfo& d = device.info();
-  const uint64_t row_bytes = 8 * kWorkgroup * 16;  // the kernel reads 8 rows of 256 vectors at a time
+  const uint64_t row_bytes = 8 * kPeakWorkgroup * 16;  // the kernel reads 8 rows of 256 vectors at a time
   uint64_t bytes = std::min<uint64_t>({o.read_bytes, d.max_storage_buffer_range, d.max_memory_allocation_size});
   bytes = std::max<uint64_t>(bytes / row_bytes, 1) * row_bytes;
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  vk::Buffer src(device, bytes, storage, false), dst(device, uint64_t(kReadGroups) * kWorkgroup * 4, storage, false);
+  vk::Buffer src(device, bytes, storage, false),
+      dst(device, uint64_t(kReadGroups) * kPeakWorkgroup * 4, storage, false);
   const uint32_t count = uint32_t(bytes / 16);
-  vk::ComputePipeline read(device, words(spirv_peak_read_f32), {}, {src.handle(), dst.handle()}, sizeof(uint32_t));
+  vk::ComputePipeline read(device, spirv_words(spirv_peak_read_f32), {}, {src.handle(), dst.handle()},
+                           sizeof(uint32_t));
   const double ns = best_dispatch_ns(
       submitter,
       [&](VkCommandBuffer cmd, uint32_t repeats) {
@@ -182,13 +181,13 @@ PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
 
   // FMA: enough workgroups to fill any device (a 2D grid stays within the 65535 minimum per axis).
   const uint32_t groups_x = 1024, groups_y = 4;  // 1M invocations: several waves on the largest GPUs
-  const uint64_t invocations = uint64_t(groups_x) * groups_y * kWorkgroup;
+  const uint64_t invocations = uint64_t(groups_x) * groups_y * kPeakWorkgroup;
   vk::Buffer fma_out(device, invocations * sizeof(float), storage, false);
   struct {
     float m, c;
   } fma_push{0.9999999f, 1e-7f};
-  vk::ComputePipeline fma(device, words(spirv_peak_fma_f32), {{0, kWorkgroup}, {1, kFmaIterations}}, {fma_out.handle()},
-                          sizeof fma_push);
+  vk::ComputePipeline fma(device, spirv_words(spirv_peak_fma_f32), {{0, kPeakWorkgroup}, {1, kFmaIterations}},
+                          {fma_out.handle()}, sizeof fma_push);
   const double fma_ns = best_dispatch_ns(
       submitter,
       [&](VkCommandBuffer cmd, uint32_t repeats) {
@@ -219,8 +218,10 @@ PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
   result.copy_buffer_bytes = bytes;
   vk::Buffer src(device, bytes, storage, false), dst(device, bytes, storage, false);
   const uint32_t count = uint32_t(bytes / 16);
-  vk::ComputePipeline copy(device, words(spirv_peak_copy_f32), {}, {src.handle(), dst.handle()}, sizeof(uint32_t));
-  const uint32_t copy_groups = std::min<uint32_t>(d.max_workgroup_count[0], (count + kWorkgroup - 1) / kWorkgroup);
+  vk::ComputePipeline copy(device, spirv_words(spirv_peak_copy_f32), {}, {src.handle(), dst.handle()},
+                           sizeof(uint32_t));
+  const uint32_t copy_groups =
+      std::min<uint32_t>(d.max_workgroup_count[0], (count + kPeakWorkgroup - 1) / kPeakWorkgroup);
   const double copy_ns = best_dispatch_ns(
       submitter,
       [&](VkCommandBuffer cmd, uint32_t repeats) {

@@ -68,7 +68,7 @@ std::vector<float> kit_result(const vk::Device& device, const KernelFamily& fami
   return gather_result(p, ops, image).values;
 }
 
-GemmProblem problem_of(Shape shape, DType dtype, Layout layout, bool epilogue, Mode mode) {
+GemmProblem kit_problem(Shape shape, DType dtype, Layout layout, bool epilogue, Mode mode) {
   GemmProblem p;
   p.shape = shape, p.dtype = dtype, p.layout = layout, p.mode = mode;
   p.a.offset = 8;  // aligned rows, off the buffer's start
@@ -107,15 +107,15 @@ TEST_F(KitPlan, TheKitsRecordingOfAPlanGivesTheRunnersBits) {
   };
   const Case cases[] = {
       {&tiled_family(), Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}}},
-       problem_of({40, 70, 300, 2}, DType::f32, tn, true, det)},
+       kit_problem({40, 70, 300, 2}, DType::f32, tn, true, det)},
       {&splitk_family(), Config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 2}, {"splits", 3}}},
-       problem_of({33, 45, 1000, 1}, DType::f16, nt, true, det)},
-      {find_family("warptile"), warptile(0), problem_of({70, 96, 1000, 1}, DType::f32, nn, true, fast)},
-      {find_family("warptile"), warptile(1), problem_of({70, 96, 1000, 1}, DType::f32, nt, false, fast)},
+       kit_problem({33, 45, 1000, 1}, DType::f16, nt, true, det)},
+      {find_family("warptile"), warptile(0), kit_problem({70, 96, 1000, 1}, DType::f32, nn, true, fast)},
+      {find_family("warptile"), warptile(1), kit_problem({70, 96, 1000, 1}, DType::f32, nt, false, fast)},
       {&fewrows_family(), Config{{{"cols", 8}, {"slices", 8}, {"unroll", 4}, {"vec", 4}, {"splits", 4}}},
-       problem_of({3, 77, 1000, 1}, DType::f32, nn, true, det)},
+       kit_problem({3, 77, 1000, 1}, DType::f32, nn, true, det)},
       {&rowdot_family(), Config{{{"wg", 64}, {"rows", 2}, {"unroll", 1}, {"splits", 2}}},
-       problem_of({2, 50, 600, 1}, DType::bf16, nt, false, det)}};
+       kit_problem({2, 50, 600, 1}, DType::bf16, nt, false, det)}};
   for (const Case& cs : cases) {
     ASSERT_NE(cs.family, nullptr);
     const std::string name = cs.family->config_name(cs.config, cs.problem.dtype) + " " + cs.problem.layout.name();

@@ -18,7 +18,7 @@ struct OperationCase {
   std::function<void(GemmProblem&)> set;
 };
 
-GemmProblem problem_of(Shape shape, DType dtype, Layout layout) {
+GemmProblem operation_problem(Shape shape, DType dtype, Layout layout) {
   GemmProblem p;
   p.shape = shape;
   p.dtype = dtype;
@@ -120,7 +120,7 @@ TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
   size_t ran = 0;
   for (size_t i = 0; i < operation_cases().size(); ++i) {
     const OperationCase& oc = operation_cases()[i];
-    GemmProblem p = problem_of({}, dtype, layout);
+    GemmProblem p = operation_problem({}, dtype, layout);
     oc.set(p);
     if (family.not_applicable && family.not_applicable(p, device().info())) continue;
     EXPECT_TRUE(serves_layout) << oc.label << ": " << variant << " accepted a problem it cannot serve";
@@ -159,7 +159,7 @@ TEST_F(Determinism, TwoRunsGiveIdenticalBitsForEveryVariant) {
     const bool few = std::string(variant) == "fewrows" || std::string(variant) == "rowdot";
     // fewrows streams B stored K x N, the others are run with B stored N x K.
     GemmProblem p =
-        problem_of({few ? 7u : 70u, 90, 1000, 1}, DType::bf16, Layout{false, std::string(variant) != "fewrows"});
+        operation_problem({few ? 7u : 70u, 90, 1000, 1}, DType::bf16, Layout{false, std::string(variant) != "fewrows"});
     p.mode = Mode::deterministic;
     p.beta = 1.0f;
     p.epilogue = {true, 0, Activation::gelu_tanh};
@@ -177,7 +177,7 @@ TEST_F(Determinism, TwoRunsGiveIdenticalBitsForEveryVariant) {
 
 TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
   // The deterministic order (16-product chains, 32-term blocks, 128-term groups) is independent of BK.
-  GemmProblem p = problem_of({40, 24, 1000, 1}, DType::f32, Layout{});
+  GemmProblem p = operation_problem({40, 24, 1000, 1}, DType::f32, Layout{});
   p.mode = Mode::deterministic;
   GemmRunner runner(device(), p, RunOptions{});
   std::vector<float> by_bk[2];
@@ -194,7 +194,7 @@ TEST_F(Determinism, WarptileAheadDoesNotChangeTheBits) {
   // terms in ascending k with the same FMAs: the bits of ahead0. Interior tiles and edges (70 x 96), a k tail
   // (K = 100), every layout, BK 8 and 16.
   for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}}) {
-    GemmRunner runner(device(), problem_of({70, 96, 100, 1}, DType::f32, layout), RunOptions{});
+    GemmRunner runner(device(), operation_problem({70, 96, 100, 1}, DType::f32, layout), RunOptions{});
     for (uint32_t bk : {8u, 16u}) {
       std::vector<float> first;
       for (uint32_t ahead : {0u, 1u}) {
@@ -232,7 +232,7 @@ TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
   for (const Case& cs : {Case{84, Layout{false, false}, 88}, Case{77, Layout{false, false}, {}},
                          Case{77, Layout{true, false}, {}}, Case{77, Layout{false, false}, 79, 3, 2}}) {
     for (DType dtype : {DType::f32, DType::bf16}) {
-      GemmProblem p = problem_of({5, cs.n, 1003, cs.batch}, dtype, cs.layout);
+      GemmProblem p = operation_problem({5, cs.n, 1003, cs.batch}, dtype, cs.layout);
       p.b.ld = cs.ldb;
       p.b.offset = cs.offset_b;
       if (cs.batch > 1) p.b.batch_stride = 1003 * 79 + 172;
@@ -257,7 +257,7 @@ class GridSplit : public GpuTest {};
 
 TEST(CooperativeMatrix2, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
   const vk::DeviceInfo& d = device().info();
-  GemmProblem p = problem_of({64, 64, 64, 1}, DType::f16, Layout{});
+  GemmProblem p = operation_problem({64, 64, 64, 1}, DType::f16, Layout{});
   auto reason = coopmat2_family().not_applicable(p, d);
   if (d.matrix2.extension) {
     GTEST_SKIP() << "this device has VK_NV_cooperative_matrix2; the H200 run covers it";
@@ -272,7 +272,7 @@ TEST(CooperativeMatrix2, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksI
 
 TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
   const vk::DeviceInfo& d = device().info();
-  GemmProblem p = problem_of({64, 64, 64, 1}, DType::f16, Layout{});
+  GemmProblem p = operation_problem({64, 64, 64, 1}, DType::f16, Layout{});
   auto reason = coopmat_family().not_applicable(p, d);
   if (d.matrix.extension) {
     GTEST_SKIP() << "this device has VK_KHR_cooperative_matrix; the H200 run covers it";
@@ -288,7 +288,7 @@ TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt
 TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   const uint32_t max_z = device().info().max_workgroup_count[2];
   ASSERT_LE(max_z, 1u << 20) << "this device's limit is too large to exceed cheaply";
-  GemmProblem p = problem_of({1, 2, 3, uint64_t(max_z) + 5}, DType::f32, Layout{});
+  GemmProblem p = operation_problem({1, 2, 3, uint64_t(max_z) + 5}, DType::f32, Layout{});
   GemmRunner runner(device(), p, RunOptions{});
   Config tiled{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}};
   Measurement m = runner.verify(tiled_family(), tiled);

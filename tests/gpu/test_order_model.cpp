@@ -24,7 +24,7 @@ size_t differing(const std::vector<float>& x, const std::vector<float>& y) {
   return n;
 }
 
-GemmProblem problem_of(Shape shape, DType dtype, Layout layout) {
+GemmProblem order_problem(Shape shape, DType dtype, Layout layout) {
   GemmProblem p;
   p.shape = shape;
   p.dtype = dtype;
@@ -87,9 +87,9 @@ TEST_F(OrderModel, FewRowsBitsEqualTheHostModelOfSlicesAndRanges) {
   };
   // Unaligned rows read in shifted units (N = 77), aligned vectors (N = 96), batches, every type; both layouts of
   // op(A), with and without bias + relu.
-  const Case cases[] = {{problem_of({3, 77, 1000, 1}, DType::f32, Layout{false, false}), 8, 8, 4, 4},
-                        {problem_of({5, 96, 1000, 2}, DType::bf16, Layout{true, false}), 16, 4, 1, 8},
-                        {problem_of({2, 40, 520, 1}, DType::f16, Layout{false, false}), 8, 16, 8, 8}};
+  const Case cases[] = {{order_problem({3, 77, 1000, 1}, DType::f32, Layout{false, false}), 8, 8, 4, 4},
+                        {order_problem({5, 96, 1000, 2}, DType::bf16, Layout{true, false}), 16, 4, 1, 8},
+                        {order_problem({2, 40, 520, 1}, DType::f16, Layout{false, false}), 8, 16, 8, 8}};
   const RunOptions options;
   for (const Case& cs : cases)
     for (Layout layout : kStoredKxN)
@@ -117,9 +117,9 @@ TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
   };
   // Aligned rows with op(A) read in chunks (K = 1000, A stored M x K), rows shifted differently with a head and a
   // tail each (K = 1003), batches, every type; A transposed too (the element path), with and without bias + relu.
-  const Case cases[] = {{problem_of({3, 21, 1000, 1}, DType::f32, Layout{false, true}), 64, 2, 2},
-                        {problem_of({2, 19, 1003, 2}, DType::bf16, Layout{true, true}), 32, 4, 1},
-                        {problem_of({4, 9, 1003, 1}, DType::f16, Layout{false, true}), 128, 1, 2}};
+  const Case cases[] = {{order_problem({3, 21, 1000, 1}, DType::f32, Layout{false, true}), 64, 2, 2},
+                        {order_problem({2, 19, 1003, 2}, DType::bf16, Layout{true, true}), 32, 4, 1},
+                        {order_problem({4, 9, 1003, 1}, DType::f16, Layout{false, true}), 128, 1, 2}};
   const RunOptions options;
   const uint32_t subgroup = device().info().subgroup_size;
   for (const Case& cs : cases)
@@ -162,12 +162,12 @@ TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
   // K = 1000 and 300 leave partial chains, blocks and groups at the end of every range; every range holds three or
   // more groups, so their order shows. Every layout, with and without bias + relu.
   const Case cases[] = {
-      {problem_of({40, 24, 1000, 1}, DType::f32, Layout{false, false}), &tiled_family(), tile(32, 32, 16, 4, 2), 1},
-      {problem_of({33, 70, 300, 2}, DType::bf16, Layout{true, false}), &tiled_family(), tile(64, 32, 32, 4, 4), 1},
-      {problem_of({17, 45, 1000, 1}, DType::f32, Layout{false, true}), &splitk_family(), split(16, 3), 3},
-      {problem_of({17, 45, 1600, 1}, DType::f16, Layout{true, true}), &splitk_family(), split(32, 4), 4},
-      {problem_of({9, 20, 301, 1}, DType::f32, Layout{false, false}), &naive_family(), Config{{{"wg", 64}}}, 1},
-      {problem_of({9, 20, 301, 1}, DType::bf16, Layout{true, true}), &naive_family(), Config{{{"wg", 128}}}, 1}};
+      {order_problem({40, 24, 1000, 1}, DType::f32, Layout{false, false}), &tiled_family(), tile(32, 32, 16, 4, 2), 1},
+      {order_problem({33, 70, 300, 2}, DType::bf16, Layout{true, false}), &tiled_family(), tile(64, 32, 32, 4, 4), 1},
+      {order_problem({17, 45, 1000, 1}, DType::f32, Layout{false, true}), &splitk_family(), split(16, 3), 3},
+      {order_problem({17, 45, 1600, 1}, DType::f16, Layout{true, true}), &splitk_family(), split(32, 4), 4},
+      {order_problem({9, 20, 301, 1}, DType::f32, Layout{false, false}), &naive_family(), Config{{{"wg", 64}}}, 1},
+      {order_problem({9, 20, 301, 1}, DType::bf16, Layout{true, true}), &naive_family(), Config{{{"wg", 128}}}, 1}};
   const RunOptions options;
   for (const Case& cs : cases)
     for (Layout layout : kEveryLayout)
