@@ -1,5 +1,5 @@
 // `gemmtune tune`: for each shape and dtype, sweep, verify and time; keep the table on disk current after every
-// entry so nothing measured is lost.
+// entry so nothing measured is lost. (`list` and `bench` take the same options: list_command.cpp, bench_command.cpp.)
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
@@ -17,6 +17,7 @@
 #include "cli/live_line.hpp"
 #include "cli/named_config.hpp"
 #include "cli/options.hpp"
+#include "cli/requested.hpp"
 #include "cli/tune_output.hpp"
 #include "core/error.hpp"
 #include "core/files.hpp"
@@ -178,183 +179,6 @@ class StopOnSignals {
 };
 
 }  // namespace
-
-/// Every problem of the request, shape by shape, then layout, then dtype.
-std::vector<GemmProblem> problems_of(const TuneCommandOptions& o, const ShapeRequest& request) {
-  // A shapes-file line's own dtype or layout replaces --dtype or --layout for that line.
-  const std::vector<Layout> layouts = request.layout ? std::vector<Layout>{*request.layout} : o.layouts;
-  const std::vector<DType> dtypes = request.dtype ? std::vector<DType>{*request.dtype} : o.dtypes;
-  std::vector<GemmProblem> problems;
-  for (const Layout& layout : layouts) {
-    for (DType dtype : dtypes) {
-      GemmProblem problem = o.operation;
-      problem.shape = request.shape;
-      problem.dtype = dtype;
-      problem.layout = layout;
-      problems.push_back(problem);
-    }
-  }
-  return problems;
-}
-
-/// The requested variants, restricted to the search space (--space FILE, or the built-in default).
-std::vector<KernelFamily> families_of(const TuneCommandOptions& o) {
-  std::vector<const KernelFamily*> chosen;
-  if (o.variants.empty()) chosen = kernel_families();
-  for (const std::string& name : o.variants) chosen.push_back(find_family(name));
-  if (o.space.empty()) return apply_space(default_space_text(), "configs/spaces/default.json (built in)", chosen);
-  return apply_space(read_file(o.space), o.space, chosen);
-}
-
-std::vector<const KernelFamily*> pointers(const std::vector<KernelFamily>& families) {
-  std::vector<const KernelFamily*> out;
-  for (const KernelFamily& f : families) out.push_back(&f);
-  return out;
-}
-
-/// A --kernels glob that names no config of the swept variants in any requested dtype is a mistake, not an
-/// empty sweep (other tools then silently run nothing): one line and exit 2, before any Vulkan work.
-void check_kernels_glob(const TuneCommandOptions& o, const std::vector<KernelFamily>& families) {
-  if (o.kernels.empty() || families.empty()) return;
-  std::set<DType> dtypes;
-  for (const ShapeRequest& shape : o.shapes) {
-    for (const GemmProblem& p : problems_of(o, shape)) dtypes.insert(p.dtype);
-  }
-  std::string names;
-  for (DType dtype : dtypes) {
-    names += (names.empty() ? "" : ", ") + std::string(dtype_name(dtype));
-    for (const KernelFamily& family : families) {
-      for (const Config& c : family.all_configs()) {
-        if (name_matches(o.kernels, family.config_name(c, dtype))) return;
-      }
-    }
-  }
-  const KernelFamily& first = families.front();
-  throw usage_error("--kernels", o.kernels,
-                    "matches no config of the variants swept in " + names + " (names look like " +
-                        first.config_name(first.all_configs().front(), *dtypes.begin()) + ")");
-}
-
-int run_list(const TuneCommandOptions& o, bool why, bool json) {
-  for (const ShapeRequest& shape : o.shapes) {
-    for (const GemmProblem& p : problems_of(o, shape)) resolve(p);
-  }
-  const std::vector<KernelFamily> families = families_of(o);
-  check_kernels_glob(o, families);
-  vk::Instance instance(vk::validation_requested_by_env());
-  const vk::DeviceInfo info = instance.select(o.device).info;
-  nlohmann::json problems = nlohmann::json::array();  // --json: one object per problem, printed at the end
-  for (const ShapeRequest& shape : o.shapes) {
-    for (const GemmProblem& problem : problems_of(o, shape)) {
-      SearchSpace space = build_search_space(pointers(families), problem, info);
-      const size_t filtered = keep_matching(space, o.kernels);
-      order_for_screening(space.candidates, problem);
-      if (json) {
-        nlohmann::json entry = {{"m", problem.shape.m},
-                                {"n", problem.shape.n},
-                                {"k", problem.shape.k},
-                                {"batch", problem.shape.batch},
-                                {"dtype", std::string(dtype_name(problem.dtype))},
-                                {"layout", problem.layout.name()},
-                                {"candidates", nlohmann::json::array()},
-                                {"left_out_by_kernels", filtered},
-                                {"pruned", nlohmann::json::array()},
-                                {"not_applicable", nlohmann::json::array()}};
-        for (const Candidate& c : space.candidates) entry["candidates"].push_back(c.name);
-        for (const PrunedConfig& pc : space.pruned)
-          entry["pruned"].push_back({{"name", pc.name}, {"code", pc.code}, {"reason", pc.reason}});
-        for (const NotApplicable& n : space.not_applicable)
-          entry["not_applicable"].push_back({{"variant", n.variant}, {"reason", n.reason}});
-        problems.push_back(std::move(entry));
-        continue;
-      }
-      std::printf("%s on %s: %zu candidates, %zu pruned%s\n", describe(problem).c_str(), info.name.c_str(),
-                  space.candidates.size(), space.pruned.size(),
-                  filtered ? (", " + std::to_string(filtered) + " left out by --kernels").c_str() : "");
-      for (const Candidate& c : space.candidates) std::printf("  %s\n", c.name.c_str());
-      if (!why) continue;
-      for (const PrunedConfig& pc : space.pruned)
-        std::printf("  pruned %s: %s: %s\n", pc.name.c_str(), pc.code.c_str(), pc.reason.c_str());
-      for (const NotApplicable& n : space.not_applicable)
-        std::printf("  not applicable %s: %s\n", n.variant.c_str(), n.reason.c_str());
-    }
-  }
-  if (json) std::printf("%s\n", nlohmann::json{{"device", info.name}, {"problems", problems}}.dump(2).c_str());
-  return 0;
-}
-
-int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
-  const NamedConfig named = config_named(config_name, "--config");
-  const KernelFamily* family = named.family;
-  const DType dtype = named.dtype;
-  TuneCommandOptions single = o;
-  single.dtypes = {dtype};
-  for (const ShapeRequest& shape : o.shapes) {
-    for (const GemmProblem& p : problems_of(single, shape)) resolve(p);
-  }
-
-  vk::Instance instance(vk::validation_requested_by_env());
-  vk::Device device(instance, instance.select(o.device));
-  ExitCode worst = ExitCode::ok;
-  nlohmann::json results = nlohmann::json::array();  // --json: one object per problem, printed at the end
-  for (const ShapeRequest& shape : o.shapes) {
-    for (const GemmProblem& problem : problems_of(single, shape)) {
-      SearchSpace space = build_search_space({family}, problem, device.info());
-      for (const NotApplicable& n : space.not_applicable) {
-        throw Error(ExitCode::unsupported, "--config: '" + config_name + "': " + n.variant + " cannot serve " +
-                                               describe(problem) + ": " + n.reason);
-      }
-      for (const PrunedConfig& pc : space.pruned) {
-        if (pc.name == config_name) {
-          throw Error(ExitCode::unsupported,
-                      "--config: '" + config_name + "': pruned on " + device.info().name + ": " + pc.reason);
-        }
-      }
-      RunOptions run;
-      run.seed = o.seed;
-      run.cold_bytes = o.cold ? kColdBytes : 0;
-      GemmRunner runner(device, problem, run);
-      const Measurement m = runner.evaluate(*family, named.config, o.warmup, o.samples);
-      if (m.disposition != Disposition::passed) worst = ExitCode::unverified;
-      if (o.json) {
-        nlohmann::json statistics = nlohmann::json::object();  // the driver's, where it lists them (registers)
-        for (const auto& [name, value] : m.pipeline_statistics) statistics[name] = value;
-        results.push_back({{"m", problem.shape.m},
-                           {"n", problem.shape.n},
-                           {"k", problem.shape.k},
-                           {"batch", problem.shape.batch},
-                           {"dtype", std::string(dtype_name(problem.dtype))},
-                           {"layout", problem.layout.name()},
-                           {"cold", o.cold},
-                           {"config", config_name},
-                           {"disposition", disposition_name(m.disposition)},
-                           {"detail", m.detail},
-                           {"median_us", m.median_us},
-                           {"min_us", m.min_us},
-                           {"compile_ms", m.compile_ms},
-                           {"cv", m.cv},
-                           {"gflops", m.gflops},
-                           {"samples", m.samples_us.size()},
-                           {"runs_per_sample", m.runs_per_sample},
-                           {"error", m.error.error},
-                           {"bound", m.error.bound},
-                           {"pipeline_statistics", statistics}});
-        continue;
-      }
-      if (m.disposition != Disposition::passed) {
-        std::printf("%s %s: %s: %s\n", describe(problem).c_str(), config_name.c_str(), disposition_name(m.disposition),
-                    m.detail.c_str());
-        continue;
-      }
-      std::printf("%s%s %s: median %.2f us, min %.2f us, %.2f %s, %zux%u samples, error %.1e / %.0e\n",
-                  describe(problem).c_str(), o.cold ? " cold" : "", config_name.c_str(), m.median_us, m.min_us,
-                  m.gflops, is_integer(problem.dtype) ? "GOP/s" : "GFLOP/s", m.samples_us.size(), m.runs_per_sample,
-                  m.error.error, m.error.bound);
-    }
-  }
-  if (o.json) std::printf("%s\n", nlohmann::json{{"results", results}}.dump(2).c_str());
-  return static_cast<int>(worst);
-}
 
 namespace {
 constexpr int kMaxDeviceLosses = 16;  // losses and timeouts per run: a device that keeps failing ends it (exit 4)
