@@ -362,6 +362,24 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+/// An option given an empty value (`--budget ""`) is refused: taken as left out, it would run the default the user
+/// did not ask for. Flags take no value and are never empty.
+void refuse_empty_values(const CLI::App& app) {
+  std::vector<const CLI::App*> apps{&app};
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return a->parsed(); })) apps.push_back(sub);
+  for (const CLI::App* a : apps) {
+    for (const CLI::Option* option : a->get_options()) {
+      if (option->count() == 0 || option->get_expected_max() == 0) continue;
+      for (const std::string& value : option->results()) {
+        if (!value.empty()) continue;
+        throw usage_error(option->get_name(), value,
+                          option->nonpositional() ? "an empty value (leave the option out for its default)"
+                                                  : "an empty value");
+      }
+    }
+  }
+}
+
 /// " (did you mean --budget?)" for the first unknown --option in CLI11's message that is within two edits of an option
 /// of the command line (any command's), or "".
 std::string nearest_option_hint(const CLI::App& app, const std::string& message) {
@@ -508,6 +526,7 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw Error(ExitCode::usage, e.what() + nearest_option_hint(app, e.what()));
   }
+  refuse_empty_values(app);
   const char* no_color_env = std::getenv("NO_COLOR");
   const bool colorless = g.no_color || (no_color_env != nullptr && *no_color_env != '\0');
   setup_logging(g.quiet ? -1 : g.verbose ? 1 : 0, g.log_json, colorless);

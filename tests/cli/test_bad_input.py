@@ -37,6 +37,21 @@ class BadInput(unittest.TestCase):
             self.assertEqual(rc, 2, f"{shape!r}: {err}")
             self.assertIn("--shape", self.one_line(err, repr(shape)), repr(shape))
 
+    def test_an_empty_option_value_is_refused_naming_the_option(self):
+        # Taken as left out, each of these ran its default (--budget "" a 90 s tune) or a run nobody asked for.
+        tune = ["--budget", "--total-budget", "--screen-warmup", "--shard", "--mode", "--activation", "--variants",
+                "--kernels", "--device", "--space", "--seed", "--alpha", "--lda", "--dtype", "--out", "--strategy"]
+        for option in tune:
+            rc, err = run("--shape", "8x8x8", option, "")  # refused after parsing, before any work
+            self.assertEqual(rc, 2, f"{option}: {err}")
+            self.assertEqual(self.one_line(err, option),
+                             f"gemmtune: error: {option}: '': an empty value (leave the option out for its default)")
+        for args in (["lookup", "t.json", "--shape", "8x8x8", "--dtype", ""], ["merge", "", "-o", "out.json"],
+                     ["compare", "a.json", "b.json", "--format", ""]):
+            rc, err = run(*args)
+            self.assertEqual(rc, 2, f"{args}: {err}")
+            self.assertIn(": '': an empty value", self.one_line(err, str(args)))
+
     def test_damaged_tables(self):
         files = corpus("tables")
         self.assertGreaterEqual(len([f for f in files if "/ok-" not in f]), 40)
