@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -362,19 +363,35 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-/// An option given an empty value (`--budget ""`) is refused: taken as left out, it would run the default the user
-/// did not ask for. Flags take no value and are never empty.
-void refuse_empty_values(const CLI::App& app) {
+/// What CLI11 lets through and the user did not mean: an empty value (`--budget ""`), taken as left out, would run
+/// the default nobody asked for; an unsigned option's `-1` wraps to 2^64 - 1 and a value past 2^64 - 1
+/// saturates to it. Each is refused with the option and the value as written. Flags take no value.
+void check_option_values(const CLI::App& app) {
   std::vector<const CLI::App*> apps{&app};
   for (const CLI::App* sub : app.get_subcommands([](const CLI::App* a) { return a->parsed(); })) apps.push_back(sub);
   for (const CLI::App* a : apps) {
     for (const CLI::Option* option : a->get_options()) {
       if (option->count() == 0 || option->get_expected_max() == 0) continue;
+      const bool unsigned_value = option->get_type_name().rfind("UINT", 0) == 0;
       for (const std::string& value : option->results()) {
-        if (!value.empty()) continue;
-        throw usage_error(option->get_name(), value,
-                          option->nonpositional() ? "an empty value (leave the option out for its default)"
-                                                  : "an empty value");
+        if (value.empty()) {
+          throw usage_error(
+              option->get_name(), value,
+              option->nonpositional() ? "an empty value (leave the option out for its default)" : "an empty value");
+        }
+        if (!unsigned_value) continue;
+        uint64_t parsed = 0;
+        const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+        if (value[0] == '-' || value[0] == '+') {
+          throw usage_error(option->get_name(), value, "a sign where an unsigned integer is expected");
+        }
+        // CLI11 reads a leading zero as octal (010 is 8): the user meant decimal or made a typo.
+        if (value.size() > 1 && value[0] == '0' && error == std::errc() && end == value.data() + value.size())
+          throw usage_error(option->get_name(), value, "a leading zero (write the decimal value without it)");
+        if (error == std::errc::result_out_of_range)
+          throw usage_error(option->get_name(), value, "past the largest value, 18446744073709551615");
+        if (error != std::errc() || end != value.data() + value.size())
+          throw usage_error(option->get_name(), value, "not an unsigned decimal integer");
       }
     }
   }
@@ -526,7 +543,7 @@ int run_cli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw Error(ExitCode::usage, e.what() + nearest_option_hint(app, e.what()));
   }
-  refuse_empty_values(app);
+  check_option_values(app);
   const char* no_color_env = std::getenv("NO_COLOR");
   const bool colorless = g.no_color || (no_color_env != nullptr && *no_color_env != '\0');
   setup_logging(g.quiet ? -1 : g.verbose ? 1 : 0, g.log_json, colorless);

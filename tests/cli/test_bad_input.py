@@ -52,6 +52,21 @@ class BadInput(unittest.TestCase):
             self.assertEqual(rc, 2, f"{args}: {err}")
             self.assertIn(": '': an empty value", self.one_line(err, str(args)))
 
+    def test_an_unsigned_option_takes_no_sign_and_nothing_past_its_range(self):
+        # CLI11 wraps -1 to 2^64 - 1 and saturates past it: each is refused as written, naming the option.
+        cases = {"-1": "a sign where an unsigned integer is expected",
+                 "+5": "a sign where an unsigned integer is expected",
+                 "18446744073709551616": "past the largest value, 18446744073709551615",
+                 "0x10": "not an unsigned decimal integer",
+                 "010": "a leading zero (write the decimal value without it)"}
+        for option in ["--seed", "--stride-a", "--lda", "--offset-c", "--bias-offset"]:
+            for value, why in cases.items():
+                rc, err = run("--shape", "8x8x8", f"{option}={value}")  # refused after parsing, before any work
+                self.assertEqual(rc, 2, f"{option}={value}: {err}")
+                self.assertEqual(self.one_line(err, option), f"gemmtune: error: {option}: '{value}': {why}")
+        rc, err = run("list", "--shape", "8x8x8", "--lda", "18", "--kernels", "tiled_f32_bm32_bn32_bk8_tm1_tn1")
+        self.assertEqual(rc, 0, err)
+
     def test_damaged_tables(self):
         files = corpus("tables")
         self.assertGreaterEqual(len([f for f in files if "/ok-" not in f]), 40)
