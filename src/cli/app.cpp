@@ -184,7 +184,12 @@ void resolve_tune_args(TuneArgs& args) {
   op.b.batch_stride = args.stride_b;
   op.c.batch_stride = args.stride_c;
   parse_strategy(args.parsed.strategy, "--strategy");  // refused here, before any work
-  if (!args.budget.empty()) args.parsed.budget_s = parse_seconds(args.budget, "--budget");
+  if (!args.budget.empty()) {
+    args.parsed.budget_s = parse_seconds(args.budget, "--budget");
+    // As --total-budget: 0 is no budget, not "the least"; a tiny one still screens and samples one config.
+    if (args.parsed.budget_s <= 0.0)
+      throw usage_error("--budget", args.budget, "must be more than 0 s (a tiny budget, 0.01, runs one config)");
+  }
   if (!args.screen_warmup.empty()) {
     args.parsed.screen_warmup_s = parse_seconds(args.screen_warmup, "--screen-warmup");
     if (args.parsed.screen_warmup_s > 60.0) throw usage_error("--screen-warmup", args.screen_warmup, "at most 60 s");

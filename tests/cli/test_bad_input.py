@@ -67,6 +67,13 @@ class BadInput(unittest.TestCase):
         rc, err = run("list", "--shape", "8x8x8", "--lda", "18", "--kernels", "tiled_f32_bm32_bn32_bk8_tm1_tn1")
         self.assertEqual(rc, 0, err)
 
+    def test_a_budget_of_nothing_is_refused_as_the_total_budget_is(self):
+        for option in ["--budget", "--total-budget"]:
+            for value in ["0", "0s", "-1"]:
+                rc, err = run("--shape", "8x8x8", option, value)
+                self.assertEqual(rc, 2, f"{option} {value}: {err}")
+                self.assertIn(f"{option}: '{value}': ", self.one_line(err, option))
+
     def test_damaged_tables(self):
         files = corpus("tables")
         self.assertGreaterEqual(len([f for f in files if "/ok-" not in f]), 40)
@@ -87,7 +94,7 @@ class BadInput(unittest.TestCase):
                     original = f.read()
                 with open(out, "wb") as f:
                     f.write(original)
-                rc, err = run("--shape", "4x4x4", "--budget", "0", "--out", out)
+                rc, err = run("--shape", "4x4x4", "--budget", "0.01", "--out", out)
                 self.assertEqual(rc, 2, f"--out {name}: {err}")
                 with open(out, "rb") as f:
                     self.assertEqual(f.read(), original, name)

@@ -273,7 +273,7 @@ class Tune(unittest.TestCase):
 
     def test_default_output_is_gemmtune_device_in_the_working_folder(self):
         with tempfile.TemporaryDirectory() as d:
-            rc, _, err = run("--shape", "4x4x4", "--budget", "0", "--samples", "3", cwd=d)
+            rc, _, err = run("--shape", "4x4x4", "--budget", "0.01", "--samples", "3", cwd=d)
             self.assertEqual(rc, 0, err)
             files = sorted(os.listdir(d))
             self.assertEqual(len(files), 3)
@@ -648,7 +648,7 @@ class Peak(unittest.TestCase):
             peak = load_json(path)["device"]["peak"]
             self.assertEqual(peak["f32_tflops"], measured["f32_tflops"])
             self.assertIsNone(peak["coopmat_f16_tflops"])
-            rc, _, err = run("--shape", "4x4x4", "--budget", "0", "--samples", "3", "--out", path)
+            rc, _, err = run("--shape", "4x4x4", "--budget", "0.01", "--samples", "3", "--out", path)
             self.assertEqual(rc, 0, err)
             table = load_json(path)
             self.assertEqual(table["device"]["peak"], peak)
