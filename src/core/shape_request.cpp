@@ -1,6 +1,8 @@
 #include "core/shape_request.hpp"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "core/error.hpp"
 
@@ -102,10 +104,17 @@ std::vector<Shape> expand_shape_pattern(std::string_view text, const std::string
 }
 
 void append_unique(std::vector<ShapeRequest>& list, const std::vector<ShapeRequest>& more) {
+  // The same problem under another name or cold marker is still the same problem: the first line wins. One set of
+  // keys a call keeps a file of 200 000 lines linear (a search of the list per line was quadratic).
+  using Key = std::tuple<uint64_t, uint64_t, uint64_t, uint64_t, int, std::string>;
+  auto key = [](const ShapeRequest& r) {
+    return Key{
+        r.shape.m, r.shape.n, r.shape.k, r.shape.batch, r.dtype ? int(*r.dtype) : -1, r.layout ? r.layout->name() : ""};
+  };
+  std::set<Key> seen;
+  for (const ShapeRequest& r : list) seen.insert(key(r));
   for (const ShapeRequest& r : more) {
-    // The same problem under another name or cold marker is still the same problem: the first line wins.
-    auto same = [&](const ShapeRequest& e) { return e.shape == r.shape && e.dtype == r.dtype && e.layout == r.layout; };
-    if (std::none_of(list.begin(), list.end(), same)) list.push_back(r);
+    if (seen.insert(key(r)).second) list.push_back(r);
   }
 }
 
@@ -120,9 +129,13 @@ std::vector<ShapeRequest> parse_shape_requests(std::string_view text, const std:
 }
 
 std::vector<ShapeRequest> parse_shapes_file(const std::string& text, const std::string& source) {
-  std::vector<ShapeRequest> out;
+  std::vector<ShapeRequest> all;
   size_t line_no = 0;
-  for (std::string_view line : split(text, '\n')) {
+  // A UTF-8 byte-order mark, as editors on some systems write it, is no part of the first line (the JSON readers
+  // accept it too).
+  std::string_view body = text;
+  if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);
+  for (std::string_view line : split(body, '\n')) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
@@ -153,14 +166,14 @@ std::vector<ShapeRequest> parse_shapes_file(const std::string& text, const std::
                           "unexpected here (a line is [name] MxNxK[xB] [dtype] [layout] [cold], in that order)");
       }
     }
-    std::vector<ShapeRequest> expanded;
     for (const Shape& s : shapes) {
       ShapeRequest r = proto;
       r.shape = s;
-      expanded.push_back(r);
+      all.push_back(r);
     }
-    append_unique(out, expanded);
   }
+  std::vector<ShapeRequest> out;
+  append_unique(out, all);
   if (out.empty()) throw usage_error(source, "", "no shapes in the file (only comments and blank lines)");
   return out;
 }

@@ -1,6 +1,7 @@
 // Ranges in --shape, shapes files and the built-in suites' format.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 
 #include "core/error.hpp"
@@ -112,3 +113,30 @@ TEST(ShapesFile, BadLinesNameFileLineTokenAndReason) {
     EXPECT_NE(message.find(fragment), std::string::npos) << message;
   }
 }
+
+namespace gemmtune {
+namespace {
+
+TEST(ShapesFile, AByteOrderMarkIsNoPartOfTheFirstLine) {
+  const std::vector<ShapeRequest> r = parse_shapes_file("\xEF\xBB\xBFq 8x16x32 f16 nt\n8x8x8\n", "s.txt");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].name, "q");
+  EXPECT_EQ(r[0].shape, (Shape{8, 16, 32, 1}));
+}
+
+TEST(ShapesFile, ParsingIsLinear) {
+  // 200 000 distinct lines and their 200 000 duplicates: a search of the list per line took minutes.
+  std::string text;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 1; i <= 200000; ++i) text += "p" + std::to_string(i) + " " + std::to_string(i) + "x8x8 nt\n";
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<ShapeRequest> r = parse_shapes_file(text, "big.txt");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.size(), 200000u);
+  EXPECT_EQ(r.back().name, "p200000");  // the first of each pair wins
+  EXPECT_LT(s, 1.0);
+}
+
+}  // namespace
+}  // namespace gemmtune
