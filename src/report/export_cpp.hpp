@@ -19,6 +19,10 @@ std::string export_cpp_header(const TuningTable& table, const std::string& ns, c
 
 /// A C++ identifier (letters, digits, '_', not starting with a digit).
 bool cpp_identifier(const std::string& s);
+/// Refuses (usage error naming --namespace) a namespace name the generated code could not use: not an identifier,
+/// a C++ keyword or alternative token, or a name reserved to the implementation (a double underscore anywhere, an
+/// underscore and a capital letter first) or the standard library's `std`.
+void check_namespace_name(const std::string& ns);
 /// A C++ string literal of `s`.
 std::string cpp_literal(const std::string& s);
 

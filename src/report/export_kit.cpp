@@ -143,7 +143,7 @@ std::string header_comment(const TuningTable& table, const std::string& source) 
 std::vector<std::pair<std::string, std::string>> export_kit_files(
     const TuningTable& table, const std::string& ns, const std::string& source, const ShapeNeedsOf& needs_of,
     const KitKernelOf& kernel_of, const std::string& rules_header, const std::string& vulkan_header) {
-  if (!cpp_identifier(ns)) throw usage_error("--namespace", ns, "not a C++ identifier");
+  check_namespace_name(ns);
   // Every config the table chose, then the default config of every input type (lookup's answer for a type or layout
   // the table lacks), in first-seen order.
   std::vector<ExportedConfig> configs;

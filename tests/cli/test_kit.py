@@ -141,6 +141,15 @@ class Kit(unittest.TestCase):
         r = run([BIN, "export", self.table, "--format", "kit", "--out", out, "--namespace", "9lives"])
         self.assertEqual(r.returncode, 2)
         self.assertIn("--namespace: '9lives': not a C++ identifier", r.stderr)
+        # Identifiers the generated code could not use: a keyword, reserved names, std; for both formats.
+        for ns, why in [("class", "a C++ keyword"), ("and", "a C++ keyword"), ("a__b", "reserved"),
+                        ("_Tuned", "reserved"), ("std", "the standard library's namespace")]:
+            for fmt in (["--format", "kit", "--out", out], ["--format", "cpp"]):
+                r = run([BIN, "export", self.table, *fmt, "--namespace", ns])
+                self.assertEqual(r.returncode, 2, f"{ns} {fmt}: {r.stderr}")
+                self.assertIn(f"--namespace: '{ns}': {why}", r.stderr)
+                self.assertEqual(r.stdout, "")
+        self.assertFalse(os.path.exists(out))
         table = json.loads(read(self.table))
         table["entries"][0]["best"]["name"] = "warptile_f32_bm48_bn128"
         bad = os.path.join(self.dir, "bad.json")
