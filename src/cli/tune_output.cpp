@@ -98,7 +98,7 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
     const size_t all = r.evaluated.size() + r.skipped;
     const double per = r.screened > 0 ? r.screening_s / double(r.screened) : r.search_s / double(r.evaluated.size());
     const double finals_s = std::max(0.0, r.search_s - r.screening_s);
-    const double whole = (per * double(all) + finals_s) / (0.9 * (1.0 - kFinalsFloorShare));
+    const double whole = (per * double(all) + finals_s) / ((1.0 - kBaselineBoxShare) * (1.0 - kFinalsFloorShare));
     std::printf(
         "  screened %zu of %zu candidates (%.0f %%); at this run's %.2f s a config, --budget %.0f (%s) for this "
         "problem alone would screen them all\n",

@@ -35,6 +35,12 @@ Strategy parse_strategy(const std::string& name, const std::string& option) {
   throw usage_error(option, name, "expected screen, adaptive, random or exhaustive");
 }
 
+double baseline_kept_s(const TuneOptions& o, double best_us, double check_s) {
+  if (!o.baseline) return 0.0;
+  if (!std::isfinite(best_us)) return o.baseline_box_s;
+  return std::min(o.baseline_box_s, kFinalsMargin * baseline_estimate_s(best_us, check_s));
+}
+
 void ScreeningCost::add(const Measurement& m) {
   build_ms += m.compile_ms;
   verify_ms += m.verify_ms;
@@ -167,14 +173,6 @@ double finalist_cost_s(double median_us, int rounds, const TuneOptions& o, doubl
   return run_s + check_s + std::max(o.warmup * sample_s, o.run.warmup_ns * 1e-9) + double(rounds) * sample_s;
 }
 
-/// What the search keeps for the baseline after it: the box until a config is verified, then kFinalsMargin x the
-/// baseline's estimate from the fastest run so far where that is less.
-double baseline_kept_s(const TuneOptions& o, double best_us, double check_s) {
-  if (!o.baseline) return 0.0;
-  if (!std::isfinite(best_us)) return o.baseline_box_s;
-  return std::min(o.baseline_box_s, kFinalsMargin * baseline_estimate_s(best_us, check_s));
-}
-
 /// Where screening ends, in seconds of the search (see kFinalsMargin): the share of what the baseline's box leaves
 /// at first; once configs are verified, where that is later, the budget less kFinalsMargin x the cost of the finals
 /// the fastest of them would have (full samples) and of the baseline, at least kFinalsFloorShare of the budget.
@@ -230,12 +228,12 @@ size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candida
 /// fits before ScreenEnd (the budget less the finals' reserve). The first candidate always runs, so a tiny budget
 /// still yields a result; configs the journal already holds are taken from it.
 Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, ScreeningStrategy& order, Evaluator& ev,
-                const TuneOptions& o, const ProgressFn& progress, double start, double share) {
+                const TuneOptions& o, const ProgressFn& progress, double start, double share, double check_s) {
   auto spent = [&] { return ev.now_s() - start; };
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
   BatchBuilder builder;
-  ScreenEnd end(o, share, host_check_cost_s(r.problem, o.run.keep_clocks));
+  ScreenEnd end(o, share, check_s);
   double runs_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
@@ -295,7 +293,8 @@ double finals_cost_s(const std::vector<EvaluatedConfig*>& finals, const TuneOpti
 /// clock drift and thermal changes hit every finalist alike: as many rounds as the rest of the budget holds (from
 /// the screening times), at least 3, at most --samples.
 void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
-                const std::vector<const Candidate*>& candidates, Evaluator& ev, const TuneOptions& o, double start) {
+                const std::vector<const Candidate*>& candidates, Evaluator& ev, const TuneOptions& o, double start,
+                double check_s) {
   std::vector<double> estimate_us;
   if (o.on_phase) o.on_phase("finals", "preparing " + std::to_string(finals.size()));
   for (size_t f = 0; f < finals.size(); ++f) {
@@ -313,9 +312,7 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
   }
   double best_us = HUGE_VAL;
   for (double us : estimate_us) best_us = std::min(best_us, us);
-  const double left_s =
-      std::max(0.0, o.budget_s - baseline_kept_s(o, best_us, host_check_cost_s(r.problem, o.run.keep_clocks)) -
-                        (ev.now_s() - start));
+  const double left_s = std::max(0.0, o.budget_s - baseline_kept_s(o, best_us, check_s) - (ev.now_s() - start));
   const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
   for (int round = 0; round < rounds; ++round) {
     if (o.on_phase) o.on_phase("finals", "round " + std::to_string(round + 1) + " of " + std::to_string(rounds));
@@ -364,7 +361,9 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
       o.strategy == Strategy::adaptive ? neighbourhood_order(candidates) : prior_order(candidates.size());
   const double start = ev.now_s();
   if (o.on_phase) o.on_phase("screening", "");
-  Screened screened = screen(r, candidates, *strategy, ev, o, progress, start, screening_share(o.strategy));
+  // What a finalist's (and the baseline's) host check of the result costs: the screen's end and the finals count it.
+  const double check_s = host_check_cost_s(r.problem, o.run.keep_clocks);
+  Screened screened = screen(r, candidates, *strategy, ev, o, progress, start, screening_share(o.strategy), check_s);
 
   // The fastest verified configs (exhaustive: all) go to the finals; the others' pipelines are released.
   std::vector<size_t> order(screened.configs.size());
@@ -387,7 +386,6 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   }
   // The finals shrink to fit: the slowest finalists are left out (one always stays) while preparing them and 3
   // rounds of samples would not fit in what the budget has left.
-  const double check_s = host_check_cost_s(r.problem, o.run.keep_clocks);
   const double finals_budget_s =
       o.budget_s - baseline_kept_s(o, finals.empty() ? HUGE_VAL : finals.front()->measurement.median_us, check_s);
   while (finals.size() > 1 && finals_cost_s(finals, o, check_s) > finals_budget_s - (ev.now_s() - start)) {
@@ -399,7 +397,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
     // Nothing more is measured: the best screened config stands, with its one sample.
     if (finals.size() > 1) finals.erase(finals.begin() + 1, finals.end());
   } else {
-    run_finals(r, finals, final_candidates, ev, o, start);
+    run_finals(r, finals, final_candidates, ev, o, start, check_s);
   }
   for (EvaluatedConfig* f : finals) f->finalist = true;
   r.search_s = ev.now_s() - start;

@@ -107,7 +107,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
   // A tenth of the budget, and at least a quarter of a second, so a tiny budget keeps a small problem's baseline;
   // the search keeps less once its screening gives the baseline's estimate.
-  const double baseline_box_s = options.baseline ? std::max(0.25, 0.1 * options.budget_s) : 0.0;
+  const double baseline_box_s = options.baseline ? std::max(0.25, kBaselineBoxShare * options.budget_s) : 0.0;
   TuneOptions search = options;
   search.budget_s = std::max(0.0, options.budget_s - elapsed());
   search.baseline_box_s = baseline_box_s;
@@ -116,9 +116,8 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   run_search(result, std::move(space.candidates), evaluator, search, progress);
   // What the search left, at least what it kept for the baseline (a search that overran does not take it).
   if (options.baseline && !result.interrupted && result.best()) {
-    const double kept_s = std::min(
-        baseline_box_s, kFinalsMargin * baseline_estimate_s(result.best()->measurement.median_us,
-                                                            host_check_cost_s(problem, options.run.keep_clocks)));
+    const double kept_s = baseline_kept_s(search, result.best()->measurement.median_us,
+                                          host_check_cost_s(problem, options.run.keep_clocks));
     time_baseline(result, runner, device, options, std::max(kept_s, options.budget_s - elapsed()));
   }
   result.elapsed_s = elapsed();

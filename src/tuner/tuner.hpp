@@ -30,9 +30,12 @@ constexpr double screening_share(Strategy s) { return s == Strategy::exhaustive 
 /// Screening ends at screening_share() of what the baseline's box leaves of the search's budget until a config is
 /// verified; then, where that is later, where what is left is kFinalsMargin x the estimate of the current
 /// finalists' full samples and the baseline's run, but at least kFinalsFloorShare of the budget (the estimate
-/// leaves out the finalists' host checks and a GPU's wait for steady clocks).
+/// leaves out a GPU's wait for steady clocks).
 inline constexpr double kFinalsMargin = 2.0;
 inline constexpr double kFinalsFloorShare = 0.05;
+/// The baseline's box: the share of a problem's budget kept for the baseline (at least 0.25 s) until a config's
+/// run gives its estimate.
+inline constexpr double kBaselineBoxShare = 0.1;
 /// Parses a strategy name; a bad one is a usage error naming `option`.
 Strategy parse_strategy(const std::string& name, const std::string& option);
 
@@ -90,8 +93,8 @@ struct TuneOptions {
   /// Called as the problem moves on: "reference", "screening", "finals" (detail: "round r of n"), "baseline".
   std::function<void(const std::string& phase, const std::string& detail)> on_phase;
   /// Also time the naive kernel's first config once (the baseline the winner's speed-up is measured against),
-  /// in a tenth of the budget (or what the search left): skipped, with TuneResult::baseline_skipped saying why,
-  /// when its estimate (kNaiveSlowdownEstimate x the winner's run, 6 runs) would not fit.
+  /// in what the search kept for it (baseline_kept_s) or what it left: skipped, with TuneResult::baseline_skipped
+  /// saying why, when its estimate (kNaiveSlowdownEstimate x the winner's run, 6 runs) would not fit.
   bool baseline = true;
   /// The most of budget_s the search leaves for the baseline (tune_problem: a tenth of the problem's budget, at
   /// least 0.25 s); once a config is screened the search keeps kFinalsMargin x baseline_estimate_s() of it
@@ -107,6 +110,10 @@ struct TuneOptions {
   const std::atomic<bool>* stop = nullptr;
   RunOptions run;
 };
+
+/// What the search keeps of o.budget_s for the baseline after it: o.baseline_box_s until a config is verified
+/// (`best_us` infinite), then kFinalsMargin x baseline_estimate_s() where that is less; 0 without a baseline.
+double baseline_kept_s(const TuneOptions& o, double best_us, double check_s);
 
 struct EvaluatedConfig {
   const KernelFamily* family;
