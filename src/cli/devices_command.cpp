@@ -110,6 +110,7 @@ nlohmann::ordered_json device_json(const vk::DeviceInfo& d) {
           {"memory_heaps", heaps_json(d)},
           {"subgroup_size", d.subgroup_size},
           {"subgroup_shuffle", d.subgroup_shuffle},
+          {"compute_units", d.compute_units},
           {"matrix", matrix_json(d)},
           {"matrix2", matrix2_json(d)},
           {"compute_queue_family", d.compute_queue_family},
@@ -181,6 +182,11 @@ void print_device(const vk::DeviceInfo& d) {
   for (size_t h = 0; h < d.heaps.size(); ++h) {
     std::printf("   memory heap %zu: %.2f GiB%s%s\n", h, double(d.heaps[h].size) / double(1ull << 30),
                 d.heaps[h].device_local ? ", device-local" : "", d.heaps[h].host_visible ? ", host-visible" : "");
+  }
+  if (d.compute_units > 0) {
+    std::printf("   compute units %u (the screening order predicts waves of tiles from them)\n", d.compute_units);
+  } else {
+    std::printf("   compute units: not listed by the driver (the screening order assumes a large GPU)\n");
   }
   print_matrix_units(d);
   if (d.timestamps()) {

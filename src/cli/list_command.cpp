@@ -25,7 +25,7 @@ int run_list(const TuneCommandOptions& o, bool why, bool json) {
     for (const GemmProblem& problem : problems_of(o, shape)) {
       SearchSpace space = build_search_space(pointers(families), problem, info);
       const size_t filtered = keep_matching(space, o.kernels);
-      order_for_screening(space.candidates, problem);
+      order_for_screening(space.candidates, problem, info);
       if (json) {
         nlohmann::json entry = {{"m", problem.shape.m},
                                 {"n", problem.shape.n},

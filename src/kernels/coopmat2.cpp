@@ -63,8 +63,8 @@ KernelFamily make_coopmat2() {
   // Screening: as for coopmat (src/kernels/coopmat.cpp), large tiles where they fill the device, 64x64 where
   // they do not, square before oblong, split-k only where the tiles alone leave it idle; 128 invocations and
   // BK 64 first (the H200's winners at 4096^3, 2048^3 and 1024x768x3072: results/h200/notes.md, step 12).
-  f.screening_rank = [](const Config& c, const GemmProblem& p) {
-    return tile_fill_cost(c.get("bm"), c.get("bn"), c.get("splits"), p) +
+  f.screening_rank = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
+    return tile_wave_cost(c.get("bm"), c.get("bn"), c.get("splits"), p, d) +
            0.5 * std::abs(std::log2(double(c.get("bm")) / c.get("bn"))) + (c.get("bk") == 64 ? 0.0 : 1.0) +
            (c.get("wg") == 128 ? 0.0 : 0.5);
   };

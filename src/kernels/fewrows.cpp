@@ -120,7 +120,7 @@ KernelFamily make_fewrows() {
   // with 16 slices and 4 loads a trip where rows are not (odd N: more invocations for the fewer, wider groups).
   // k split: the fewest splits that give 64 or more workgroups (step 18: 1x768x14336 f16 nn, 3 to 48 tiles, took
   // 31.5 us at best unsplit and 11.1 us in 32 ranges; 1x51865x768, 103 to 209 tiles, lost 2 us with 2 ranges).
-  f.screening_rank = [](const Config& c, const GemmProblem& p) {
+  f.screening_rank = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     const uint32_t vec_first = std::min<uint32_t>(16 / dtype_bytes(p.dtype), 8);
     const bool units = !resolve(p).b.rows_aligned(16 / dtype_bytes(p.dtype));
     return (c.get("cols") == 32   ? 0.0

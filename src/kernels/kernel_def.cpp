@@ -214,6 +214,26 @@ double split_fill_cost(uint64_t splits, double blocks, double fill_below, double
   return 0.5 * std::abs(std::log2(double(splits) / wanted));
 }
 
+double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& p, uint32_t compute_units) {
+  // A unit retires about 90 matrix-unit multiply-adds (staging included) in the time the reduce pass moves one of
+  // its bytes (the H200: 640 TFLOP/s and 3-4 TB/s over 132 SMs), and the pass's dispatch costs about 2 us of work.
+  constexpr double kMultiplyAddsPerByte = 90.0, kReduceDispatch = 4.0e6;
+  const uint64_t tiles = rules::ceil_div(p.shape.m, bm) * rules::ceil_div(p.shape.n, bn) * p.shape.batch * splits;
+  const double waves = double(rules::ceil_div(tiles, compute_units));
+  double time = waves * double(bm) * double(bn) * double(rules::ceil_div(p.shape.k, splits)) *
+                (1.0 + 64.0 / double(bm) + 64.0 / double(bn));
+  if (splits > 1) {
+    const double plane_bytes = 4.0 * double(p.shape.m) * double(p.shape.n) * double(p.shape.batch);
+    time += plane_bytes * double(splits + 1) / compute_units * kMultiplyAddsPerByte + kReduceDispatch;
+  }
+  return time;
+}
+
+double tile_wave_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& p, const vk::DeviceInfo& device) {
+  if (device.compute_units == 0) return tile_fill_cost(bm, bn, splits, p);
+  return 4.0 * std::log2(tile_wave_time(bm, bn, splits, p, device.compute_units));
+}
+
 double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& p) {
   auto tiles = [&](uint64_t tile_m, uint64_t tile_n, uint64_t s) {
     return (p.shape.m + tile_m - 1) / tile_m * ((p.shape.n + tile_n - 1) / tile_n) * p.shape.batch * s;

@@ -99,7 +99,7 @@ struct KernelFamily {
   /// generic order by workgroup size, work per invocation and tile size). `screening_weight` is how many of
   /// the family's configs go into each round of the round-robin over families (a variant known to be much
   /// faster where it applies gets more of a short budget).
-  std::function<double(const Config&, const GemmProblem&)> screening_rank;
+  std::function<double(const Config&, const GemmProblem&, const vk::DeviceInfo&)> screening_rank;
   uint32_t screening_weight = 1;
   /// Streams B once for a few rows of op(A) (fewrows, rowdot): for problems of M <= 16 these families open each
   /// screening round, and other families' tiles taller than 4 x M go last.
@@ -169,6 +169,14 @@ inline constexpr uint64_t kSplitFlagBytes = 4;
 /// the tiles fill a large GPU's slots (256), otherwise the fewest splits that reach 64 workgroups (under 64 tiles)
 /// or 256 (64 to 255 tiles: splitting them first, not splitting next).
 double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem);
+
+/// Screening cost of a matrix-unit tile where the device lists its compute units (4 per doubling of the predicted
+/// time): the busiest unit's work, whole waves of tiles times a tile's multiply-adds, each weighted by its staging
+/// overhead (1 + 64/bm + 64/bn: fragments loaded per multiply), plus split-k's reduce pass; elsewhere
+/// tile_fill_cost. `tile_wave_time` is the prediction itself, in multiply-adds of the busiest unit.
+double tile_wave_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem,
+                      const vk::DeviceInfo& device);
+double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem, uint32_t compute_units);
 
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
 /// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize.

@@ -21,7 +21,7 @@ constexpr uint32_t kMinSubgroup = 8;  // the kernel keeps one partial sum per 8 
 // 25, us: 4x4096x14336 f16 nt rows4 unroll1 33.5, rows2 unroll2 35.5-35.8, rows2 unroll1 36.5-36.9; 5x rows2
 // unroll1 41.4, rows4 unroll1 69.6-73.6; 8x rows2 unroll1 51.5, unroll2 54.0, rows1 64.9 or more; 8x4096x2048 f32
 // rows1 16.4-21.1, rows2 slower than all 12 of those).
-double rowdot_screening_rank(const Config& c, const GemmProblem& p) {
+double rowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
   const double groups =
       double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
   const double per_doubling = p.dtype == DType::f32 ? 0.25 : 1.0;

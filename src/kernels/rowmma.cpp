@@ -93,7 +93,7 @@ KernelFamily make_rowmma() {
   // SM of a large GPU (N / (16 FRAGS) near 128), 16 subgroups, 2 or 4 fragments a trip, wide loads. k split: none
   // where the blocks alone give about 128 workgroups, else the fewest splits that give 256 (8x768x14336 f16: 23.8
   // us unsplit, 15.7 us in 8 ranges; at N = 4096 every split lost 3-4 us: steps 17 and 18).
-  f.screening_rank = [](const Config& c, const GemmProblem& p) {
+  f.screening_rank = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
     return std::abs(std::log2(groups / 128.0)) + (c.get("sgk") == 16 ? 0.0 : 0.5) +
            (c.get("unroll") == 8 ? 0.25 : 0.0) + (c.get("wide") == 1 || c.get("regs") == 1 ? 0.0 : 0.125) +

@@ -49,7 +49,7 @@ std::optional<std::string> warp_tiles(const KernelFamily&, const Config& c, cons
 // tiles cannot reach 384 workgroups in ranges of 64 terms or more: 32 x 64 tiles (2 warps of 32 x 32), 128x768x768 in
 // 15.9 us on 48 tiles in 8 ranges against 17.9 on 24 (probe F). BK 8 throughout. The next k row's fragments read
 // early (`ahead`) for the large tiles in every layout but nt.
-double warptile_screening_rank(const Config& c, const GemmProblem& p) {
+double warptile_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
   auto tiles = [&](uint64_t bm, uint64_t bn) {
     return ceil_div(p.shape.m, bm) * ceil_div(p.shape.n, bn) * p.shape.batch;
   };

@@ -43,9 +43,10 @@ size_t keep_matching(SearchSpace& space, const std::string& glob) {
   return before - space.candidates.size();
 }
 
-void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& problem) {
+void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& problem, const vk::DeviceInfo& device) {
   auto key = [&](const Candidate& c) {
-    if (c.family->screening_rank) return std::make_tuple(false, 0LL, 0LL, c.family->screening_rank(c.config, problem));
+    if (c.family->screening_rank)
+      return std::make_tuple(false, 0LL, 0LL, c.family->screening_rank(c.config, problem, device));
     uint32_t wg = c.family->workgroup_size(c.config);
     bool good_wg = wg >= 64 && wg <= 256;
     uint64_t per_invocation = 1, tile = 1;

@@ -50,6 +50,8 @@ bool name_matches(const std::string& glob, const std::string& name);
 /// few-rows families (KernelFamily::few_rows) open every turn with 4 configs, and other families' configs with
 /// BM > 4 x M come after every other config. Deterministic.
 inline constexpr uint64_t kDecodingRows = 16;
-void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& problem);
+/// `device`: families' ranks may use its compute units (the default, none listed, gives the device-free order).
+void order_for_screening(std::vector<Candidate>& candidates, const GemmProblem& problem,
+                         const vk::DeviceInfo& device = {});
 
 }  // namespace gemmtune

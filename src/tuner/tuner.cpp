@@ -93,7 +93,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   result.pruned = std::move(space.pruned);
   result.not_applicable = std::move(space.not_applicable);
   keep_matching(space, options.kernels);
-  order_for_screening(space.candidates, problem);
+  order_for_screening(space.candidates, problem, device.info());
 
   // The budget is the problem's whole time: the reference (computed here, once), the search, and the baseline's
   // tenth, which the search leaves untouched.

@@ -144,6 +144,39 @@ bool query_pipeline_statistics(VkPhysicalDevice physical, uint32_t api_version) 
   return executable.pipelineExecutableInfo == VK_TRUE;
 }
 
+// The device's compute units (NVIDIA SMs, AMD CUs, Arm shader cores) where a vendor extension lists them; 0
+// where none does. Screening priors use it to predict how evenly a grid of workgroups fills the device.
+uint32_t query_compute_units(VkPhysicalDevice physical, uint32_t api_version) {
+  if (api_version < VK_API_VERSION_1_1) return 0;
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  auto listed = [&](const char* name) {
+    return std::any_of(extensions.begin(), extensions.end(),
+                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+  };
+  VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+  VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+  VkPhysicalDeviceShaderCoreBuiltinsPropertiesARM arm{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_BUILTINS_PROPERTIES_ARM};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  if (listed(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+    props.pNext = &nv;
+  } else if (listed(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+    props.pNext = &amd;
+  } else if (listed(VK_ARM_SHADER_CORE_BUILTINS_EXTENSION_NAME)) {
+    props.pNext = &arm;
+  } else {
+    return 0;
+  }
+  vkGetPhysicalDeviceProperties2(physical, &props);
+  if (props.pNext == &nv) return nv.shaderSMCount;
+  if (props.pNext == &amd)
+    return amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
+  return arm.shaderCoreCount;
+}
+
 Matrix2Capabilities query_matrix2(VkInstance instance, VkPhysicalDevice physical, const MatrixCapabilities& m) {
   Matrix2Capabilities m2;
   uint32_t count = 0;
@@ -294,6 +327,7 @@ DeviceInfo query_device_info(VkInstance instance, VkPhysicalDevice physical, uin
   d.matrix = query_matrix(instance, physical, std::min(basic.apiVersion, uint32_t(VK_API_VERSION_1_3)));
   d.matrix2 = query_matrix2(instance, physical, d.matrix);
   d.pipeline_statistics = query_pipeline_statistics(physical, basic.apiVersion);
+  d.compute_units = query_compute_units(physical, basic.apiVersion);
   d.heaps = query_heaps(physical);
   pick_compute_queue(physical, d);
   return d;

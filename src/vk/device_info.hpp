@@ -91,6 +91,8 @@ struct DeviceInfo {
   /// VK_KHR_pipeline_executable_properties with pipelineExecutableInfo: the driver reports each compiled
   /// pipeline's statistics (register counts, spills, instruction counts: named by the driver).
   bool pipeline_statistics = false;
+  /// Compute units (NVIDIA SMs, AMD CUs, Arm shader cores) where a vendor extension lists them; 0: unknown.
+  uint32_t compute_units = 0;
 
   MatrixCapabilities matrix;
   Matrix2Capabilities matrix2;

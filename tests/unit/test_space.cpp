@@ -476,8 +476,10 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
     const uint32_t invocations = c.family->workgroup_size(c.config);
     EXPECT_TRUE(invocations == 128 || invocations == 256 || invocations == 512) << c.name;
   }
-  EXPECT_EQ(tiles,
-            (std::set<std::string>{"64x64", "64x128", "64x256", "128x64", "128x128", "128x256", "256x64", "256x128"}));
+  // Sides of 64, 96, 128, 192 and 256, up to 256 x 128's area.
+  EXPECT_EQ(tiles, (std::set<std::string>{"64x64",   "64x96",  "64x128", "64x192",  "64x256", "96x64",   "96x96",
+                                          "96x128",  "96x192", "96x256", "128x64",  "128x96", "128x128", "128x192",
+                                          "128x256", "192x64", "192x96", "192x128", "256x64", "256x96",  "256x128"}));
   p.mode = Mode::deterministic;
   s = build_search_space({&coopmat_family()}, p, matrix_device());
   ASSERT_EQ(s.not_applicable.size(), 1u);
@@ -828,3 +830,36 @@ TEST(SearchSpace, ATableConfigsNeedsComeFromItsFamilyWithLeftOutParametersAtThei
 }
 
 }  // namespace gemmtune
+
+TEST(SearchSpace, CoopmatTilesFollowWholeWavesWhereTheComputeUnitsAreKnown) {
+  GemmProblem p;
+  p.dtype = DType::f16;
+  p.layout = Layout{false, true};
+  p.shape = {1500, 3072, 768, 1};
+  // 128 x 128: 12 x 24 = 288 tiles, 3 waves on 132 units; 192 x 96: 8 x 32 = 256 tiles, 2 waves of 1.5x the
+  // area and 1 + 64/192 + 64/96 staging; split 2: the reduce pass's 3 planes of 4-byte sums and its dispatch.
+  EXPECT_DOUBLE_EQ(tile_wave_time(128, 128, 1, p, 132), 3.0 * 128 * 128 * 768 * 2.0);
+  EXPECT_DOUBLE_EQ(tile_wave_time(192, 96, 1, p, 132), 2.0 * 192 * 96 * 768 * 2.0);
+  EXPECT_DOUBLE_EQ(tile_wave_time(192, 96, 2, p, 132),
+                   4.0 * 192 * 96 * 384 * 2.0 + 4.0 * 1500 * 3072 * 3 / 132 * 90.0 + 4.0e6);
+  vk::DeviceInfo d = matrix_device();
+  d.compute_units = 132;
+  // The H200's fastest tiles on these shapes (notes, issue 43 step 2) come first: 192 x 96 or 96 x 192 at
+  // 1500x3072x768, 192 x 128 at 3000x1000x2000; 128 x 128 where its grid is one wave (2048x1024x4096).
+  auto first_tile = [&](const GemmProblem& problem) {
+    SearchSpace s = build_search_space({&coopmat_family()}, problem, d);
+    order_for_screening(s.candidates, problem, d);
+    const Config& c = s.candidates.front().config;
+    return std::to_string(c.get("bm")) + "x" + std::to_string(c.get("bn")) + "/" + std::to_string(c.get("splits"));
+  };
+  const std::string whisper = first_tile(p);
+  EXPECT_TRUE(whisper == "192x96/1" || whisper == "96x192/1") << whisper;
+  p.shape = {3000, 1000, 2000, 1};
+  EXPECT_EQ(first_tile(p), "192x128/1");
+  p.shape = {2048, 1024, 4096, 1};
+  EXPECT_EQ(first_tile(p), "128x128/1");
+  // Without the count the order is the device-free one (128 x 128 tiles first on a large grid).
+  d.compute_units = 0;
+  p.shape = {1500, 3072, 768, 1};
+  EXPECT_EQ(first_tile(p), "128x128/1");
+}
