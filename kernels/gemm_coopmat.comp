@@ -96,29 +96,36 @@ void b_group(uint g, out uint kk, out uint c) {
 uint a_slot(uint g) { return (g / (A_RUN / 8)) * (A_STRIDE / 8) + g % (A_RUN / 8); }
 uint b_slot(uint g) { return (g / (B_RUN / 8)) * (B_STRIDE / 8) + g % (B_RUN / 8); }
 
-// Interior tiles of aligned operands stage whole steps without bounds checks: each group's uvec4 index at the
-// range's first step, advanced by a constant a step (as warptile does: issue 22 step 5).
-bool interior;
+// Tiles of aligned operands stage whole steps without bounds checks: each group's uvec4 index at the range's first
+// step, advanced by a constant a step (as warptile does: issue 22 step 5). Edge tiles take the same path where
+// their rows of A past M (columns of B past N) can read a real row (column) instead: the last one, or for an operand
+// stored along m (n) the last whole group of 8, which needs M (N) a multiple of 8. What they load only reaches C's
+// rows (columns) past the edge, which are never stored, so the edge costs no more than the interior.
+bool fast_steps;
 uint k_first;
 uint a_first[A_PER], b_first[B_PER];
 
 void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
-  interior = ALIGNED_A && ALIGNED_B && row0 + BM <= p.M && col0 + BN <= p.N;
+  const bool rows_clamp = row0 + BM <= p.M || !TRANS_A || p.M % 8 == 0;
+  const bool cols_clamp = col0 + BN <= p.N || TRANS_B || p.N % 8 == 0;
+  fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
+  const uint last_row = TRANS_A ? max(p.M, 8u) - 8 : p.M - 1;  // the last row a group may start at
+  const uint last_col = TRANS_B ? p.N - 1 : max(p.N, 8u) - 8;
   k_first = k_begin;
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     uint r, kk;
     a_group(lid + j * WG_SIZE, r, kk);
-    a_first[j] = index_op_a(z, row0 + r, k_begin + kk) / 8;
+    a_first[j] = index_op_a(z, min(row0 + r, last_row), k_begin + kk) / 8;
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     uint kk, c;
     b_group(lid + j * WG_SIZE, kk, c);
-    b_first[j] = index_op_b(z, k_begin + kk, col0 + c) / 8;
+    b_first[j] = index_op_b(z, k_begin + kk, min(col0 + c, last_col)) / 8;
   }
 }
 
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
-  if (interior && k0 + BK <= k_end) {  // uniform across the workgroup
+  if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
     const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8, b_step = (TRANS_B ? BK : BK * p.ldb) / 8;
     [[unroll]] for (uint j = 0; j < A_PER; ++j)

@@ -107,27 +107,33 @@ void b_group(uint g, out uint kk, out uint c) {
 uint a_slot(uint g) { return (g / (A_RUN / 16)) * (A_STRIDE / 16) + g % (A_RUN / 16); }
 uint b_slot(uint g) { return (g / (B_RUN / 16)) * (B_STRIDE / 16) + g % (B_RUN / 16); }
 
-// Interior tiles of aligned operands stage whole steps without bounds checks: each group's uvec4 index at k = 0,
-// advanced by a constant a step (issue 21 step 5, as in gemm_coopmat.comp).
-bool interior;
+// Tiles of aligned operands stage whole steps without bounds checks: each group's uvec4 index at k = 0, advanced
+// by a constant a step; edge tiles too where their rows past M (columns past N) can read the last real row
+// (column), or the last whole group of 16 for an operand stored along m (n) when M (N) is a multiple of 16: those
+// values reach only C's rows (columns) past the edge, never stored (as in gemm_coopmat.comp).
+bool fast_steps;
 uint a_first[A_PER], b_first[B_PER];
 
 void set_first_indices(uint z, uint row0, uint col0, uint lid) {
-  interior = ALIGNED_A && ALIGNED_B && row0 + BM <= p.M && col0 + BN <= p.N;
+  const bool rows_clamp = row0 + BM <= p.M || !TRANS_A || p.M % 16 == 0;
+  const bool cols_clamp = col0 + BN <= p.N || TRANS_B || p.N % 16 == 0;
+  fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
+  const uint last_row = TRANS_A ? max(p.M, 16u) - 16 : p.M - 1;  // the last row a group may start at
+  const uint last_col = TRANS_B ? p.N - 1 : max(p.N, 16u) - 16;
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     uint r, kk;
     a_group(lid + j * WG_SIZE, r, kk);
-    a_first[j] = index_op_a(z, row0 + r, kk) / 16;
+    a_first[j] = index_op_a(z, min(row0 + r, last_row), kk) / 16;
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     uint kk, c;
     b_group(lid + j * WG_SIZE, kk, c);
-    b_first[j] = index_op_b(z, kk, col0 + c) / 16;
+    b_first[j] = index_op_b(z, kk, min(col0 + c, last_col)) / 16;
   }
 }
 
 void load_step(uint z, uint row0, uint col0, uint k0, uint lid) {
-  if (interior && k0 + BK <= p.K) {  // uniform across the workgroup
+  if (fast_steps && k0 + BK <= p.K) {  // uniform across the workgroup
     const uint s = k0 / BK;
     const uint a_step = (TRANS_A ? BK * p.lda : BK) / 16, b_step = (TRANS_B ? BK : BK * p.ldb) / 16;
     [[unroll]] for (uint j = 0; j < A_PER; ++j)
