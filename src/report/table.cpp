@@ -4,11 +4,16 @@
 
 #include <cmath>
 #include <ctime>
+#include <map>
+#include <optional>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/strict_json.hpp"
+#include "report/json_schema.hpp"
+#include "table_schema.hpp"
 
 namespace gemmtune {
 
@@ -347,6 +352,30 @@ TableEntry read_entry(const json& e, int version, std::string& where) {
 }
 }  // namespace
 
+const JsonSchema& table_schema() {
+  static const JsonSchema schema(nlohmann::json::parse(kTableSchemaJson));
+  return schema;
+}
+
+namespace {
+
+/// The first rule of the published schema `document` breaks, then entries with one key: none may repeat.
+std::optional<std::string> table_violation(const std::string& document, const TuningTable* read) {
+  if (auto e = table_schema().first_error(nlohmann::json::parse(document))) return e;
+  if (read) {
+    std::map<std::string, size_t> first_with_key;
+    for (size_t i = 0; i < read->entries.size(); ++i) {
+      auto [at, added] = first_with_key.emplace(entry_key(read->entries[i]), i);
+      if (!added)
+        return "entries[" + std::to_string(i) + "]: the same key as entries[" + std::to_string(at->second) +
+               "] (shape, dtype, layout, placement, scalars, epilogue, mode, cold): a table holds one entry a key";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 TuningTable table_from_json(const std::string& text, const std::string& source) {
   json j;
   try {
@@ -366,6 +395,10 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
                                        " is not supported (expected " + std::to_string(kSchemaVersion) + ", or " +
                                        std::to_string(kMigratedSchemaVersion) + " to migrate)");
     }
+    // The schema describes the current version; a table of the version before is checked once migrated.
+    if (version == kSchemaVersion) {
+      if (auto e = table_violation(text, nullptr)) throw Error(ExitCode::usage, source + ": " + *e);
+    }
     TuningTable t;  // read as the current version: a migrated table is written back as one
     where = "tool";
     const json& tool = j.at("tool");
@@ -382,6 +415,11 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
       where = "entries[" + std::to_string(i) + "]";
       t.entries.push_back(read_entry(entries[i], version, where));
     }
+    const std::string as_current = version == kSchemaVersion ? text : table_to_json(t);
+    if (auto e = table_violation(as_current, &t)) {
+      throw Error(ExitCode::usage,
+                  source + (version == kSchemaVersion ? ": " : " (migrated from schema version 4): ") + *e);
+    }
     return t;
   } catch (const json::exception& e) {
     throw Error(ExitCode::usage, source + ": " + where + ": " + readable(e));
@@ -392,7 +430,13 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
 
 TuningTable load_table(const std::string& path) { return table_from_json(read_file(path), path); }
 
-void save_table(const std::string& path, const TuningTable& table) { write_file_atomic(path, table_to_json(table)); }
+void save_table(const std::string& path, const TuningTable& table) {
+  const std::string text = table_to_json(table);
+  // Never write what no reader would take: a value outside the schema or a repeated key is this tool's bug.
+  if (auto e = table_violation(text, &table))
+    throw std::logic_error(path + ": refusing to write a table that breaks its schema: " + *e);
+  write_file_atomic(path, text);
+}
 
 std::string utc_now() {
   std::time_t now = std::time(nullptr);
