@@ -300,7 +300,7 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
 
   c.lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
   c.lookup->add_option("TABLE", c.lookup_options.table, "Tuning table")->required();
-  c.lookup->add_option("--shape", c.lookup_options.shape, "MxNxK")->required();
+  c.lookup->add_option("--shape", c.lookup_options.shape, "MxNxK or MxNxKxB (batch)")->required();
   c.lookup->add_option("--dtype", c.lookup_options.dtype, "f32 (default), f16, bf16, i8, u8 or u8i8");
   c.lookup->add_option("--layout", c.lookup_options.layout, "nn (default), nt, tn or tt");
   c.lookup->add_option("--device", c.lookup_options.device,
@@ -464,7 +464,7 @@ int run_tune_command(TuneArgs& tune_args, int argc, char** argv) {
     } else {
       if (o.json)
         throw usage_error("--devices", spec, "--json takes one device (each worker would print its own summary)");
-      if (!o.out.empty()) preflight_writable(o.out);
+      if (!o.out.empty()) preflight_writable(o.out, "--out");
       // Each worker's own --out is its part table: the user's --out goes to the merge only.
       return run_on_devices(without_option(without_option(line, "--devices"), "--out"), chosen, o.out);
     }
@@ -474,7 +474,7 @@ int run_tune_command(TuneArgs& tune_args, int argc, char** argv) {
     if (tune_args.parsed.out.empty())
       throw usage_error("--isolate", std::to_string(tune_args.parsed.isolate_s),
                         "needs --out (the journal beside the table is what the watcher reads)");
-    preflight_writable(tune_args.parsed.out);
+    preflight_writable(tune_args.parsed.out, "--out");
     return run_isolated(without_option(line, "--isolate"), tune_args.parsed.isolate_s,
                         journal_path_for(tune_args.parsed.out));
   }

@@ -125,14 +125,14 @@ int run_compare(const CompareCommandOptions& o) {
   options.threshold = parse_percent(o.threshold, "--threshold");
   auto known = [](const std::string& f) { return f == "text" || f == "md" || f == "json" || f == "junit"; };
   if (!known(o.format)) throw usage_error("--format", o.format, "expected text, md, json or junit");
-  if (!o.out.empty()) preflight_writable(o.out);
+  if (!o.out.empty()) preflight_writable(o.out, "--out");
   std::vector<std::pair<std::string, std::string>> also;  // (format, file)
   for (const std::string& value : o.also) {
     const size_t eq = value.find('=');
     if (eq == std::string::npos || !known(value.substr(0, eq)) || eq + 1 == value.size())
       throw usage_error("--also", value, "expected FORMAT=FILE with FORMAT text, md, json or junit");
     also.emplace_back(value.substr(0, eq), value.substr(eq + 1));
-    preflight_writable(also.back().second);
+    preflight_writable(also.back().second, "--also");
   }
   const TuningTable base = load_for_compare(o.base);
   const TuningTable fresh = load_for_compare(o.fresh);

@@ -60,7 +60,7 @@ int run_export_kit(const ExportCommandOptions& o) {
 int run_export(const ExportCommandOptions& o) {
   if (o.format == "kit") return run_export_kit(o);
   if (o.format != "cpp") throw usage_error("--format", o.format, "expected cpp or kit");
-  if (!o.out.empty()) preflight_writable(o.out);
+  if (!o.out.empty()) preflight_writable(o.out, "--out");
   const std::string header = export_cpp_header(load_table(o.table), o.ns, o.table, family_shape_needs);
   if (o.out.empty()) {
     std::fputs(header.c_str(), stdout);

@@ -28,8 +28,8 @@ int run_lookup(const LookupCommandOptions& o) {
                                              "); --any-device uses it anyway");
     }
   }
-  const LookupResult r = lookup_config(table, shape.m, shape.n, shape.k, std::string(dtype_name(dtype)), layout.name(),
-                                       family_shape_needs);
+  const LookupResult r = lookup_config(table, shape.m, shape.n, shape.k, shape.batch, std::string(dtype_name(dtype)),
+                                       layout.name(), family_shape_needs);
   // The kernel of the entry used: the same SPIR-V as this build's, or changed since (stale: tune again).
   std::string kernel = "current";
   for (const TableEntry& e : table.entries) {
@@ -37,16 +37,22 @@ int run_lookup(const LookupCommandOptions& o) {
   }
   if (o.json) {
     nlohmann::ordered_json j = {{"config", r.config},     {"rule", r.rule},           {"from", r.from},
-                                {"distance", r.distance}, {"median_us", r.median_us}, {"kernel", kernel}};
+                                {"distance", r.distance}, {"median_us", r.median_us}, {"kernel", kernel},
+                                {"relaxed", r.relaxed}};
     std::printf("%s\n", j.dump(2).c_str());
   } else if (r.rule == "exact") {
     std::printf("%s\n  rule: exact (%s, %s)\n", r.config.c_str(), r.from.c_str(), time_text(r.median_us).c_str());
   } else if (r.rule == "nearest") {
-    std::printf("%s\n  rule: nearest (%s, distance %.3f on ln M, ln N, ln K)\n", r.config.c_str(), r.from.c_str(),
-                r.distance);
+    std::printf("%s\n  rule: nearest (%s, distance %.3f on ln M, ln N, ln K, ln batch)\n", r.config.c_str(),
+                r.from.c_str(), r.distance);
   } else {
     std::printf("%s\n  rule: default (nothing of %s %s in the table)\n", r.config.c_str(), dtype_name(dtype).data(),
                 layout.name().c_str());
+  }
+  if (!o.json && !r.relaxed.empty()) {
+    std::string fields;
+    for (const std::string& f : r.relaxed) fields += (fields.empty() ? "" : ", ") + f;
+    std::printf("  relaxed: the entry differs from the plain operation in %s\n", fields.c_str());
   }
   if (!o.json && kernel == "stale")
     std::printf("  kernel: changed since this entry was tuned (stale): tune it again\n");

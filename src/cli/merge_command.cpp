@@ -9,7 +9,7 @@
 namespace gemmtune {
 
 int run_merge(const MergeCommandOptions& o) {
-  preflight_writable(o.out);
+  preflight_writable(o.out, "--out");
   std::vector<TuningTable> tables;
   for (const std::string& path : o.inputs) tables.push_back(load_table(path));  // every input read before writing
   TuningTable merged = merge_tables(tables, o.inputs);

@@ -8,7 +8,7 @@
 namespace gemmtune {
 
 int run_report(const ReportCommandOptions& o) {
-  preflight_writable(o.out);
+  preflight_writable(o.out, "--out");
   std::vector<NamedTable> tables;
   for (const std::string& path : o.tables) tables.push_back({path, load_table(path)});
   std::vector<Anchor> anchors;

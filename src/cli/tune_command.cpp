@@ -36,7 +36,7 @@
 namespace gemmtune {
 
 TuningTable load_table_for_device(const std::string& path, const DeviceIdentity& identity, bool check_device) {
-  preflight_writable(path);
+  preflight_writable(path, "--out");
   TuningTable table;
   if (std::filesystem::exists(path)) table = load_table(path);  // a malformed table is refused, never overwritten
   if (check_device && (!table.entries.empty() || table.peak) && !(table.device == identity)) {

@@ -74,14 +74,28 @@ void write_file_atomic(const std::string& path, const std::string& data) {
   }
 }
 
-void preflight_writable(const std::string& path) {
-  if (path.empty()) throw io_error("''", "empty output path");
+void preflight_writable(const std::string& path, const std::string& option) {
+  auto refuse = [&](const std::string& why) {
+    return option.empty() ? io_error(path, why) : Error(ExitCode::io, option + ": '" + path + "': " + why);
+  };
+  if (path.empty()) throw refuse("empty output path");
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw io_error(path, "is a directory, expected a file");
-  std::string folder = parent_folder(path);
-  if (::stat(folder.c_str(), &st) != 0) throw io_error(path, "folder '" + folder + "' does not exist");
-  if (!S_ISDIR(st.st_mode)) throw io_error(path, "'" + folder + "' is not a folder");
-  if (::access(folder.c_str(), W_OK) != 0) throw io_error(path, "folder '" + folder + "' is not writable");
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw refuse("is a directory, expected a file");
+  } else if (errno != ENOENT) {
+    throw refuse(std::strerror(errno));
+  }
+  const std::string folder = parent_folder(path);
+  if (::stat(folder.c_str(), &st) != 0) throw refuse("folder '" + folder + "' does not exist");
+  if (!S_ISDIR(st.st_mode)) throw refuse("'" + folder + "' is not a folder");
+  if (::access(folder.c_str(), W_OK) != 0) throw refuse("folder '" + folder + "' is not writable");
+  // The longest name written beside it is NAME.journal.jsonl (14 bytes more).
+  const long name_max = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+  const size_t name = std::filesystem::path(path).filename().string().size();
+  if (name_max > 14 && name + 14 > size_t(name_max)) {
+    throw refuse("the file name is " + std::to_string(name) + " bytes; at most " + std::to_string(name_max - 14) +
+                 " here, to leave room for NAME.journal.jsonl beside it");
+  }
 }
 
 AppendOnlyFile::AppendOnlyFile(const std::string& path, bool truncate) : path_(path) {

@@ -13,9 +13,11 @@ std::string read_file(const std::string& path);
 /// a temp file beside it, fsync, rename, fsync of the folder. Throws an io Error naming the file.
 void write_file_atomic(const std::string& path, const std::string& data);
 
-/// Checks before long work that `path` can be written: its folder exists and is writable, and the path is not a
-/// folder. Throws an io Error naming the path and the reason.
-void preflight_writable(const std::string& path);
+/// Checks before long work that `path` can be written: its folder exists and is writable, the path is not a
+/// folder, and its name leaves room for the files gemmtune writes beside it (NAME.journal.jsonl, NAME.lock, a
+/// temporary NAME.tmp.XXXXXX). Throws an io Error (exit 5) naming `option` (the option the user wrote, where
+/// there is one), the path and the reason.
+void preflight_writable(const std::string& path, const std::string& option = "");
 
 /// An exclusive advisory lock (flock) on `<path>.lock`, held for the object's lifetime: processes that update
 /// the same file take turns, so none works from a copy another has since replaced.

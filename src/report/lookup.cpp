@@ -13,34 +13,53 @@ bool plain_operation(const TableEntry& e) {
 namespace {
 
 std::string shape_of(const TableEntry& e) {
-  return std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) + " " + e.dtype + " " + e.layout;
+  return std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) +
+         (e.batch > 1 ? "x" + std::to_string(e.batch) : "") + " " + e.dtype + " " + e.layout;
+}
+
+/// Where `e` is not the plain operation that lookup asks for.
+std::vector<std::string> relaxed_fields(const TableEntry& e) {
+  std::vector<std::string> out;
+  if (e.alpha != 1.0) out.push_back("alpha");
+  if (e.beta != 0.0) out.push_back("beta");
+  if (e.bias) out.push_back("bias");
+  if (e.activation != "none") out.push_back("activation");
+  if (e.mode != "fast") out.push_back("mode");
+  if (e.cold) out.push_back("cold");
+  return out;
 }
 }  // namespace
 
 std::string default_config(const std::string& dtype) { return "tiled_" + dtype + "_bm64_bn64_bk16_tm4_tn4"; }
 
-LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,
-                           const std::string& layout, const ShapeNeedsOf& needs_of) {
+LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
+                           const std::string& dtype, const std::string& layout, const ShapeNeedsOf& needs_of) {
   const TableEntry* exact = nullptr;
   const TableEntry* nearest = nullptr;
   double best_distance = 0;
   for (const TableEntry& e : table.entries) {
     if (e.dtype != dtype || e.layout != layout || !e.best) continue;
-    if (e.m == m && e.n == n && e.k == k && (!exact || (plain_operation(e) && !plain_operation(*exact)))) exact = &e;
+    if (e.m == m && e.n == n && e.k == k && e.batch == batch &&
+        (!exact || (plain_operation(e) && !plain_operation(*exact))))
+      exact = &e;
     const std::optional<ShapeNeeds> needs = needs_of(*e.best, dtype);
     if (!needs || unmet_shape_needs(*needs, m, n, k)) continue;
     const double dm = std::log(double(e.m)) - std::log(double(m));
     const double dn = std::log(double(e.n)) - std::log(double(n));
     const double dk = std::log(double(e.k)) - std::log(double(k));
-    const double d = std::sqrt(dm * dm + dn * dn + dk * dk);
+    const double db = std::log(double(e.batch)) - std::log(double(batch));
+    const double d = std::sqrt(dm * dm + dn * dn + dk * dk + db * db);
     if (!nearest || d < best_distance || (d == best_distance && plain_operation(e) && !plain_operation(*nearest))) {
       nearest = &e;
       best_distance = d;
     }
   }
-  if (exact) return {"exact", exact->best->name, shape_of(*exact), 0.0, exact->best->median_us};
-  if (nearest) return {"nearest", nearest->best->name, shape_of(*nearest), best_distance, nearest->best->median_us};
-  return {"default", default_config(dtype), "", 0.0, 0.0};
+  if (exact) return {"exact", exact->best->name, shape_of(*exact), 0.0, exact->best->median_us, relaxed_fields(*exact)};
+  if (nearest) {
+    return {"nearest",     nearest->best->name,      shape_of(*nearest),
+            best_distance, nearest->best->median_us, relaxed_fields(*nearest)};
+  }
+  return {"default", default_config(dtype), "", 0.0, 0.0, {}};
 }
 
 std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,

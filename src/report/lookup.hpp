@@ -17,9 +17,12 @@ namespace gemmtune {
 struct LookupResult {
   std::string rule;     ///< "exact", "nearest" or "default"
   std::string config;   ///< config name
-  std::string from;     ///< the entry it came from ("1024x768x3072 f16 nn"), empty for the default
-  double distance = 0;  ///< nearest: sqrt of the summed squared differences of ln M, ln N, ln K
+  std::string from;     ///< the entry it came from ("1024x768x3072 f16 nn", "...x8" batched), empty for the default
+  double distance = 0;  ///< nearest: sqrt of the summed squared differences of ln M, ln N, ln K, ln batch
   double median_us = 0;
+  /// The key fields in which the entry used differs from the plain operation asked for (alpha, beta, bias,
+  /// activation, mode, cold), in that order; empty where it is the plain operation.
+  std::vector<std::string> relaxed;
 };
 
 /// What a tuned config needs of other shapes: its kernel family's ShapeNeeds (the CLI asks the families:
@@ -27,12 +30,12 @@ struct LookupResult {
 /// serves only the shape it was tuned on).
 using ShapeNeedsOf = std::function<std::optional<ShapeNeeds>(const ConfigResult& config, const std::string& dtype)>;
 
-/// The config for M x N x K in `dtype` and `layout`: an entry of that shape (the plain operation, alpha 1,
-/// beta 0, no epilogue, fast, hot, first when several), else the verified entry of the same dtype and layout
-/// nearest on (ln M, ln N, ln K) whose config meets the shape's needs (`needs_of`), ties to the first in the
-/// table, else the default config (default_config).
-LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,
-                           const std::string& layout, const ShapeNeedsOf& needs_of);
+/// The config for M x N x K x batch in `dtype` and `layout`: an entry of that shape and batch (the plain
+/// operation, alpha 1, beta 0, no epilogue, fast, hot, first when several), else the verified entry of the same
+/// dtype and layout nearest on (ln M, ln N, ln K, ln batch) whose config meets the shape's needs (`needs_of`),
+/// ties to the first in the table, else the default config (default_config).
+LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
+                           const std::string& dtype, const std::string& layout, const ShapeNeedsOf& needs_of);
 
 /// Configs worth screening first for M x N x K x batch in `dtype`: the winners, runners-up and per-variant bests of
 /// the table's `entries` verified entries of that dtype nearest on (ln M, ln N, ln K, ln batch), a different

@@ -111,6 +111,23 @@ class BadInput(unittest.TestCase):
             self.assertEqual(rc, 2, f"{name}: {err}")
             self.assertIn(path, self.one_line(err, name), name)
 
+    def test_an_output_name_the_file_system_refuses_is_exit_5_naming_the_option(self):
+        table = os.path.join(ROOT, "tests", "data", "tables", "llvmpipe.json")
+        with tempfile.TemporaryDirectory() as d:
+            too_long = os.path.join(d, "a" * 300 + ".json")  # past NAME_MAX: the file system refuses it
+            no_room = os.path.join(d, "b" * 245 + ".json")   # fits, but NAME.journal.jsonl beside it would not
+            for path, why in [(too_long, "File name too long"), (no_room, "to leave room for NAME.journal.jsonl")]:
+                for args in [["--shape", "8x8x8", "--budget", "1", "--out", path], ["peak", "--out", path],
+                             ["merge", table, "-o", path], ["report", table, "-o", path],
+                             ["export", table, "--format", "cpp", "--out", path],
+                             ["compare", table, table, "--out", path]]:
+                    rc, err = run(*args)
+                    self.assertEqual(rc, 5, f"{args[0]}: {err}")
+                    line = self.one_line(err, args[0])
+                    self.assertTrue(line.startswith(f"gemmtune: error: --out: '{path}': "), line)
+                    self.assertIn(why, line)
+            self.assertEqual(os.listdir(d), [])
+
     def test_json_syntax_errors_name_line_and_column(self):
         rc, err = run("compare", os.path.join(BAD, "tables", "trailing-comma.json"), os.path.join(BAD, "tables", "trailing-comma.json"))
         self.assertRegex(err, r"trailing-comma\.json:\d+:\d+: invalid JSON")

@@ -219,7 +219,7 @@ std::optional<ShapeNeeds> needs_of(const ConfigResult& c, const std::string& dty
 
 LookupResult lookup(const TuningTable& t, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,
                     const std::string& layout) {
-  return lookup_config(t, m, n, k, dtype, layout, needs_of);
+  return lookup_config(t, m, n, k, 1, dtype, layout, needs_of);
 }
 
 TEST(Lookup, ExactThenNearestThatCanServeThenDefault) {
@@ -267,6 +267,34 @@ TEST(Lookup, ExactThenNearestThatCanServeThenDefault) {
   EXPECT_EQ(r.rule, "default");
   EXPECT_EQ(r.config, "tiled_f16_bm64_bn64_bk16_tm4_tn4");
   EXPECT_EQ(lookup(t, 1024, 1024, 1024, "f32", "nt").config, "tiled_f32_nt");
+}
+
+TEST(Lookup, MatchesTheBatchAndSaysWhichKeyFieldsTheEntryDiffersIn) {
+  const std::vector<std::pair<std::string, uint32_t>> tile = {{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}};
+  TableEntry single = entry(512, 10, 0), batched = entry(512, 20, 0), biased = entry(256, 30, 0);
+  single.n = single.k = batched.n = batched.k = biased.n = biased.k = 512;
+  batched.batch = 8;
+  biased.bias = true;
+  for (TableEntry* e : {&single, &batched, &biased}) e->best->params = tile;
+  single.best->name = "tiled_f32_single";
+  batched.best->name = "tiled_f32_batched";
+  biased.best->name = "tiled_f32_biased";
+  const TuningTable t = table({single, batched, biased});
+  auto find = [&](uint64_t m, uint64_t batch) { return lookup_config(t, m, 512, 512, batch, "f32", "nn", needs_of); };
+  LookupResult r = find(512, 8);
+  EXPECT_EQ(r.rule, "exact");
+  EXPECT_EQ(r.config, "tiled_f32_batched");
+  EXPECT_EQ(r.from, "512x512x512x8 f32 nn");
+  r = find(512, 1);
+  EXPECT_EQ(r.config, "tiled_f32_single");
+  r = find(512, 2);  // no entry at batch 2: the nearest, single (ln 2 away) before batched (ln 4)
+  EXPECT_EQ(r.rule, "nearest");
+  EXPECT_EQ(r.config, "tiled_f32_single");
+  EXPECT_NEAR(r.distance, std::log(2.0), 1e-12);
+  r = find(256, 1);  // only an entry with a bias at that shape: used, and the bias named
+  EXPECT_EQ(r.rule, "exact");
+  EXPECT_EQ(r.relaxed, std::vector<std::string>{"bias"});
+  EXPECT_TRUE(find(512, 1).relaxed.empty());
 }
 
 }  // namespace
