@@ -45,12 +45,9 @@ int run_export_kit(const ExportCommandOptions& o) {
   if (o.out.empty()) throw usage_error("--out", "", "--format kit writes a folder: name it with --out DIR");
   const std::vector<std::pair<std::string, std::string>> files = export_kit_files(
       load_table(o.table), o.ns, o.table, family_shape_needs, kit_kernel, kKitRulesHeader, kKitVulkanHeader);
-  std::error_code error;
-  std::filesystem::create_directories(o.out, error);
-  if (error || !std::filesystem::is_directory(o.out))
-    throw Error(ExitCode::io,
-                o.out + ": cannot make the kit's folder (" + (error ? error.message() : "not a folder") + ")");
-  for (const auto& [name, text] : files) write_file_atomic((std::filesystem::path(o.out) / name).string(), text);
+  std::vector<std::string> names;
+  for (const auto& file : files) names.push_back(file.first);
+  write_folder_atomic(o.out, files, names, "--out");
   std::printf("kit for %s in %s: %zu files\n", o.table.c_str(), o.out.c_str(), files.size());
   return 0;
 }

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -68,6 +70,64 @@ void write_file_atomic(const std::string& path, const std::string& data) {
     throw io_error(path, std::string("rename failed: ") + std::strerror(err));
   }
   int dir = ::open(parent_folder(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+void write_folder_atomic(const std::string& folder_given, const std::vector<std::pair<std::string, std::string>>& files,
+                         const std::vector<std::string>& ours, const std::string& option) {
+  // "kit/" names the folder kit: the temporary one goes beside it, never inside.
+  std::string folder = std::filesystem::path(folder_given).lexically_normal().string();
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  auto refuse = [&](const std::string& why) { return Error(ExitCode::io, option + ": '" + folder + "': " + why); };
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const bool exists = fs::exists(folder, error);
+  if (error) throw refuse(error.message());
+  if (exists) {
+    if (!fs::is_directory(folder, error)) throw refuse("is not a folder");
+    for (const fs::directory_entry& e : fs::directory_iterator(folder, error)) {
+      const std::string name = e.path().filename().string();
+      if (std::find(ours.begin(), ours.end(), name) == ours.end())
+        throw refuse("holds '" + name + "', which is not the kit's: choose a new or empty folder");
+    }
+    if (error) throw refuse(error.message());
+  }
+  const std::string parent = parent_folder(folder);
+  fs::create_directories(parent, error);
+  if (error) throw refuse("cannot make the folder '" + parent + "': " + error.message());
+  std::string pattern = folder + ".tmp.XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw refuse(std::string("cannot make a temporary folder beside it: ") + std::strerror(errno));
+  const std::string staged = pattern;
+  const mode_t mask = ::umask(0);  // mkdtemp makes 0700: the kit gets what a plain mkdir would give it
+  ::umask(mask);
+  ::chmod(staged.c_str(), 0777 & ~mask);
+  try {
+    for (const auto& [name, text] : files) write_file_atomic((fs::path(staged) / name).string(), text);
+    if (!exists) {
+      if (::rename(staged.c_str(), folder.c_str()) != 0)
+        throw refuse(std::string("cannot rename the new folder into place: ") + std::strerror(errno));
+    } else if (::renameat2(AT_FDCWD, staged.c_str(), AT_FDCWD, folder.c_str(), RENAME_EXCHANGE) != 0) {
+      // No atomic exchange on this file system: the old folder steps aside first.
+      std::string aside = folder + ".old.XXXXXX";
+      if (::mkdtemp(aside.data()) == nullptr || ::rename(folder.c_str(), aside.c_str()) != 0)
+        throw refuse(std::string("cannot move the old folder aside: ") + std::strerror(errno));
+      if (::rename(staged.c_str(), folder.c_str()) != 0) {
+        const int err = errno;
+        ::rename(aside.c_str(), folder.c_str());
+        throw refuse(std::string("cannot rename the new folder into place: ") + std::strerror(err));
+      }
+      fs::remove_all(aside, error);
+    }
+  } catch (...) {
+    fs::remove_all(staged, error);
+    throw;
+  }
+  fs::remove_all(staged, error);  // after an exchange, the old folder
+  const int dir = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {
     ::fsync(dir);
     ::close(dir);

@@ -13,6 +13,13 @@ std::string read_file(const std::string& path);
 /// a temp file beside it, fsync, rename, fsync of the folder. Throws an io Error naming the file.
 void write_file_atomic(const std::string& path, const std::string& data);
 
+/// Writes `files` (name, contents) as the folder `folder`, whole or not at all: into a temporary folder beside it,
+/// then renamed into place (exchanged atomically with an existing folder, which is then removed), so a failure
+/// leaves the old folder as it was and no temporary one behind. An existing `folder` may hold only names among
+/// `ours` (what an earlier version wrote: they are replaced); anything else is refused, exit 5, naming `option`.
+void write_folder_atomic(const std::string& folder, const std::vector<std::pair<std::string, std::string>>& files,
+                         const std::vector<std::string>& ours, const std::string& option);
+
 /// Checks before long work that `path` can be written: its folder exists and is writable, the path is not a
 /// folder, and its name leaves room for the files gemmtune writes beside it (NAME.journal.jsonl, NAME.lock, a
 /// temporary NAME.tmp.XXXXXX). Throws an io Error (exit 5) naming `option` (the option the user wrote, where

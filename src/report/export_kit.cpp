@@ -100,7 +100,7 @@ struct KitPlan {
 inline KitPlan plan(rules::Operation op, std::string_view dtype, bool integer_dot_product = false) {
   op.input_bytes = input_bytes(dtype);
   const char* layout = op.trans_a ? (op.trans_b ? "tt" : "tn") : (op.trans_b ? "nt" : "nn");
-  KitPlan out{lookup(op.m, op.n, op.k, dtype, layout), nullptr, {}};
+  KitPlan out{lookup(op.m, op.n, op.k, dtype, layout, op.batch), nullptr, {}};
   out.config = find_config(out.choice.config, dtype);
   if (!out.config) return out;  // not an input type gemmtune has
   rules::KernelConfig kernel = out.config->kernel;

@@ -17,6 +17,12 @@ def run(*args):
     return p.returncode, p.stderr.decode("utf-8", "replace")
 
 
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def corpus(kind):
     folder = os.path.join(BAD, kind)
     return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".json"))
@@ -127,6 +133,43 @@ class BadInput(unittest.TestCase):
                     self.assertTrue(line.startswith(f"gemmtune: error: --out: '{path}': "), line)
                     self.assertIn(why, line)
             self.assertEqual(os.listdir(d), [])
+
+    def test_a_kit_that_fails_midway_leaves_the_old_kit_whole(self):
+        import resource
+        import signal
+        table = os.path.join(ROOT, "tests", "data", "tables", "nvidia-h200.json")
+        with tempfile.TemporaryDirectory() as d:
+            kit = os.path.join(d, "kit")
+            rc, err = run("export", table, "--format", "kit", "--out", kit + "/")
+            self.assertEqual(rc, 0, err)
+            def contents():
+                out = {}
+                for n in os.listdir(kit):
+                    with open(os.path.join(kit, n), "rb") as f:
+                        out[n] = f.read()
+                return out
+            before = contents()
+            self.assertGreaterEqual(len(before), 3)
+
+            def small_files():  # gemm_rules.hpp (13 KB) is written, gemm_kit.hpp (1.5 MB) fails with EFBIG
+                signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
+            p = subprocess.run([BIN, "export", table, "--format", "kit", "--out", kit, "--namespace", "other"],
+                               capture_output=True, text=True, timeout=60, preexec_fn=small_files)
+            self.assertEqual(p.returncode, 5, p.stderr)
+            self.assertEqual(sorted(os.listdir(d)), ["kit"])  # no temporary folder left
+            self.assertEqual(contents(), before)
+            self.assertEqual(os.stat(kit).st_mode & 0o777, 0o777 & ~current_umask())
+            with open(os.path.join(kit, "stray.txt"), "w") as f:
+                f.write("mine")
+            rc, err = run("export", table, "--format", "kit", "--out", kit)
+            self.assertEqual(rc, 5, err)
+            self.assertIn("holds 'stray.txt', which is not the kit's", self.one_line(err, "stray"))
+            os.remove(os.path.join(kit, "stray.txt"))
+            rc, err = run("export", table, "--format", "kit", "--out", kit, "--namespace", "other")
+            self.assertEqual(rc, 0, err)  # a kit over a kit: replaced whole
+            self.assertNotEqual(contents()["gemm_rules.hpp"], before["gemm_rules.hpp"])
+            self.assertEqual(sorted(os.listdir(d)), ["kit"])
 
     def test_json_syntax_errors_name_line_and_column(self):
         rc, err = run("compare", os.path.join(BAD, "tables", "trailing-comma.json"), os.path.join(BAD, "tables", "trailing-comma.json"))

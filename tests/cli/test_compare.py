@@ -254,6 +254,9 @@ QUERIES = [(4096, 4096, 4096, "f16", "nn"), (1000, 1000, 1000, "f16", "nn"), (1,
            (128, 768, 193, "f32", "nn"), (128, 768, 520, "f16", "nn"), (128, 3072, 600, "bf16", "nn"), (8, 4096, 14337, "f16", "nt"),
            (8, 4096, 14336, "f16", "nt"), (16, 4096, 14336, "bf16", "nt"), (17, 4096, 14336, "f16", "nt"), (8, 12, 4096, "f16", "nt"),
            (9, 51865, 768, "f32", "nn"), (2, 51865, 768, "f16", "nn"), (3, 4095, 2000, "f32", "nt")]
+# The batch too: exact needs it, nearest counts ln batch (gemmtune lookup and the header's lookup alike).
+QUERIES = [q + (1,) for q in QUERIES] + [(1024, 768, 3072, "f32", "nn", 4), (4096, 4096, 4096, "f16", "nn", 2),
+                                         (128, 768, 3072, "f32", "nn", 32)]
 
 
 class Export(unittest.TestCase):
@@ -268,20 +271,20 @@ class Export(unittest.TestCase):
                 src = os.path.join(d, f"main{n}.cpp")
                 with open(src, "w") as f:
                     f.write(f'#include "{header}"\n#include <cstdio>\nint main() {{\n')
-                    for m, nn, k, dt, lay in QUERIES:
-                        f.write(f'  {{ auto c = tuned::lookup({m}, {nn}, {k}, "{dt}", "{lay}"); '
+                    for m, nn, k, dt, lay, b in QUERIES:
+                        f.write(f'  {{ auto c = tuned::lookup({m}, {nn}, {k}, "{dt}", "{lay}", {b}); '
                                 f'std::printf("%s %s\\n", c.config.c_str(), std::string(c.rule).c_str()); }}\n')
                     f.write("}\n")
                 exe = os.path.join(d, f"main{n}")
                 p = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-o", exe, src], capture_output=True, text=True)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 compiled = subprocess.run([exe], capture_output=True, text=True, check=True).stdout.splitlines()
-                for (m, nn, k, dt, lay), line in zip(QUERIES, compiled):
-                    p = subprocess.run([BIN, "lookup", table, "--shape", f"{m}x{nn}x{k}", "--dtype", dt, "--layout", lay,
+                for (m, nn, k, dt, lay, b), line in zip(QUERIES, compiled):
+                    p = subprocess.run([BIN, "lookup", table, "--shape", f"{m}x{nn}x{k}x{b}", "--dtype", dt, "--layout", lay,
                                         "--any-device", "--json"], capture_output=True, text=True)
                     self.assertEqual(p.returncode, 0, p.stderr)
                     j = json.loads(p.stdout)
-                    self.assertEqual(line, f'{j["config"]} {j["rule"]}', (table, m, nn, k, dt, lay))
+                    self.assertEqual(line, f'{j["config"]} {j["rule"]}', (table, m, nn, k, dt, lay, b))
             p = subprocess.run([BIN, "export", tables[0], "--namespace", "9bad"], capture_output=True, text=True)
             self.assertEqual(p.returncode, 2)
 
