@@ -6,6 +6,8 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
+#include "core/problem.hpp"
+#include "core/strict_json.hpp"
 
 namespace gemmtune {
 
@@ -41,6 +43,11 @@ Anchor anchor_of(const nlohmann::json& line) {
     a.label += text_field(line, "matrix", "", true);
   }
   a.dtype = text_field(line, "dtype", "", true);
+  try {
+    parse_dtype(a.dtype, "dtype");
+  } catch (const Error&) {
+    throw std::invalid_argument("\"dtype\" '" + a.dtype + "' is not f32, f16, bf16, i8, u8 or u8i8");
+  }
   a.layout = text_field(line, "layout", "nn", false);
   if (a.layout != "nn" && a.layout != "nt" && a.layout != "tn" && a.layout != "tt")
     throw std::invalid_argument("\"layout\" '" + a.layout + "' is not nn, nt, tn or tt");
@@ -66,7 +73,9 @@ std::vector<Anchor> load_anchors(const std::string& path) {
   for (size_t number = 1; std::getline(text, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      anchors.push_back(anchor_of(nlohmann::json::parse(line)));
+      anchors.push_back(anchor_of(parse_json_without_duplicates<nlohmann::json>(line)));
+    } catch (const JsonRefused& e) {
+      throw Error(ExitCode::usage, "--anchor: " + path + ":" + std::to_string(number) + ": " + e.what());
     } catch (const nlohmann::json::exception& e) {
       throw Error(ExitCode::usage,
                   "--anchor: " + path + ":" + std::to_string(number) + ": not JSON (" + e.what() + ")");

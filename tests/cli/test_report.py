@@ -174,7 +174,10 @@ class Report(unittest.TestCase):
                                    ('\n{"lib": "cublas", "dtype": "f32", "M": 8, "N": 8, "K": 8, "us": -1}\n', '"us"'),
                                    ('{"lib": "cublas", "dtype": "f32", "M": 0, "N": 8, "K": 8, "us": 1}\n', '"M"'),
                                    ('{"lib": "x", "dtype": "f32", "layout": "nx", "M": 8, "N": 8, "K": 8, "us": 1}',
-                                    '"layout"')]:
+                                    '"layout"'),
+                                   ('{"lib": "x", "dtype": "f64", "M": 8, "N": 8, "K": 8, "us": 1}', '"dtype" \'f64\''),
+                                   ('{"lib": "x", "dtype": "f16", "M": 8, "M": 9, "N": 8, "K": 8, "us": 1}',
+                                    "duplicate key 'M'")]:
                 bad = os.path.join(d, "anchor.jsonl")
                 with open(bad, "w") as f:
                     f.write(body)
