@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""README stays true to the binary: every command and every option `--help` lists is mentioned in README.md; and the
+"""README stays true to the binary: every command `--help` lists is in README.md and every option in it or in the
+command reference (src/cli/README.md); README.md fits 400 lines of at most 120 columns but for literal output; and the
 C++ and GLSL sources keep to the 120 columns of .clang-format."""
 import os
 import re
@@ -19,12 +20,16 @@ def help_text(*command):
 
 class Docs(unittest.TestCase):
     def test_every_command_and_option_in_help_is_in_the_readme(self):
+        # The top-level README names every command; the command reference beside the CLI code (or the README) names
+        # every option.
         with open(os.path.join(ROOT, "README.md")) as f:
-            readme = f.read()
+            top_readme = f.read()
+        with open(os.path.join(ROOT, "src", "cli", "README.md")) as f:
+            readme = top_readme + f.read()
         top = help_text()
         for command in COMMANDS:
             self.assertRegex(top, rf"\n\s+{command}\b", f"{command} missing from gemmtune --help")
-            self.assertIn(f"gemmtune {command}" if command != "tune" else "gemmtune [tune]", readme, command)
+            self.assertIn(f"gemmtune {command}" if command != "tune" else "gemmtune [tune]", top_readme, command)
         missing = []
         for command in [[]] + [[c] for c in COMMANDS]:
             options = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", help_text(*command)))
@@ -50,6 +55,22 @@ class FirstScreen(unittest.TestCase):
         links = re.findall(r"\]\(#([^)]+)\)", readme)
         self.assertGreater(len(links), 8)
         self.assertEqual([l for l in links if l not in anchors], [], "links to no heading")
+
+
+class ReadmeSize(unittest.TestCase):
+    def test_the_readme_is_a_manual_of_at_most_400_lines_and_120_columns(self):
+        # The command reference lives beside the CLI code (src/cli/README.md); a transcript inside a code block is
+        # what the tool printed and keeps its lines.
+        with open(os.path.join(ROOT, "README.md")) as f:
+            lines = f.read().splitlines()
+        self.assertLessEqual(len(lines), 400)
+        in_code, wide = False, []
+        for number, line in enumerate(lines, 1):
+            if line.startswith("```"):
+                in_code = not in_code
+            elif not in_code and len(line) > 120:
+                wide.append(number)
+        self.assertEqual(wide, [], "README.md lines over 120 columns outside code blocks")
 
 
 class FamilyList(unittest.TestCase):
