@@ -85,25 +85,31 @@ ConfigResult config_result(const EvaluatedConfig& e, DType dtype) {
 }
 
 /// The table key of a problem: everything the caller's operation is made of.
+TableKey table_key(const GemmProblem& p, bool cold) {
+  TableKey key;
+  key.cold = cold;
+  key.m = p.shape.m;
+  key.n = p.shape.n;
+  key.k = p.shape.k;
+  key.batch = p.shape.batch;
+  key.dtype = std::string(dtype_name(p.dtype));
+  key.layout = p.layout.name();
+  const ResolvedGemm l = resolve(p);
+  key.ld = {l.a.ld, l.b.ld, l.c.ld};
+  key.offset = {l.a.offset, l.b.offset, l.c.offset};
+  key.batch_stride = {l.a.stride, l.b.stride, l.c.stride};
+  key.alpha = p.alpha;
+  key.beta = p.beta;
+  key.bias = p.epilogue.bias;
+  key.bias_offset = p.epilogue.bias_offset;
+  key.activation = std::string(activation_name(p.epilogue.activation));
+  key.mode = std::string(mode_name(p.mode));
+  return key;
+}
+
 TableEntry keyed_entry(const GemmProblem& p, bool cold) {
   TableEntry e;
-  e.cold = cold;
-  e.m = p.shape.m;
-  e.n = p.shape.n;
-  e.k = p.shape.k;
-  e.batch = p.shape.batch;
-  e.dtype = std::string(dtype_name(p.dtype));
-  e.layout = p.layout.name();
-  const ResolvedGemm l = resolve(p);
-  e.ld = {l.a.ld, l.b.ld, l.c.ld};
-  e.offset = {l.a.offset, l.b.offset, l.c.offset};
-  e.batch_stride = {l.a.stride, l.b.stride, l.c.stride};
-  e.alpha = p.alpha;
-  e.beta = p.beta;
-  e.bias = p.epilogue.bias;
-  e.bias_offset = p.epilogue.bias_offset;
-  e.activation = std::string(activation_name(p.epilogue.activation));
-  e.mode = std::string(mode_name(p.mode));
+  static_cast<TableKey&>(e) = table_key(p, cold);
   return e;
 }
 
@@ -399,7 +405,7 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
     const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start_).count();
     tune_.budget_s = std::min(tune_.budget_s, std::max(0.0, o_.total_budget_s - used) / double(problems_left_));
   }
-  const std::string key = entry_key(keyed_entry(problem, o_.cold));
+  const std::string key = entry_key(table_key(problem, o_.cold));
   if (finished_before(key)) {
     spdlog::info("{}: already in {} (journal), skipped", describe(problem), out_);
     return Outcome::done;

@@ -159,7 +159,7 @@ std::string readable(const std::exception& e) {
 }
 }  // namespace
 
-std::string entry_key(const TableEntry& e) {
+json key_to_json(const TableKey& e) {
   auto triple = [](const PerOperand& p) { return json{{"a", p.a}, {"b", p.b}, {"c", p.c}}; };
   return json{{"m", e.m},
               {"n", e.n},
@@ -172,18 +172,16 @@ std::string entry_key(const TableEntry& e) {
               {"batch_stride", triple(e.batch_stride)},
               {"alpha", e.alpha},
               {"beta", e.beta},
-              {"bias", e.bias},
-              {"bias_offset", e.bias_offset},
-              {"activation", e.activation},
+              {"epilogue", {{"bias", e.bias}, {"bias_offset", e.bias_offset}, {"activation", e.activation}}},
               {"mode", e.mode},
-              {"cold", e.cold}}
-      .dump();
+              {"cold", e.cold}};
 }
+
+std::string entry_key(const TableKey& key) { return key_to_json(key).dump(); }
 
 std::string table_to_json(const TuningTable& t) {
   json entries = json::array();
   for (const TableEntry& e : t.entries) {
-    auto triple = [](const PerOperand& p) { return json{{"a", p.a}, {"b", p.b}, {"c", p.c}}; };
     json notes = json::array();
     for (const VariantNote& v : e.not_applicable) notes.push_back({{"variant", v.variant}, {"reason", v.reason}});
     json variant_bests = json::array();
@@ -191,39 +189,26 @@ std::string table_to_json(const TuningTable& t) {
       variant_bests.push_back(
           {{"variant", v.variant}, {"name", v.name}, {"median_us", v.median_us}, {"gflops", v.gflops}});
     }
-    entries.push_back({{"m", e.m},
-                       {"n", e.n},
-                       {"k", e.k},
-                       {"batch", e.batch},
-                       {"dtype", e.dtype},
-                       {"layout", e.layout},
-                       {"ld", triple(e.ld)},
-                       {"offset", triple(e.offset)},
-                       {"batch_stride", triple(e.batch_stride)},
-                       {"alpha", e.alpha},
-                       {"beta", e.beta},
-                       {"epilogue", {{"bias", e.bias}, {"bias_offset", e.bias_offset}, {"activation", e.activation}}},
-                       {"mode", e.mode},
-                       {"cold", e.cold},
-                       {"best", config_to_json(e.best)},
-                       {"runner_up", config_to_json(e.runner_up)},
-                       {"candidates",
-                        {{"evaluated", e.candidates.evaluated},
-                         {"failed", e.candidates.failed},
-                         {"pruned", e.candidates.pruned},
-                         {"skipped", e.candidates.skipped},
-                         {"configs_per_s", e.candidates.configs_per_s}}},
-                       {"not_applicable", notes},
-                       {"unsupported", e.unsupported},
-                       {"budget_exhausted", e.budget_exhausted},
-                       {"interrupted", e.interrupted},
-                       {"strategy", e.strategy},
-                       {"tie", e.tie},
-                       {"margin", e.margin},
-                       {"noise_band", e.noise_band},
-                       {"tune_seconds", e.tune_seconds},
-                       {"baseline_us", e.baseline_us ? json(*e.baseline_us) : json(nullptr)},
-                       {"variant_best", variant_bests}});
+    json entry = key_to_json(e.key());  // the key's fields first, then the outcome's
+    entry["best"] = config_to_json(e.best);
+    entry["runner_up"] = config_to_json(e.runner_up);
+    entry["candidates"] = {{"evaluated", e.candidates.evaluated},
+                           {"failed", e.candidates.failed},
+                           {"pruned", e.candidates.pruned},
+                           {"skipped", e.candidates.skipped},
+                           {"configs_per_s", e.candidates.configs_per_s}};
+    entry["not_applicable"] = notes;
+    entry["unsupported"] = e.unsupported;
+    entry["budget_exhausted"] = e.budget_exhausted;
+    entry["interrupted"] = e.interrupted;
+    entry["strategy"] = e.strategy;
+    entry["tie"] = e.tie;
+    entry["margin"] = e.margin;
+    entry["noise_band"] = e.noise_band;
+    entry["tune_seconds"] = e.tune_seconds;
+    entry["baseline_us"] = e.baseline_us ? json(*e.baseline_us) : json(nullptr);
+    entry["variant_best"] = variant_bests;
+    entries.push_back(std::move(entry));
   }
   json j = {
       {"schema_version", t.schema_version},
@@ -269,31 +254,36 @@ void read_device(const json& d, TuningTable& t) {
   }
 }
 
-/// The problem of an entry: shape, types, operand placement and the operation.
-void read_problem(const json& e, TableEntry& entry) {
-  entry.m = get_uint(e, "m", UINT64_MAX, 1);
-  entry.n = get_uint(e, "n", UINT64_MAX, 1);
-  entry.k = get_uint(e, "k", UINT64_MAX, 1);
-  entry.batch = get_uint(e, "batch", UINT64_MAX, 1);
-  entry.dtype = e.at("dtype").get<std::string>();
-  entry.layout = e.at("layout").get<std::string>();
-  auto triple = [&](const char* key) {
-    const json& abc = e.at(key);
-    if (!abc.is_object()) throw std::invalid_argument(std::string(key) + ": expected an object with a, b, c");
+}  // namespace
+
+TableKey key_from_json(const json& e) {
+  TableKey key;
+  key.m = get_uint(e, "m", UINT64_MAX, 1);
+  key.n = get_uint(e, "n", UINT64_MAX, 1);
+  key.k = get_uint(e, "k", UINT64_MAX, 1);
+  key.batch = get_uint(e, "batch", UINT64_MAX, 1);
+  key.dtype = e.at("dtype").get<std::string>();
+  key.layout = e.at("layout").get<std::string>();
+  auto triple = [&](const char* name) {
+    const json& abc = e.at(name);
+    if (!abc.is_object()) throw std::invalid_argument(std::string(name) + ": expected an object with a, b, c");
     return PerOperand{get_uint(abc, "a"), get_uint(abc, "b"), get_uint(abc, "c")};
   };
-  entry.ld = triple("ld");
-  entry.offset = triple("offset");
-  entry.batch_stride = triple("batch_stride");
-  entry.alpha = e.at("alpha").get<double>();
-  entry.beta = e.at("beta").get<double>();
+  key.ld = triple("ld");
+  key.offset = triple("offset");
+  key.batch_stride = triple("batch_stride");
+  key.alpha = e.at("alpha").get<double>();
+  key.beta = e.at("beta").get<double>();
   const json& epi = e.at("epilogue");
-  entry.bias = epi.at("bias").get<bool>();
-  entry.bias_offset = get_uint(epi, "bias_offset");
-  entry.activation = epi.at("activation").get<std::string>();
-  entry.mode = e.at("mode").get<std::string>();
-  entry.cold = e.at("cold").get<bool>();
+  key.bias = epi.at("bias").get<bool>();
+  key.bias_offset = get_uint(epi, "bias_offset");
+  key.activation = epi.at("activation").get<std::string>();
+  key.mode = e.at("mode").get<std::string>();
+  key.cold = e.at("cold").get<bool>();
+  return key;
 }
+
+namespace {
 
 /// What the search found and how: candidates, the choice's margin, the baseline and each variant's best.
 void read_outcome(const json& e, TableEntry& entry) {
@@ -336,7 +326,7 @@ void read_outcome(const json& e, TableEntry& entry) {
 TableEntry read_entry(const json& e, int version, std::string& where) {
   const std::string at = where;
   TableEntry entry;
-  read_problem(e, entry);
+  static_cast<TableKey&>(entry) = key_from_json(e);
   read_outcome(e, entry);
   where = at + ".best";
   entry.best = config_from_json(e.at("best"));

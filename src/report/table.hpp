@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/measurement.hpp"
 
 namespace gemmtune {
@@ -99,8 +101,9 @@ struct VariantBest {
   bool operator==(const VariantBest&) const = default;
 };
 
-struct TableEntry {
-  // The key: everything a caller's operation is made of.
+/// The key of an entry: everything a caller's operation is made of. A table holds one entry a key; the journal
+/// names a problem by it (entry_key); key_to_json and key_from_json are its JSON both ways.
+struct TableKey {
   uint64_t m = 0, n = 0, k = 0, batch = 1;
   std::string dtype;
   std::string layout = "nn";
@@ -111,6 +114,10 @@ struct TableEntry {
   std::string activation = "none";
   std::string mode = "fast";
   bool cold = false;  ///< timed with inputs rotated out of the L2 (`--cold`)
+  bool operator==(const TableKey&) const = default;
+};
+
+struct TableEntry : TableKey {
   // The result.
   std::optional<ConfigResult> best;  ///< null: no verified candidate
   std::optional<ConfigResult> runner_up;
@@ -129,12 +136,8 @@ struct TableEntry {
   std::optional<double> baseline_us;
   std::vector<VariantBest> variant_best;  ///< per variant that verified, fastest first; empty in older tables
   bool operator==(const TableEntry&) const = default;
-  bool same_key(const TableEntry& o) const {
-    return m == o.m && n == o.n && k == o.k && batch == o.batch && dtype == o.dtype && layout == o.layout &&
-           ld == o.ld && offset == o.offset && batch_stride == o.batch_stride && alpha == o.alpha && beta == o.beta &&
-           bias == o.bias && bias_offset == o.bias_offset && activation == o.activation && mode == o.mode &&
-           cold == o.cold;
-  }
+  const TableKey& key() const { return *this; }
+  bool same_key(const TableEntry& o) const { return key() == o.key(); }
 };
 
 struct TuningTable {
@@ -160,9 +163,14 @@ void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e,
 /// beta != 0. Where the entry sits on a roofline.
 double arithmetic_intensity(const TableEntry& e);
 
-/// The key fields of an entry (shape, dtype, layout, placement, scalars, epilogue, mode, cold) as one
-/// canonical JSON string: equal for entries with the same key (TableEntry::same_key), different otherwise.
-std::string entry_key(const TableEntry& e);
+/// An entry's key as the table writes it (the epilogue's fields in an object of their own), and back; key_from_json
+/// throws nlohmann's errors or std::invalid_argument for what it cannot read.
+nlohmann::ordered_json key_to_json(const TableKey& key);
+TableKey key_from_json(const nlohmann::ordered_json& json);
+
+/// The key of an entry (shape, dtype, layout, placement, scalars, epilogue, mode, cold) as one canonical JSON
+/// string: equal for entries with the same key (TableEntry::same_key), different otherwise.
+std::string entry_key(const TableKey& key);
 
 std::string table_to_json(const TuningTable& table);
 class JsonSchema;

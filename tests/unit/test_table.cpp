@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -354,3 +355,50 @@ TEST(HtmlReport, BarsTakeTheColourTheCallerGivesEachVariant) {
   EXPECT_NE(html.find("fill=\"#76b7b2\""), std::string::npos);                         // newfamily: not in the map
   EXPECT_EQ(html_report({t}, {{"tiled", "#12\"><x"}}).find("<x"), std::string::npos);  // not a colour: neutral
 }
+
+namespace gemmtune {
+namespace {
+
+TEST(TableKey, OneTypeWithJsonBothWaysDecidesWhatIsTheSameEntry) {
+  TableKey key;
+  key.m = 512, key.n = 4096, key.k = 14336, key.batch = 3;
+  key.dtype = "bf16", key.layout = "nt";
+  key.ld = {14336, 14336, 4096}, key.offset = {1, 2, 3}, key.batch_stride = {0, 58720256, 2097152};
+  key.alpha = 0.5, key.beta = -1.5, key.bias = true, key.bias_offset = 7, key.activation = "gelu-tanh";
+  key.mode = "deterministic", key.cold = true;
+  EXPECT_EQ(key_from_json(key_to_json(key)), key);
+  EXPECT_EQ(key_to_json(key)["epilogue"]["activation"], "gelu-tanh");  // as the table writes it
+  TableEntry a, b;
+  static_cast<TableKey&>(a) = key;
+  static_cast<TableKey&>(b) = key;
+  b.tune_seconds = 9;  // the outcome is not the key
+  EXPECT_TRUE(a.same_key(b));
+  EXPECT_EQ(entry_key(a), entry_key(b));
+  // Every field is part of the key: changing any one makes another entry.
+  const std::vector<std::function<void(TableKey&)>> changes = {[](TableKey& k) { k.m += 1; },
+                                                               [](TableKey& k) { k.n += 1; },
+                                                               [](TableKey& k) { k.k += 1; },
+                                                               [](TableKey& k) { k.batch += 1; },
+                                                               [](TableKey& k) { k.dtype = "f16"; },
+                                                               [](TableKey& k) { k.layout = "nn"; },
+                                                               [](TableKey& k) { k.ld.c += 1; },
+                                                               [](TableKey& k) { k.offset.a += 1; },
+                                                               [](TableKey& k) { k.batch_stride.b = 1; },
+                                                               [](TableKey& k) { k.alpha = 1; },
+                                                               [](TableKey& k) { k.beta = 0; },
+                                                               [](TableKey& k) { k.bias = false; },
+                                                               [](TableKey& k) { k.bias_offset = 0; },
+                                                               [](TableKey& k) { k.activation = "relu"; },
+                                                               [](TableKey& k) { k.mode = "fast"; },
+                                                               [](TableKey& k) { k.cold = false; }};
+  for (size_t i = 0; i < changes.size(); ++i) {
+    TableEntry c = a;
+    changes[i](c);
+    EXPECT_FALSE(a.same_key(c)) << i;
+    EXPECT_NE(entry_key(a), entry_key(c)) << i;
+    EXPECT_EQ(key_from_json(key_to_json(c)), c.key()) << i;
+  }
+}
+
+}  // namespace
+}  // namespace gemmtune
