@@ -119,10 +119,16 @@ inline Choice lookup(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::str
   }
   if (exact) return {std::string(exact->config), "exact", exact};
   if (nearest) return {std::string(nearest->config), "nearest", nearest};
-  return {"tiled_" + std::string(dtype) + "_bm64_bn64_bk16_tm4_tn4", "default", nullptr};
+  return {DEFAULT_CONFIG, "default", nullptr};
 }
 
 )";
+  // The default config as lookup_config names it (report/lookup.cpp), its dtype filled in at run time.
+  const std::string pattern = default_config("\x01");
+  const size_t at = pattern.find('\x01');
+  const std::string expression =
+      cpp_literal(pattern.substr(0, at)) + " + std::string(dtype) + " + cpp_literal(pattern.substr(at + 1));
+  h.replace(h.find("DEFAULT_CONFIG"), std::string("DEFAULT_CONFIG").size(), expression);
   return h;
 }
 
