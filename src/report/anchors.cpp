@@ -6,62 +6,24 @@
 
 #include "core/error.hpp"
 #include "core/files.hpp"
-#include "core/problem.hpp"
 #include "core/strict_json.hpp"
+#include "report/schemas.hpp"
 
 namespace gemmtune {
 
 namespace {
-std::string field_error(const char* key, const std::string& complaint) {
-  return std::string("\"") + key + "\" " + complaint;
-}
-
-uint64_t positive_count(const nlohmann::json& line, const char* key) {
-  const auto it = line.find(key);
-  if (it == line.end() || !it->is_number_unsigned() || it->get<uint64_t>() == 0)
-    throw std::invalid_argument(field_error(key, "is not a positive integer"));
-  return it->get<uint64_t>();
-}
-
-std::string text_field(const nlohmann::json& line, const char* key, const std::string& fallback, bool required) {
-  const auto it = line.find(key);
-  if (it == line.end()) {
-    if (required) throw std::invalid_argument(field_error(key, "is missing"));
-    return fallback;
-  }
-  if (!it->is_string() || it->get<std::string>().empty())
-    throw std::invalid_argument(field_error(key, "is not a non-empty string"));
-  return it->get<std::string>();
-}
-
+/// The fields of a line that anchor-line.schema.json accepted (types and ranges are its to check).
 Anchor anchor_of(const nlohmann::json& line) {
-  if (!line.is_object()) throw std::invalid_argument("not a JSON object");
   Anchor a;
-  a.label = text_field(line, "lib", "", true);
-  if (line.contains("matrix")) {
-    a.label += ' ';
-    a.label += text_field(line, "matrix", "", true);
-  }
-  a.dtype = text_field(line, "dtype", "", true);
-  try {
-    parse_dtype(a.dtype, "dtype");
-  } catch (const Error&) {
-    throw std::invalid_argument("\"dtype\" '" + a.dtype + "' is not f32, f16, bf16, i8, u8 or u8i8");
-  }
-  a.layout = text_field(line, "layout", "nn", false);
-  if (a.layout != "nn" && a.layout != "nt" && a.layout != "tn" && a.layout != "tt")
-    throw std::invalid_argument("\"layout\" '" + a.layout + "' is not nn, nt, tn or tt");
-  a.m = positive_count(line, "M");
-  a.n = positive_count(line, "N");
-  a.k = positive_count(line, "K");
-  if (const auto it = line.find("cold"); it != line.end()) {
-    if (!it->is_boolean()) throw std::invalid_argument("\"cold\" is not true or false");
-    a.cold = it->get<bool>();
-  }
-  const auto us = line.find("us");
-  if (us == line.end() || !us->is_number() || !std::isfinite(us->get<double>()) || us->get<double>() <= 0)
-    throw std::invalid_argument("\"us\" is not a positive time");
-  a.us = us->get<double>();
+  a.label = line.at("lib").get<std::string>();
+  if (line.contains("matrix")) a.label += " " + line.at("matrix").get<std::string>();
+  a.dtype = line.at("dtype").get<std::string>();
+  a.layout = line.value("layout", std::string("nn"));
+  a.m = line.at("M").get<uint64_t>();
+  a.n = line.at("N").get<uint64_t>();
+  a.k = line.at("K").get<uint64_t>();
+  a.cold = line.value("cold", false);
+  a.us = line.at("us").get<double>();
   return a;
 }
 }  // namespace
@@ -73,7 +35,10 @@ std::vector<Anchor> load_anchors(const std::string& path) {
   for (size_t number = 1; std::getline(text, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      anchors.push_back(anchor_of(parse_json_without_duplicates<nlohmann::json>(line)));
+      const nlohmann::json parsed = parse_json_without_duplicates<nlohmann::json>(line);
+      if (auto e = anchor_line_schema().first_error(parsed))  // configs/schema/anchor-line.schema.json
+        throw std::invalid_argument(*e);
+      anchors.push_back(anchor_of(parsed));
     } catch (const JsonRefused& e) {
       throw Error(ExitCode::usage, "--anchor: " + path + ":" + std::to_string(number) + ": " + e.what());
     } catch (const nlohmann::json::exception& e) {

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/strict_json.hpp"
+#include "report/schemas.hpp"
 
 namespace gemmtune {
 
@@ -100,6 +101,7 @@ bool is_unmeasured(const Measurement& m) { return measured_fields(m) == measured
 std::optional<JournalRecord> parse_journal_line(const std::string& line) {
   try {
     const json j = parse_json_without_duplicates<json>(line);
+    if (journal_record_schema().first_error(j)) return std::nullopt;  // configs/schema/journal-record.schema.json
     JournalRecord r;
     r.device = j.at("device").get<std::string>();
     r.tool = j.at("tool").get<std::string>();

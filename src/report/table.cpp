@@ -12,8 +12,7 @@
 #include "core/error.hpp"
 #include "core/files.hpp"
 #include "core/strict_json.hpp"
-#include "report/json_schema.hpp"
-#include "table_schema.hpp"
+#include "report/schemas.hpp"
 
 namespace gemmtune {
 
@@ -341,11 +340,6 @@ TableEntry read_entry(const json& e, int version, std::string& where) {
   return entry;
 }
 }  // namespace
-
-const JsonSchema& table_schema() {
-  static const JsonSchema schema(nlohmann::json::parse(kTableSchemaJson));
-  return schema;
-}
 
 namespace {
 

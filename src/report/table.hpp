@@ -173,9 +173,7 @@ TableKey key_from_json(const nlohmann::ordered_json& json);
 std::string entry_key(const TableKey& key);
 
 std::string table_to_json(const TuningTable& table);
-class JsonSchema;
-/// configs/schema/tuning-table.schema.json as built in: the rules every table read or written is held to.
-const JsonSchema& table_schema();
+
 /// Parses a table; `source` names the file in errors ("FILE:LINE:COL: reason", exit 2).
 TuningTable table_from_json(const std::string& text, const std::string& source);
 /// Reads a table file (exit 5 if unreadable, exit 2 if malformed).

@@ -171,11 +171,14 @@ class Report(unittest.TestCase):
             out = os.path.join(d, "report.html")
             for body, fragment in [('{"lib": "cublas", "dtype": "f32", "M": 8, "N": 8, "K": 8, "us": 1.5}\n{"lib": ',
                                     "not JSON"),
-                                   ('\n{"lib": "cublas", "dtype": "f32", "M": 8, "N": 8, "K": 8, "us": -1}\n', '"us"'),
-                                   ('{"lib": "cublas", "dtype": "f32", "M": 0, "N": 8, "K": 8, "us": 1}\n', '"M"'),
+                                   ('\n{"lib": "cublas", "dtype": "f32", "M": 8, "N": 8, "K": 8, "us": -1}\n',
+                                    'us: -1: must be greater than 0'),
+                                   ('{"lib": "cublas", "dtype": "f32", "M": 0, "N": 8, "K": 8, "us": 1}\n',
+                                    'M: 0: below the minimum 1'),
                                    ('{"lib": "x", "dtype": "f32", "layout": "nx", "M": 8, "N": 8, "K": 8, "us": 1}',
-                                    '"layout"'),
-                                   ('{"lib": "x", "dtype": "f64", "M": 8, "N": 8, "K": 8, "us": 1}', '"dtype" \'f64\''),
+                                    'layout: "nx": not one of'),
+                                   ('{"lib": "x", "dtype": "f64", "M": 8, "N": 8, "K": 8, "us": 1}', 'dtype: "f64": not one of'),
+                                   ('{"lib": "", "dtype": "f16", "M": 8, "N": 8, "K": 8, "us": 1}', 'lib: "": does not match'),
                                    ('{"lib": "x", "dtype": "f16", "M": 8, "M": 9, "N": 8, "K": 8, "us": 1}',
                                     "duplicate key 'M'")]:
                 bad = os.path.join(d, "anchor.jsonl")

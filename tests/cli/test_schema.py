@@ -16,6 +16,8 @@ with open(os.path.join(ROOT, "configs", "schema", "tuning-table.schema.json")) a
     SCHEMA = json.load(f)
 jsonschema.Draft202012Validator.check_schema(SCHEMA)
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+with open(os.path.join(ROOT, "configs", "schema", "journal-record.schema.json")) as f:
+    JOURNAL = jsonschema.Draft202012Validator(json.load(f))
 
 
 def errors(table):
@@ -48,6 +50,15 @@ class Schema(unittest.TestCase):
                 with open(path) as f:
                     table = json.load(f)
                 self.assertEqual(errors(table), [], path)
+            # Every journal line those runs wrote holds to configs/schema/journal-record.schema.json.
+            phases = set()
+            for path in (a, b):
+                with open(path + ".journal.jsonl") as f:
+                    for line in f:
+                        record = json.loads(line)
+                        phases.add(record["phase"])
+                        self.assertEqual([e.message for e in JOURNAL.iter_errors(record)], [], line)
+            self.assertTrue({"begin", "screen", "final", "done"} <= phases, phases)
             self.assertIsNotNone(table["device"]["peak"])
             self.assertTrue(any(e["unsupported"] for e in table["entries"]))
             self.assertTrue(any(e["best"] is None for e in table["entries"]))

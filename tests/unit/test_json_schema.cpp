@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "report/json_schema.hpp"
+#include "report/schemas.hpp"
 #include "report/table.hpp"
 
 namespace gemmtune {

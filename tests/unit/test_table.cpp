@@ -286,6 +286,29 @@ TEST(Journal, PipelineStatisticsRoundTripAndAreOptional) {
   }
 }
 
+TEST(Journal, ALineThatBreaksTheRecordSchemaIsNotARecord) {
+  Measurement m;
+  m.samples_us = {41.8};
+  m.median_us = m.min_us = 41.8;
+  JournalRecord r{"dev", "gemmtune 0.1.0", "{}", "screen", "tiled_f32_bm64_bn64_bk8_tm4_tn4", m};
+  const nlohmann::json good = nlohmann::json::parse(journal_line(r));
+  ASSERT_TRUE(parse_journal_line(good.dump()).has_value());
+  // configs/schema/journal-record.schema.json's rules, each broken once.
+  const std::vector<std::pair<const char*, nlohmann::json>> breaks = {
+      {"median_us", -1.0}, {"samples_us", nlohmann::json::array({-2.0})},
+      {"phase", "middle"}, {"disposition", "fine"},
+      {"cv", "0"},         {"runs_per_sample", 1.5},
+      {"stray", 1}};
+  for (const auto& [key, value] : breaks) {
+    nlohmann::json bad = good;
+    bad[key] = value;
+    EXPECT_FALSE(parse_journal_line(bad.dump()).has_value()) << key;
+  }
+  nlohmann::json missing = good;
+  missing.erase("bound");
+  EXPECT_FALSE(parse_journal_line(missing.dump()).has_value());
+}
+
 TEST(Journal, CostsAndTheCutRoundTripAndOlderLinesReadWithoutThem) {
   Measurement m;
   m.samples_us = {41.8};
