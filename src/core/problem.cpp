@@ -159,7 +159,12 @@ Shape parse_shape(std::string_view text, const std::string& what) {
 
 std::vector<Shape> parse_shape_list(std::string_view text, const std::string& what) {
   std::vector<Shape> out;
+  size_t position = 0;
   for (std::string_view part : split_commas(text)) {
+    ++position;
+    if (part.empty() && text.find(',') != std::string_view::npos)
+      throw usage_error(what, std::string(text),
+                        "item " + std::to_string(position) + " is empty (expected MxNxK or MxNxKxB)");
     Shape s = parse_shape(part, what);
     if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   }
@@ -200,8 +205,22 @@ ResolvedOperand resolve_operand(const OperandPlacement& p, char name, uint64_t r
     throw usage_error(stride_flag, std::to_string(r.stride),
                       "products of C would overlap (a product spans " + std::to_string(span) + " elements)");
   }
-  r.extent =
-      add_checked(add_checked(r.offset, mul_checked(batch - 1, r.stride, stride_flag), offset_flag), span, offset_flag);
+  // offset + (batch - 1) x stride + span, each overflow blamed on the option that set the term, as written.
+  uint64_t products = 0, extent = 0;
+  if (__builtin_mul_overflow(batch - 1, r.stride, &products)) {
+    if (p.batch_stride)
+      throw usage_error(stride_flag, std::to_string(r.stride),
+                        "the " + std::to_string(batch - 1) + " products after the first pass 2^64 elements");
+    throw usage_error("--shape", std::to_string(batch) + " products",
+                      "the products of " + std::string(1, char(name - 32)) + " pass 2^64 elements");
+  }
+  if (__builtin_add_overflow(products, span, &extent) || __builtin_add_overflow(extent, r.offset, &r.extent)) {
+    if (r.offset > 0)
+      throw usage_error(offset_flag, std::to_string(r.offset), "the operand's last element passes 2^64 elements");
+    throw usage_error(p.batch_stride ? stride_flag : std::string("--shape"),
+                      p.batch_stride ? std::to_string(r.stride) : std::to_string(batch) + " products",
+                      "the operand's last element passes 2^64 elements");
+  }
   return r;
 }
 }  // namespace

@@ -120,7 +120,13 @@ void append_unique(std::vector<ShapeRequest>& list, const std::vector<ShapeReque
 
 std::vector<ShapeRequest> parse_shape_requests(std::string_view text, const std::string& what) {
   std::vector<ShapeRequest> out;
+  size_t position = 0;
   for (std::string_view item : split(text, ',')) {
+    ++position;
+    // An empty item is named by its place in the whole value ("5x5x5,,6x6x6": the second).
+    if (item.empty() && text.find(',') != std::string_view::npos)
+      throw usage_error(what, std::string(text),
+                        "item " + std::to_string(position) + " is empty (expected MxNxK or MxNxKxB)");
     std::vector<ShapeRequest> expanded;
     for (const Shape& s : expand_shape_pattern(item, what)) expanded.push_back(ShapeRequest{s});
     append_unique(out, expanded);

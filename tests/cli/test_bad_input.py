@@ -171,6 +171,17 @@ class BadInput(unittest.TestCase):
             self.assertNotEqual(contents()["gemm_rules.hpp"], before["gemm_rules.hpp"])
             self.assertEqual(sorted(os.listdir(d)), ["kit"])
 
+    def test_a_message_names_the_option_the_user_wrote_and_its_value(self):
+        cases = [(["--shape", "5x5x5,,6x6x6"], "--shape: '5x5x5,,6x6x6': item 2 is empty (expected MxNxK or MxNxKxB)"),
+                 (["--shape", "8x8x8x3", "--stride-a", "9223372036854775807"],
+                  "--stride-a: '9223372036854775807': the operand's last element passes 2^64 elements"),
+                 (["--shape", "8x8x8x2", "--offset-b", "18446744073709551600"],
+                  "--offset-b: '18446744073709551600': the operand's last element passes 2^64 elements")]
+        for args, expected in cases:
+            rc, err = run(*args, "--budget", "1")
+            self.assertEqual(rc, 2, f"{args}: {err}")
+            self.assertEqual(self.one_line(err, str(args)), f"gemmtune: error: {expected}")
+
     def test_json_syntax_errors_name_line_and_column(self):
         rc, err = run("compare", os.path.join(BAD, "tables", "trailing-comma.json"), os.path.join(BAD, "tables", "trailing-comma.json"))
         self.assertRegex(err, r"trailing-comma\.json:\d+:\d+: invalid JSON")

@@ -124,6 +124,21 @@ class SchemaAgreement(unittest.TestCase):
             tool, rc, lines, path = tool_refuses(doc, d, 0)
         self.assertEqual(lines, [f"gemmtune: error: {path}: entries[1].best.median_us: -5: below the minimum 0"])
 
+    def test_a_baseline_outside_the_schema_is_never_a_pass(self):
+        doc = fixture()
+        doc["entries"][1]["best"]["median_us"] = -5  # a new table 1000x slower would "win" against it
+        good = os.path.join(ROOT, "tests", "data", "tables", "llvmpipe.json")
+        with tempfile.TemporaryDirectory() as d:
+            base = os.path.join(d, "base.json")
+            with open(base, "w") as f:
+                json.dump(doc, f)
+            for args in (["compare", base, good], ["merge", base, good, "-o", os.path.join(d, "m.json")],
+                         ["export", base, "--format", "cpp"]):
+                p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 2, f"{args[0]}: {p.stdout} {p.stderr}")
+                self.assertIn(f"{base}: entries[1].best.median_us: -5: below the minimum 0", p.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "m.json")))
+
 
 if __name__ == "__main__":
     unittest.main()
