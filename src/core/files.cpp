@@ -91,7 +91,7 @@ void write_folder_atomic(const std::string& folder_given, const std::vector<std:
     for (const fs::directory_entry& e : fs::directory_iterator(folder, error)) {
       const std::string name = e.path().filename().string();
       if (std::find(ours.begin(), ours.end(), name) == ours.end())
-        throw refuse("holds '" + name + "', which is not the kit's: choose a new or empty folder");
+        throw refuse("holds '" + name + "', which this command does not write: choose a new or empty folder");
     }
     if (error) throw refuse(error.message());
   }

@@ -21,13 +21,13 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
   const uint64_t step_bytes = uint64_t(c.get("bk")) * dtype_bytes(p.dtype);
   // Where the device's compute units are known, whole waves decide the tile (96 x 192 and 192 x 128 tiles won
   // mid-size grids by 1.1-1.45x on the H200: notes, issue 43 step 2), so oblong tiles are not held back.
-  const bool waves = d.compute_units > 0;
+  const bool units_known = d.compute_units > 0;
   return tile_wave_cost(c.get("bm"), c.get("bn"), c.get("splits"), p, d) +
          (step_bytes == 128  ? 0.0
           : step_bytes == 64 ? 1.0
                              : 2.0) +
          (c.get("sgn") == 2 ? 0.0 : 0.75) + (c.get("sgm") == 2 ? 0.0 : 0.75) + (c.get("stages") == 2 ? 0.0 : 0.5) +
-         (c.get("bm") == c.get("bn") || waves ? 0.0 : 0.75);
+         (c.get("bm") == c.get("bn") || units_known ? 0.0 : 0.75);
 }
 
 KernelFamily make_coopmat() {

@@ -1,6 +1,5 @@
 #include "report/anchors.hpp"
 
-#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 

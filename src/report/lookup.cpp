@@ -5,18 +5,7 @@
 
 namespace gemmtune {
 
-bool plain_operation(const TableEntry& e) {
-  return e.alpha == 1.0 && e.beta == 0.0 && !e.bias && e.activation == "none" && e.mode == "fast" && !e.cold &&
-         e.batch == 1;
-}
-
 namespace {
-
-std::string shape_of(const TableEntry& e) {
-  return std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) +
-         (e.batch > 1 ? "x" + std::to_string(e.batch) : "") + " " + e.dtype + " " + e.layout;
-}
-
 /// Where `e` is not the plain operation that lookup asks for.
 std::vector<std::string> relaxed_fields(const TableEntry& e) {
   std::vector<std::string> out;
@@ -28,7 +17,14 @@ std::vector<std::string> relaxed_fields(const TableEntry& e) {
   if (e.cold) out.push_back("cold");
   return out;
 }
+
+std::string shape_of(const TableEntry& e) {
+  return std::to_string(e.m) + "x" + std::to_string(e.n) + "x" + std::to_string(e.k) +
+         (e.batch > 1 ? "x" + std::to_string(e.batch) : "") + " " + e.dtype + " " + e.layout;
+}
 }  // namespace
+
+bool plain_operation(const TableEntry& e) { return relaxed_fields(e).empty() && e.batch == 1; }
 
 std::string default_config(const std::string& dtype) { return "tiled_" + dtype + "_bm64_bn64_bk16_tm4_tn4"; }
 

@@ -343,17 +343,19 @@ TableEntry read_entry(const json& e, int version, std::string& where) {
 
 namespace {
 
-/// The first rule of the published schema `document` breaks, then entries with one key: none may repeat.
-std::optional<std::string> table_violation(const std::string& document, const TuningTable* read) {
-  if (auto e = table_schema().first_error(nlohmann::json::parse(document))) return e;
-  if (read) {
-    std::map<std::string, size_t> first_with_key;
-    for (size_t i = 0; i < read->entries.size(); ++i) {
-      auto [at, added] = first_with_key.emplace(entry_key(read->entries[i]), i);
-      if (!added)
-        return "entries[" + std::to_string(i) + "]: the same key as entries[" + std::to_string(at->second) +
-               "] (shape, dtype, layout, placement, scalars, epilogue, mode, cold): a table holds one entry a key";
-    }
+/// The first rule of the published schema `document` breaks.
+std::optional<std::string> schema_violation(const std::string& document) {
+  return table_schema().first_error(nlohmann::json::parse(document));
+}
+
+/// The rule a JSON Schema cannot state: no two entries share a key.
+std::optional<std::string> repeated_key(const TuningTable& table) {
+  std::map<std::string, size_t> first_with_key;
+  for (size_t i = 0; i < table.entries.size(); ++i) {
+    auto [at, added] = first_with_key.emplace(entry_key(table.entries[i]), i);
+    if (!added)
+      return "entries[" + std::to_string(i) + "]: the same key as entries[" + std::to_string(at->second) +
+             "] (shape, dtype, layout, placement, scalars, epilogue, mode, cold): a table holds one entry a key";
   }
   return std::nullopt;
 }
@@ -381,7 +383,7 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
     }
     // The schema describes the current version; a table of the version before is checked once migrated.
     if (version == kSchemaVersion) {
-      if (auto e = table_violation(text, nullptr)) throw Error(ExitCode::usage, source + ": " + *e);
+      if (auto e = schema_violation(text)) throw Error(ExitCode::usage, source + ": " + *e);
     }
     TuningTable t;  // read as the current version: a migrated table is written back as one
     where = "tool";
@@ -399,11 +401,11 @@ TuningTable table_from_json(const std::string& text, const std::string& source) 
       where = "entries[" + std::to_string(i) + "]";
       t.entries.push_back(read_entry(entries[i], version, where));
     }
-    const std::string as_current = version == kSchemaVersion ? text : table_to_json(t);
-    if (auto e = table_violation(as_current, &t)) {
-      throw Error(ExitCode::usage,
-                  source + (version == kSchemaVersion ? ": " : " (migrated from schema version 4): ") + *e);
+    if (version != kSchemaVersion) {
+      if (auto e = schema_violation(table_to_json(t)))
+        throw Error(ExitCode::usage, source + " (migrated from schema version 4): " + *e);
     }
+    if (auto e = repeated_key(t)) throw Error(ExitCode::usage, source + ": " + *e);
     return t;
   } catch (const json::exception& e) {
     throw Error(ExitCode::usage, source + ": " + where + ": " + readable(e));
@@ -417,8 +419,9 @@ TuningTable load_table(const std::string& path) { return table_from_json(read_fi
 void save_table(const std::string& path, const TuningTable& table) {
   const std::string text = table_to_json(table);
   // Never write what no reader would take: a value outside the schema or a repeated key is this tool's bug.
-  if (auto e = table_violation(text, &table))
-    throw std::logic_error(path + ": refusing to write a table that breaks its schema: " + *e);
+  std::optional<std::string> e = schema_violation(text);
+  if (!e) e = repeated_key(table);
+  if (e) throw std::logic_error(path + ": refusing to write a table that breaks its schema: " + *e);
   write_file_atomic(path, text);
 }
 

@@ -164,7 +164,7 @@ class BadInput(unittest.TestCase):
                 f.write("mine")
             rc, err = run("export", table, "--format", "kit", "--out", kit)
             self.assertEqual(rc, 5, err)
-            self.assertIn("holds 'stray.txt', which is not the kit's", self.one_line(err, "stray"))
+            self.assertIn("holds 'stray.txt', which this command does not write", self.one_line(err, "stray"))
             os.remove(os.path.join(kit, "stray.txt"))
             rc, err = run("export", table, "--format", "kit", "--out", kit, "--namespace", "other")
             self.assertEqual(rc, 0, err)  # a kit over a kit: replaced whole
