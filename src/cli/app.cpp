@@ -81,7 +81,8 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
 void add_space_options(CLI::App& app, TuneArgs& args) {
   TuneCommandOptions& o = args.parsed;
   app.add_option("--variants", args.variants,
-                 "Variants to sweep, comma-separated: " + variant_names("and") + " (default all but naive)");
+                 "Variants to sweep, comma-separated: " + variant_names("and") + " (default all but " +
+                     baseline_family().name + ")");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
@@ -296,7 +297,7 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   c.peak->add_flag("--matrix-sweep", c.peak_options.matrix_sweep,
                    "Sweep the matrix units: 1 to 16 accumulators a subgroup, workgroups of 32 to 256, f16 and bf16 "
-                   "with f32 sums, f16 with f16 sums; the best f16 -> f32 is the table's coopmat ceiling");
+                   "with f32 sums, f16 with f16 sums; the best f16 -> f32 is the table's matrix-unit ceiling");
 
   c.lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
   c.lookup->add_option("TABLE", c.lookup_options.table, "Tuning table")->required();

@@ -3,12 +3,37 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/options.hpp"
-#include "kernels/matrix_requirements.hpp"
+#include "kernels/registry.hpp"
 #include "vk/instance.hpp"
 
 namespace gemmtune {
 
 namespace {
+struct KernelSupport {
+  std::string family, dtype;
+  std::optional<std::string> unsupported;
+};
+
+/// For each family with device requirements, each input type it has a kernel for: why this device cannot run it.
+std::vector<KernelSupport> kernel_support(const vk::DeviceInfo& d) {
+  std::vector<KernelSupport> out;
+  for (const KernelFamily* f : kernel_families()) {
+    if (!f->device_unsupported) continue;
+    for (DType t : kAllDTypes) {
+      if (!f->spirv(t).empty()) out.push_back({f->name, std::string(dtype_name(t)), f->device_unsupported(t, d)});
+    }
+  }
+  return out;
+}
+
+/// {family: {dtype: null where supported, else the reason}}.
+nlohmann::ordered_json kernel_support_json(const vk::DeviceInfo& d) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [family, dtype, reason] : kernel_support(d))
+    out[family][dtype] = reason ? nlohmann::ordered_json(*reason) : nlohmann::ordered_json(nullptr);
+  return out;
+}
+
 nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
   const vk::MatrixCapabilities& m = d.matrix;
   nlohmann::ordered_json shapes = nlohmann::ordered_json::array();
@@ -23,10 +48,6 @@ nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
                       {"saturating", s.saturating},
                       {"scope", s.scope}});
   }
-  auto why = [&](const char* input) -> nlohmann::ordered_json {
-    auto r = coopmat_unsupported(d, input);
-    return r ? nlohmann::ordered_json(*r) : nlohmann::ordered_json(nullptr);
-  };
   return {{"cooperative_matrix", m.feature},
           {"properties", shapes},
           {"storage_16bit", m.storage_16bit},
@@ -39,12 +60,7 @@ nlohmann::ordered_json matrix_json(const vk::DeviceInfo& d) {
           {"bfloat16", m.bf16_type},
           {"bfloat16_cooperative_matrix", m.bf16_coopmat},
           {"integer_dot_product", m.integer_dot_product},
-          {"shader_int8", m.shader_int8},
-          {"coopmat_f16_unsupported", why("f16")},
-          {"coopmat_bf16_unsupported", why("bf16")},
-          {"coopmat_i8_unsupported", why("i8")},
-          {"coopmat_u8_unsupported", why("u8")},
-          {"coopmat_u8i8_unsupported", why("u8i8")}};
+          {"shader_int8", m.shader_int8}};
 }
 nlohmann::ordered_json matrix2_json(const vk::DeviceInfo& d) {
   const vk::Matrix2Capabilities& m2 = d.matrix2;
@@ -61,10 +77,6 @@ nlohmann::ordered_json matrix2_json(const vk::DeviceInfo& d) {
                       {"scope", s.scope},
                       {"workgroup_invocations", s.invocations}});
   }
-  auto why = [&](const char* input) -> nlohmann::ordered_json {
-    auto r = coopmat2_unsupported(d, input);
-    return r ? nlohmann::ordered_json(*r) : nlohmann::ordered_json(nullptr);
-  };
   return {{"extension", m2.extension},
           {"workgroup_scope", m2.workgroup_scope},
           {"flexible_dimensions", m2.flexible_dimensions},
@@ -73,9 +85,7 @@ nlohmann::ordered_json matrix2_json(const vk::DeviceInfo& d) {
           {"max_workgroup_size", m2.max_workgroup_size},
           {"max_dimension", m2.max_dimension},
           {"reserved_shared_memory", m2.reserved_shared_memory},
-          {"flexible_properties", shapes},
-          {"coopmat2_f16_unsupported", why("f16")},
-          {"coopmat2_bf16_unsupported", why("bf16")}};
+          {"flexible_properties", shapes}};
 }
 nlohmann::ordered_json heaps_json(const vk::DeviceInfo& d) {
   nlohmann::ordered_json heaps = nlohmann::ordered_json::array();
@@ -113,6 +123,7 @@ nlohmann::ordered_json device_json(const vk::DeviceInfo& d) {
           {"compute_units", d.compute_units},
           {"matrix", matrix_json(d)},
           {"matrix2", matrix2_json(d)},
+          {"kernel_support", kernel_support_json(d)},
           {"compute_queue_family", d.compute_queue_family},
           {"timestamps", {{"valid_bits", d.timestamp_valid_bits}, {"period_ns", d.timestamp_period_ns}}}};
 }
@@ -139,10 +150,6 @@ void print_matrix_units(const vk::DeviceInfo& d) {
                   s.result.c_str(), s.scope.c_str(), s.saturating ? "yes" : "no");
     }
   }
-  for (const char* input : {"f16", "bf16", "i8", "u8", "u8i8"}) {
-    auto reason = coopmat_unsupported(d, input);
-    std::printf("   coopmat %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
-  }
   const vk::Matrix2Capabilities& m2 = d.matrix2;
   if (m2.extension) {
     std::printf(
@@ -158,10 +165,9 @@ void print_matrix_units(const vk::DeviceInfo& d) {
                   s.result.c_str(), s.scope.c_str(), s.invocations, s.saturating ? " (saturating)" : "");
     }
   }
-  for (const char* input : {"f16", "bf16"}) {
-    auto reason = coopmat2_unsupported(d, input);
-    std::printf("   coopmat2 %s: %s\n", input, reason ? ("not supported: " + *reason).c_str() : "supported");
-  }
+  for (const auto& [family, dtype, reason] : kernel_support(d))
+    std::printf("   %s %s: %s\n", family.c_str(), dtype.c_str(),
+                reason ? ("not supported: " + *reason).c_str() : "supported");
 }
 
 void print_device(const vk::DeviceInfo& d) {

@@ -98,9 +98,10 @@ int run_peak(const PeakCommandOptions& o) {
   } else {
     std::printf("%s\n  f32 FMA:   %10.3f TFLOP/s\n", info.name.c_str(), r.f32_tflops);
     if (r.coopmat_f16_tflops > 0.0) {
-      std::printf("  coopmat:   %10.3f TFLOP/s (f16 x f16 -> f32, 16x16x16)\n", r.coopmat_f16_tflops);
+      std::printf("  matrix:    %10.3f TFLOP/s (f16 x f16 -> f32, 16x16x16 cooperative matrices)\n",
+                  r.coopmat_f16_tflops);
     } else {
-      std::printf("  coopmat:   not measured: %s\n", coopmat_unsupported(info, "f16").value_or("").c_str());
+      std::printf("  matrix:    not measured: %s\n", coopmat_unsupported(info, "f16").value_or("").c_str());
     }
     std::printf("  copy:      %10.1f GB/s (read + written, %llu-byte buffers)\n", r.copy_gbps,
                 static_cast<unsigned long long>(r.copy_buffer_bytes));

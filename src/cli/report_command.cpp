@@ -16,7 +16,7 @@ int run_report(const ReportCommandOptions& o) {
     std::vector<Anchor> read = load_anchor_option(value);
     anchors.insert(anchors.end(), read.begin(), read.end());
   }
-  std::map<std::string, std::string> colors{{naive_family().name, naive_family().color}};
+  std::map<std::string, std::string> colors{{baseline_family().name, baseline_family().color}};
   for (const KernelFamily* f : kernel_families()) colors[f->name] = f->color;
   write_file_atomic(o.out, html_report(tables, colors, anchors));
   return 0;

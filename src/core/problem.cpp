@@ -55,7 +55,7 @@ void check_integer_options(const GemmProblem& p) {
 }
 
 DType parse_dtype(std::string_view text, const std::string& what) {
-  for (DType d : {DType::f32, DType::f16, DType::bf16, DType::i8, DType::u8, DType::u8i8}) {
+  for (DType d : kAllDTypes) {
     if (text == dtype_name(d)) return d;
   }
   throw usage_error(what, std::string(text), "unknown dtype (expected f32, f16, bf16, i8, u8 or u8i8)");

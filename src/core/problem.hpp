@@ -15,6 +15,7 @@ namespace gemmtune {
 /// (i8: both inputs signed, u8: both unsigned, u8i8: A unsigned, B signed) subtract the zero points, multiply
 /// and add in int32 arithmetic that wraps on overflow, and C is int32: exact, whatever the summation order.
 enum class DType { f32, f16, bf16, i8, u8, u8i8 };
+inline constexpr DType kAllDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::i8, DType::u8, DType::u8i8};
 
 /// i8, u8 or u8i8.
 bool is_integer(DType dtype);

@@ -52,6 +52,9 @@ KernelFamily make_coopmat() {
       return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
+  f.device_unsupported = [](DType t, const vk::DeviceInfo& d) {
+    return coopmat_unsupported(d, std::string(dtype_name(t)));
+  };
   f.constraints.push_back({"tile",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
@@ -99,14 +102,11 @@ KernelFamily make_coopmat() {
   f.screening_rank = coopmat_screening_rank;
   f.screening_weight = 3;
   f.matrix_units = true;
-  f.spirv = coopmat_spirv;
+  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
 
-const KernelFamily& coopmat_family() {
-  static const KernelFamily family = make_coopmat();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(coopmat, make_coopmat)
 
 }  // namespace gemmtune

@@ -29,6 +29,9 @@ KernelFamily make_coopmat2() {
       return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
+  f.device_unsupported = [](DType t, const vk::DeviceInfo& d) {
+    return coopmat2_unsupported(d, std::string(dtype_name(t)));
+  };
   f.constraints.push_back({"tile",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
@@ -70,14 +73,11 @@ KernelFamily make_coopmat2() {
   };
   f.screening_weight = 3;
   f.matrix_units = true;
-  f.spirv = coopmat2_spirv;
+  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
 
-const KernelFamily& coopmat2_family() {
-  static const KernelFamily family = make_coopmat2();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(coopmat2, make_coopmat2)
 
 }  // namespace gemmtune

@@ -135,14 +135,11 @@ KernelFamily make_fewrows() {
   f.summation_order = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::slices, c.get("slices"), c.get("splits"), p);
   };
-  f.spirv = fewrows_spirv;
+  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
 
-const KernelFamily& fewrows_family() {
-  static const KernelFamily family = make_fewrows();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(fewrows, make_fewrows)
 
 }  // namespace gemmtune

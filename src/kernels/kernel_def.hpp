@@ -56,6 +56,9 @@ struct KernelFamily {
   std::vector<ParamSpec> params;
   /// Why the family cannot serve a problem on a device at all (any config), or nullopt. Unset: always applicable.
   std::function<std::optional<std::string>(const GemmProblem&, const vk::DeviceInfo&)> not_applicable;
+  /// Why the device lacks what the family's kernel for an input type needs beyond a compute queue (cooperative
+  /// matrices of some shape and type, say), or nullopt. Unset: nothing. `devices` reports it per input type.
+  std::function<std::optional<std::string>(DType, const vk::DeviceInfo&)> device_unsupported;
   /// Subgroup size the kernel is written for (0: any). Pinned with full subgroups where the device can select it.
   uint32_t required_subgroup_size = 0;
   std::vector<Constraint> constraints;

@@ -19,14 +19,11 @@ KernelFamily make_naive() {
   f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::chain, 1, 1, p);
   };
-  f.spirv = naive_spirv;
+  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
 
-const KernelFamily& naive_family() {
-  static const KernelFamily family = make_naive();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(naive, make_naive)
 
 }  // namespace gemmtune

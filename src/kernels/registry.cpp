@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "core/error.hpp"
 
@@ -11,13 +12,30 @@ namespace gemmtune {
 #define GEMMTUNE_FAMILY(name) const KernelFamily& name##_family();
 #include "families.inc"
 #undef GEMMTUNE_FAMILY
+const KernelFamily& naive_family();
 
-std::vector<const KernelFamily*> kernel_families() {
-  std::vector<const KernelFamily*> families{
+namespace {
+std::vector<const KernelFamily*> listed_families() {
+  return {
 #define GEMMTUNE_FAMILY(name) &name##_family(),
 #include "families.inc"
 #undef GEMMTUNE_FAMILY
   };
+}
+}  // namespace
+
+const KernelFamily& baseline_family() { return naive_family(); }
+
+const KernelFamily& family_named(const std::string& name) {
+  for (const KernelFamily* f : listed_families()) {
+    if (f->name == name) return *f;
+  }
+  if (name == baseline_family().name) return baseline_family();
+  throw std::out_of_range("no kernel family named " + name);
+}
+
+std::vector<const KernelFamily*> kernel_families() {
+  std::vector<const KernelFamily*> families = listed_families();
   // Test-only variants, never in a normal run.
   const std::string test = std::getenv("GEMMTUNE_TEST_KERNELS") ? std::getenv("GEMMTUNE_TEST_KERNELS") : "";
   auto named = [&](const std::string& name) { return ("," + test + ",").find("," + name + ",") != std::string::npos; };
@@ -33,13 +51,13 @@ const KernelFamily* find_family(const std::string& name) {
   for (const KernelFamily* f : kernel_families()) {
     if (f->name == name) return f;
   }
-  return name == naive_family().name ? &naive_family() : nullptr;
+  return name == baseline_family().name ? &baseline_family() : nullptr;
 }
 
 std::string variant_names(const std::string& last_word) {
   std::vector<std::string> names;
   for (const KernelFamily* f : kernel_families()) names.push_back(f->name);
-  names.push_back(naive_family().name);
+  names.push_back(baseline_family().name);
   std::string text;
   for (size_t i = 0; i < names.size(); ++i)
     text += (i == 0 ? "" : i + 1 == names.size() ? " " + last_word + " " : ", ") + names[i];

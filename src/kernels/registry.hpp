@@ -9,15 +9,19 @@
 
 namespace gemmtune {
 
-const KernelFamily& tiled_family();
-const KernelFamily& splitk_family();
-const KernelFamily& fewrows_family();
-const KernelFamily& rowdot_family();
-const KernelFamily& rowmma_family();
-const KernelFamily& coopmat_family();
-const KernelFamily& coopmat2_family();
-/// The baseline (src/kernels/naive.cpp): not in the default sweep; --variants naive sweeps it.
-const KernelFamily& naive_family();
+/// Defines <name>_family(), the accessor through which the registry lists a family of kernels/CMakeLists.txt's list
+/// (generated families.inc): the description `make()` returns, built once. One use in each src/kernels/<name>.cpp.
+#define GEMMTUNE_DESCRIBE_FAMILY(name, make)   \
+  const KernelFamily& name##_family() {        \
+    static const KernelFamily family = make(); \
+    return family;                             \
+  }
+
+/// A family of the build's list, or the baseline, by name; std::out_of_range for any other (test variants too).
+const KernelFamily& family_named(const std::string& name);
+/// The baseline every winner's speed-up is measured against (src/kernels/naive.cpp): not in the default sweep;
+/// --variants names it to sweep it.
+const KernelFamily& baseline_family();
 /// Test-only (src/kernels/test_variants.cpp): listed by kernel_families() only when GEMMTUNE_TEST_KERNELS names
 /// them ("hang", "lose", "fault_...", comma-separated).
 const KernelFamily& test_hang_family();

@@ -124,14 +124,11 @@ KernelFamily make_rowdot() {
       if (w != d.subgroup_size) order.subgroup_widths.push_back(w);
     return order;
   };
-  f.spirv = rowdot_spirv;
+  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
 
-const KernelFamily& rowdot_family() {
-  static const KernelFamily family = make_rowdot();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(rowdot, make_rowdot)
 
 }  // namespace gemmtune

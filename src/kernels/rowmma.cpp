@@ -49,6 +49,9 @@ KernelFamily make_rowmma() {
               {"regs", 4, {0, 1}, 0},
               {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
   f.not_applicable = rowmma_not_applicable;
+  f.device_unsupported = [](DType t, const vk::DeviceInfo& d) {
+    return coopmat_unsupported(d, std::string(dtype_name(t)));
+  };
   f.constraints = device_limit_constraints();
   f.constraints.push_back({"registers",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
@@ -105,14 +108,11 @@ KernelFamily make_rowmma() {
   // From M = 5 on, 16-bit products run faster here than in rowdot on the H200 (notes, issue 18 steps 8 and 10),
   // whose unrolled trips also take the driver 0.5-3.4 s each to build there: rowmma opens the round with 6.
   f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 5 ? 6u : 4u; };
-  f.spirv = rowmma_spirv;
+  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
 
-const KernelFamily& rowmma_family() {
-  static const KernelFamily family = make_rowmma();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(rowmma, make_rowmma)
 
 }  // namespace gemmtune

@@ -27,7 +27,7 @@ KernelFamily make_test_variant(const std::string& name) {
   } else {
     f.grid_override = [](const Config&, const GemmProblem&) { return std::array<uint64_t, 3>{65535, 65535, 64}; };
   }
-  f.spirv = [](DType) { return test_hang_spirv(); };
+  f.spirv = [](DType) { return spirv_module("test_hang_f32"); };
   return f;
 }
 }  // namespace
@@ -36,23 +36,26 @@ const std::vector<PlantedFault>& planted_faults() {
   auto make = [](const std::string& fault, const KernelFamily& base, const std::string& what, bool order_only = false) {
     auto family = std::make_shared<KernelFamily>(base);
     family->name = "fault_" + fault;
-    family->spirv = [fault](DType dtype) { return fault_spirv(fault, dtype); };
+    family->spirv = spirv_modules_named(family->name);
     family->alternative_spirv = nullptr;
     family->alternative_applies = nullptr;
     return PlantedFault{family, &base, what, order_only};
   };
   static const std::vector<PlantedFault> faults = {
-      make("unroll_tail", fewrows_family(), "few-rows drops the k terms after its last whole unrolled trip"),
-      make("last_slice", fewrows_family(), "few-rows adds all but the last slice's sums"),
-      make("dropped_plane", fewrows_family(), "few-rows' one-pass split-k adds all but the last range's plane"),
-      make("reversed_planes", fewrows_family(), "few-rows' one-pass split-k adds the ranges' planes last first", true),
-      make("rowdot_head", rowdot_family(), "row-dot skips the elements before a shifted row's first 16-byte boundary"),
-      make("edge_column", tiled_family(), "tiled leaves C's last column unwritten"),
-      make("beta_reads_c", tiled_family(), "tiled reads C when beta = 0 (C may hold anything then)"),
-      make("bias_shift", tiled_family(), "tiled adds the bias of the next column"),
-      make("gelu_constant", tiled_family(), "tiled's gelu-tanh uses sqrt(2/pi) cut to 0.7978"),
-      make("gelu_erf_constant", tiled_family(), "tiled's gelu-erf uses 1/sqrt(2) cut to 0.7071"),
-      make("zero_point", fewrows_family(), "the 8-bit few-rows kernel adds A's zero point instead of subtracting it")};
+      make("unroll_tail", family_named("fewrows"), "few-rows drops the k terms after its last whole unrolled trip"),
+      make("last_slice", family_named("fewrows"), "few-rows adds all but the last slice's sums"),
+      make("dropped_plane", family_named("fewrows"), "few-rows' one-pass split-k adds all but the last range's plane"),
+      make("reversed_planes", family_named("fewrows"), "few-rows' one-pass split-k adds the ranges' planes last first",
+           true),
+      make("rowdot_head", family_named("rowdot"),
+           "row-dot skips the elements before a shifted row's first 16-byte boundary"),
+      make("edge_column", family_named("tiled"), "tiled leaves C's last column unwritten"),
+      make("beta_reads_c", family_named("tiled"), "tiled reads C when beta = 0 (C may hold anything then)"),
+      make("bias_shift", family_named("tiled"), "tiled adds the bias of the next column"),
+      make("gelu_constant", family_named("tiled"), "tiled's gelu-tanh uses sqrt(2/pi) cut to 0.7978"),
+      make("gelu_erf_constant", family_named("tiled"), "tiled's gelu-erf uses 1/sqrt(2) cut to 0.7071"),
+      make("zero_point", family_named("fewrows"),
+           "the 8-bit few-rows kernel adds A's zero point instead of subtracting it")};
   return faults;
 }
 

@@ -35,10 +35,10 @@ KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params)
   f.shared_bytes = [](const Config& c, DType) {
     return uint64_t(c.get("bk")) * (c.get("bm") + c.get("bn")) * sizeof(float);
   };
-  f.spirv = tiled_spirv;
+  f.spirv = spirv_modules_named("tiled");  // splitk runs the tiled kernel too
   // 8-bit integers (kernels/gemm_tiled_int.comp; split-k keeps int32 partial sums in its planes): packed dot
   // products where the device has them (USE_DOT).
-  f.alternative_spirv = tiled_dot_spirv;
+  f.alternative_spirv = spirv_modules_named("tiled_dot");
   f.alternative_applies = [](DType dtype, const vk::DeviceInfo& d) {
     return is_integer(dtype) && d.matrix.integer_dot_product;
   };
@@ -90,14 +90,7 @@ KernelFamily make_splitk() {
 }
 }  // namespace
 
-const KernelFamily& tiled_family() {
-  static const KernelFamily family = make_tiled();
-  return family;
-}
-
-const KernelFamily& splitk_family() {
-  static const KernelFamily family = make_splitk();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(tiled, make_tiled)
+GEMMTUNE_DESCRIBE_FAMILY(splitk, make_splitk)
 
 }  // namespace gemmtune

@@ -5,7 +5,7 @@
 
 #include "core/shape_needs.hpp"
 #include "kernels/registry.hpp"
-#include "warptile_f32.h"
+#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -129,16 +129,11 @@ KernelFamily make_warptile() {
     return needs;
   };
   f.screening_rank = warptile_screening_rank;
-  f.spirv = [](DType dtype) {
-    return dtype == DType::f32 ? std::span<const uint32_t>(spirv_warptile_f32) : std::span<const uint32_t>();
-  };
+  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
 
-const KernelFamily& warptile_family() {
-  static const KernelFamily family = make_warptile();
-  return family;
-}
+GEMMTUNE_DESCRIBE_FAMILY(warptile, make_warptile)
 
 }  // namespace gemmtune

@@ -188,8 +188,8 @@ std::vector<std::pair<std::string, std::string>> export_kit_files(
          cpp_literal(modules.modules[i].hash) + "},\n";
   h += "};\n\n";
   h += "// Every config the table chose and each dtype's default: its modules (indices into kModules), workgroup\n"
-       "// size, tuned constants, pinned subgroup size and dispatch rule; the 8-bit tiled kernel's packed-dot\n"
-       "// module where there is one (-1: none).\n";
+       "// size, tuned constants, pinned subgroup size and dispatch rule; the packed-dot-product module of\n"
+       "// an 8-bit kernel where there is one (-1: none).\n";
   h += "struct KitConfig {\n  std::string_view name, variant, dtype;\n  rules::KernelConfig kernel;\n"
        "  int alternative_module;\n};\n";
   h += "inline constexpr KitConfig kConfigs[] = {\n";

@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "kernels/spirv.hpp"
-#include "peak_fma_f32.h"
 
 namespace gemmtune {
 
@@ -24,7 +23,7 @@ ClockKeeper::ClockKeeper(const vk::Device& device, uint64_t fence_timeout_ns)
     : submitter_(device, fence_timeout_ns),
       out_(device, uint64_t(kKeeperWorkgroup) * kKeeperGroups * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
            false),
-      fma_(device, spirv_words(spirv_peak_fma_f32), {{0, kKeeperWorkgroup}, {1, kKeeperIterations}}, {out_.handle()},
+      fma_(device, spirv_module("peak_fma_f32"), {{0, kKeeperWorkgroup}, {1, kKeeperIterations}}, {out_.handle()},
            uint32_t(sizeof(FmaPush))) {}
 
 ClockKeeper::~ClockKeeper() {

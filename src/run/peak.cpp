@@ -5,25 +5,6 @@
 
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/spirv.hpp"
-#include "peak_matrix_bf16_a1.h"
-#include "peak_matrix_bf16_a16.h"
-#include "peak_matrix_bf16_a2.h"
-#include "peak_matrix_bf16_a4.h"
-#include "peak_matrix_bf16_a8.h"
-#include "peak_matrix_f16_a1.h"
-#include "peak_matrix_f16_a16.h"
-#include "peak_matrix_f16_a16_h.h"
-#include "peak_matrix_f16_a1_h.h"
-#include "peak_matrix_f16_a2.h"
-#include "peak_matrix_f16_a2_h.h"
-#include "peak_matrix_f16_a4.h"
-#include "peak_matrix_f16_a4_h.h"
-#include "peak_matrix_f16_a8.h"
-#include "peak_matrix_f16_a8_h.h"
-#include "peak_matrix_f16_a8_r.h"
-#include "peak_copy_f32.h"
-#include "peak_read_f32.h"
-#include "peak_fma_f32.h"
 #include "vk/resources.hpp"
 
 namespace gemmtune {
@@ -65,15 +46,15 @@ struct MatrixModule {
 };
 
 std::vector<MatrixModule> matrix_modules() {
-#define GEMMTUNE_PEAK_MATRIX(n)                                       \
-  {"f16", "f32", n, spirv_words(spirv_peak_matrix_f16_a##n)},         \
-      {"bf16", "f32", n, spirv_words(spirv_peak_matrix_bf16_a##n)}, { \
-    "f16", "f16", n, spirv_words(spirv_peak_matrix_f16_a##n##_h)      \
+  std::vector<MatrixModule> out;
+  for (uint32_t n : {1, 2, 4, 8, 16}) {
+    const std::string a = "_a" + std::to_string(n);
+    out.push_back({"f16", "f32", n, spirv_module("peak_matrix_f16" + a)});
+    out.push_back({"bf16", "f32", n, spirv_module("peak_matrix_bf16" + a)});
+    out.push_back({"f16", "f16", n, spirv_module("peak_matrix_f16" + a + "_h")});
   }
-  return {GEMMTUNE_PEAK_MATRIX(1),  GEMMTUNE_PEAK_MATRIX(2),
-          GEMMTUNE_PEAK_MATRIX(4),  GEMMTUNE_PEAK_MATRIX(8),
-          GEMMTUNE_PEAK_MATRIX(16), {"f16", "f32", 8, spirv_words(spirv_peak_matrix_f16_a8_r), true}};
-#undef GEMMTUNE_PEAK_MATRIX
+  out.push_back({"f16", "f32", 8, spirv_module("peak_matrix_f16_a8_r"), true});
+  return out;
 }
 
 /// Whether the device runs the sweep's products for `input` with `accumulator` sums (16x16x16, subgroup scope).
@@ -159,8 +140,7 @@ void measure_cached_read(const vk::Device& device, vk::Submitter& submitter, con
   vk::Buffer src(device, bytes, storage, false),
       dst(device, uint64_t(kReadGroups) * kPeakWorkgroup * 4, storage, false);
   const uint32_t count = uint32_t(bytes / 16);
-  vk::ComputePipeline read(device, spirv_words(spirv_peak_read_f32), {}, {src.handle(), dst.handle()},
-                           sizeof(uint32_t));
+  vk::ComputePipeline read(device, spirv_module("peak_read_f32"), {}, {src.handle(), dst.handle()}, sizeof(uint32_t));
   const double ns = best_dispatch_ns(
       submitter,
       [&](VkCommandBuffer cmd, uint32_t repeats) {
@@ -186,7 +166,7 @@ PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
   struct {
     float m, c;
   } fma_push{0.9999999f, 1e-7f};
-  vk::ComputePipeline fma(device, spirv_words(spirv_peak_fma_f32), {{0, kPeakWorkgroup}, {1, kFmaIterations}},
+  vk::ComputePipeline fma(device, spirv_module("peak_fma_f32"), {{0, kPeakWorkgroup}, {1, kFmaIterations}},
                           {fma_out.handle()}, sizeof fma_push);
   const double fma_ns = best_dispatch_ns(
       submitter,
@@ -218,8 +198,7 @@ PeakResult measure_peak(const vk::Device& device, const PeakOptions& o) {
   result.copy_buffer_bytes = bytes;
   vk::Buffer src(device, bytes, storage, false), dst(device, bytes, storage, false);
   const uint32_t count = uint32_t(bytes / 16);
-  vk::ComputePipeline copy(device, spirv_words(spirv_peak_copy_f32), {}, {src.handle(), dst.handle()},
-                           sizeof(uint32_t));
+  vk::ComputePipeline copy(device, spirv_module("peak_copy_f32"), {}, {src.handle(), dst.handle()}, sizeof(uint32_t));
   const uint32_t copy_groups =
       std::min<uint32_t>(d.max_workgroup_count[0], (count + kPeakWorkgroup - 1) / kPeakWorkgroup);
   const double copy_ns = best_dispatch_ns(

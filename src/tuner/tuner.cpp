@@ -57,7 +57,7 @@ namespace {
 /// estimate fits in `left_s` (a tenth of the budget, or what the search left if more).
 void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& device, const TuneOptions& options,
                    double left_s) {
-  SearchSpace naive = build_search_space({&naive_family()}, result.problem, device.info());
+  SearchSpace naive = build_search_space({&baseline_family()}, result.problem, device.info());
   const EvaluatedConfig* best = result.best();
   if (naive.candidates.empty() || !best) return;
   // A short warm-up: the search just ran.

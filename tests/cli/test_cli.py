@@ -732,8 +732,14 @@ class Devices(unittest.TestCase):
         self.assertTrue(any(h["host_visible"] for h in d["memory_heaps"]))  # lavapipe: one host heap
         self.assertEqual(d["matrix"]["properties"], [])  # lavapipe has no cooperative matrices
         self.assertIs(d["matrix"]["shader_int8"], True)  # lavapipe has shaderInt8
-        for dtype in ["f16", "bf16", "i8", "u8", "u8i8"]:  # coopmat's qualification per input type, with the reason
-            self.assertIn("VK_KHR_cooperative_matrix", d["matrix"][f"coopmat_{dtype}_unsupported"])
+        # Each matrix-unit family's qualification per input type it has a kernel for, with the reason.
+        support = d["kernel_support"]
+        self.assertEqual(sorted(support["coopmat"]), ["bf16", "f16", "i8", "u8", "u8i8"])
+        self.assertEqual(sorted(support["rowmma"]), ["bf16", "f16"])
+        for family in support.values():
+            for reason in family.values():
+                self.assertRegex(reason, "VK_(KHR|NV)_cooperative_matrix")
+        self.assertNotIn("tiled", support)  # no requirement beyond a compute queue
         self.assertGreaterEqual(d["matrix"]["max_subgroup_size"], d["matrix"]["min_subgroup_size"])
         self.assertGreater(d["limits"]["max_shared_memory"], 0)
         self.assertGreater(d["timestamps"]["period_ns"], 0)

@@ -94,6 +94,30 @@ class FamilyList(unittest.TestCase):
             self.assertTrue(name == "splitk" or os.path.exists(os.path.join(ROOT, "src", "kernels", name + ".cpp")), name)
 
 
+    def test_no_source_outside_src_kernels_names_a_family(self):
+        # A family is known by its description alone: elsewhere in src/ no string holds a family's name as a word
+        # and no code calls a family's accessor (comments may name one).
+        with open(os.path.join(ROOT, "kernels", "CMakeLists.txt")) as f:
+            families = re.findall(r"^\s*gemmtune_family\((\w+)\)|^\s*gemmtune_add_kernel\((\w+)\s.*\bFAMILY\b", f.read(), re.M)
+        names = sorted({a or b for a, b in families} | {"naive"})
+        word = re.compile(r"\b(%s)\b" % "|".join(names))
+        accessor = re.compile(r"\b(%s)_family\s*\(" % "|".join(names))
+        literal = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+        found = []
+        for folder, _, files in os.walk(os.path.join(ROOT, "src")):
+            if os.path.relpath(folder, os.path.join(ROOT, "src")).split(os.sep)[0] == "kernels":
+                continue
+            for name in files:
+                path = os.path.join(folder, name)
+                with open(path) as f:
+                    for number, line in enumerate(f, 1):
+                        code = re.sub(r"//.*", "", literal.sub(lambda m: m.group(0).replace("/", " "), line))
+                        strings = literal.findall(code)
+                        if accessor.search(code) or any(word.search(s) for s in strings):
+                            found.append(f"{os.path.relpath(path, ROOT)}:{number}: {line.strip()}")
+        self.assertEqual(found, [], "a family named outside src/kernels/:\n" + "\n".join(found))
+
+
 class FunctionLength(unittest.TestCase):
     def test_no_function_in_src_is_over_80_lines(self):
         # A function starts at a line in column 0 that ends in ") {" (or "const {"); it ends where its braces close.

@@ -10,6 +10,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 spec = importlib.util.spec_from_file_location("spirv_bf16", os.path.join(ROOT, "scripts", "spirv_bf16.py"))
 spirv_bf16 = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(spirv_bf16)
+spec = importlib.util.spec_from_file_location("prebuilt_modules", os.path.join(ROOT, "scripts", "prebuilt_modules.py"))
+prebuilt_modules = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(prebuilt_modules)
 
 
 def sha256(path):
@@ -37,6 +40,33 @@ class Manifest(unittest.TestCase):
         for digest, path in entries:
             self.assertEqual(sha256(path), digest,
                              f"{path} changed since kernels/prebuilt/ was built: run scripts/regen-prebuilt.sh")
+
+
+    def test_the_manifest_covers_exactly_the_list_and_what_it_is_built_from(self):
+        listed = []
+        for line in read("kernels/prebuilt/MANIFEST").decode().splitlines():
+            if line and not line.startswith("#"):
+                listed.append(line.split()[1])
+        mods = prebuilt_modules.modules()
+        self.assertEqual(listed, prebuilt_modules.manifest_inputs(mods) + [m.output for m in mods],
+                         "kernels/prebuilt/modules.txt changed since MANIFEST was written: run scripts/regen-prebuilt.sh")
+        self.assertIn("kernels/common/int8.glsl", listed)  # an include of an include's sibling is followed
+        on_disk = sorted(f for f in os.listdir(os.path.join(ROOT, "kernels/prebuilt")) if f.endswith(".spv"))
+        self.assertEqual(on_disk, sorted(m.name + ".spv" for m in mods), "a prebuilt module the list does not name")
+
+    def test_a_derived_module_must_follow_its_source(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "kernels/prebuilt"))
+            with open(os.path.join(d, "kernels/prebuilt/modules.txt"), "w") as f:
+                f.write("x_bf16 bf16-of x_f16\nx_f16 gemm_x.comp\n")
+            saved = prebuilt_modules.ROOT
+            prebuilt_modules.ROOT = d
+            try:
+                with self.assertRaisesRegex(ValueError, "x_bf16 is derived from x_f16"):
+                    prebuilt_modules.modules()
+            finally:
+                prebuilt_modules.ROOT = saved
 
 
 class Retyping(unittest.TestCase):

@@ -10,7 +10,7 @@
 #include "kernels/registry.hpp"
 #include "run/build_workers.hpp"
 #include "run/clock_keeper.hpp"
-#include "peak_fma_f32.h"
+#include "kernels/spirv.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
 
@@ -121,7 +121,7 @@ TEST_F(BuildWorkersTest, APrioritizedRequestGoesToTheWorkerBeforeThoseQueuedAhea
   BuildWorkers workers(device(), 1, gemmtune_binary(), vk::uuid_string(device().info().device_uuid));
   auto request = [](uint32_t iterations) {
     BuildRequest r;
-    r.spirv = std::span<const uint32_t>(spirv_peak_fma_f32, sizeof spirv_peak_fma_f32 / 4);
+    r.spirv = spirv_module("peak_fma_f32");
     r.constants = {{0, 64}, {1, iterations}};
     r.push_bytes = 8;
     r.binding_bytes = {4096};

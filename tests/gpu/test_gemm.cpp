@@ -177,10 +177,10 @@ TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
           GemmProblem p{shape, ++which % 2 ? DType::f32 : DType::bf16, 1.0f, 0.0f, layout};
           p.mode = mode;
           GemmRunner runner(device(), p, RunOptions{});
-          const Measurement m = runner.verify(tiled_family(), config);
+          const Measurement m = runner.verify(family_named("tiled"), config);
           EXPECT_EQ(m.disposition, Disposition::passed)
-              << tiled_family().config_name(config, p.dtype) << " " << shape.to_string() << " " << layout.name() << ": "
-              << m.detail;
+              << family_named("tiled").config_name(config, p.dtype) << " " << shape.to_string() << " " << layout.name()
+              << ": " << m.detail;
         }
 }
 

@@ -40,7 +40,8 @@ Config some_config(const KernelFamily& family, const GemmProblem& p, size_t whic
 
 /// Runs the problem and returns the int32 results (dense batch x M x N) after checking they pass exactly.
 std::vector<int32_t> run_exact(const GemmProblem& p, size_t which, OperandFill fill = {},
-                               const KernelFamily& family = tiled_family(), uint32_t vec = 0, bool packed_dot = true) {
+                               const KernelFamily& family = family_named("tiled"), uint32_t vec = 0,
+                               bool packed_dot = true) {
   RunOptions options;
   options.fill = fill;
   options.alternative_kernels = packed_dot;
@@ -61,7 +62,7 @@ std::vector<int32_t> run_exact(const GemmProblem& p, size_t which, OperandFill f
 bool served(const KernelFamily& family, const GemmProblem& p) {
   if (!family.not_applicable) return true;
   const std::optional<std::string> why = family.not_applicable(p, device().info());
-  if (why && &family == &coopmat_family()) {
+  if (why && &family == &family_named("coopmat")) {
     EXPECT_NE(why->find("not supported on"), std::string::npos) << *why;
   }
   return !why;
@@ -84,8 +85,8 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
       {DType::u8i8, 0, -128, 255, 127, 65025},
   };
   const uint64_t k = 4096;
-  for (const KernelFamily* family :
-       {&tiled_family(), &splitk_family(), &fewrows_family(), &naive_family(), &coopmat_family()}) {
+  for (const KernelFamily* family : {&family_named("tiled"), &family_named("splitk"), &family_named("fewrows"),
+                                     &family_named("naive"), &family_named("coopmat")}) {
     for (bool packed_dot : {true, false}) {
       for (const Case& c : cases) {
         GemmProblem p = integer_problem({16, 40, k, 1}, c.dtype, {}, c.zero_a, c.zero_b);
@@ -102,7 +103,8 @@ TEST_F(IntegerGemm, ExtremesOfEveryTypeWithZeroPointsAreExact) {
 TEST_F(IntegerGemm, SumsPastInt32WrapLikeTwosComplement) {
   // 255 * 255 * 40000 = 2601000000 > 2^31 - 1: the int32 result is that minus 2^32.
   GemmProblem p = integer_problem({3, 5, 40000, 1}, DType::u8);
-  for (const KernelFamily* family : {&tiled_family(), &splitk_family(), &fewrows_family(), &coopmat_family()}) {
+  for (const KernelFamily* family :
+       {&family_named("tiled"), &family_named("splitk"), &family_named("fewrows"), &family_named("coopmat")}) {
     if (!served(*family, p)) continue;
     const std::vector<int32_t> out = run_exact(p, 1, OperandFill{255.0f, 255.0f}, *family);
     for (int32_t v : out) EXPECT_EQ(v, int32_t(int64_t(2601000000) - (int64_t(1) << 32))) << family->name;
@@ -111,13 +113,15 @@ TEST_F(IntegerGemm, SumsPastInt32WrapLikeTwosComplement) {
   // correction terms wrap too (i8, zero points 1 and -2: (-129) * 129 * 70000 = -1164870000... times 2 rows).
   for (bool packed_dot : {true, false}) {
     GemmProblem q = integer_problem({2, 3, 200000, 1}, DType::i8);
-    const std::vector<int32_t> neg = run_exact(q, 2, OperandFill{-128.0f, 127.0f}, tiled_family(), 0, packed_dot);
+    const std::vector<int32_t> neg =
+        run_exact(q, 2, OperandFill{-128.0f, 127.0f}, family_named("tiled"), 0, packed_dot);
     for (int32_t v : neg) EXPECT_EQ(v, int32_t(int64_t(-3251200000) + (int64_t(1) << 32)));
     GemmProblem r = integer_problem({2, 3, 70000, 1}, DType::i8, {}, 1, -2);
-    const std::vector<int32_t> zp = run_exact(r, 3, OperandFill{-128.0f, 127.0f}, tiled_family(), 0, packed_dot);
+    const std::vector<int32_t> zp = run_exact(r, 3, OperandFill{-128.0f, 127.0f}, family_named("tiled"), 0, packed_dot);
     for (int32_t v : zp) EXPECT_EQ(v, wrap_to_int32(int64_t(-129) * 129 * 70000));
     // Split-k: each range's partial sums and zero-point terms wrap on their own; the planes add to the same bits.
-    const std::vector<int32_t> split = run_exact(r, 5, OperandFill{-128.0f, 127.0f}, splitk_family(), 0, packed_dot);
+    const std::vector<int32_t> split =
+        run_exact(r, 5, OperandFill{-128.0f, 127.0f}, family_named("splitk"), 0, packed_dot);
     for (int32_t v : split) EXPECT_EQ(v, wrap_to_int32(int64_t(-129) * 129 * 70000));
   }
 }
@@ -131,16 +135,16 @@ TEST_P(IntegerShapes, RandomValuesWithZeroPointsAreExactAtOddShapes) {
   for (const Shape& s :
        {Shape{1, 1, 1, 1}, Shape{17, 33, 65, 1}, Shape{257, 129, 1031, 1}, Shape{9, 20, 4096, 1}, Shape{5, 6, 7, 3}}) {
     const GemmProblem p = integer_problem(s, dtype, layout, zero_a, zero_b);
-    for (bool packed_dot : {true, false}) run_exact(p, which += 7, {}, tiled_family(), 0, packed_dot);
-    run_exact(p, which, {}, naive_family());
-    if (served(splitk_family(), p)) {
-      for (bool packed_dot : {true, false}) run_exact(p, which + 3, {}, splitk_family(), 0, packed_dot);
+    for (bool packed_dot : {true, false}) run_exact(p, which += 7, {}, family_named("tiled"), 0, packed_dot);
+    run_exact(p, which, {}, family_named("naive"));
+    if (served(family_named("splitk"), p)) {
+      for (bool packed_dot : {true, false}) run_exact(p, which + 3, {}, family_named("splitk"), 0, packed_dot);
     }
-    if (served(coopmat_family(), p)) {
-      run_exact(p, which, {}, coopmat_family());
+    if (served(family_named("coopmat"), p)) {
+      run_exact(p, which, {}, family_named("coopmat"));
       // Each zero point alone too: the kernel takes the row and column sums only where the other one is not 0.
-      run_exact(integer_problem(s, dtype, layout, zero_a, 0), which + 1, {}, coopmat_family());
-      run_exact(integer_problem(s, dtype, layout, 0, zero_b), which + 2, {}, coopmat_family());
+      run_exact(integer_problem(s, dtype, layout, zero_a, 0), which + 1, {}, family_named("coopmat"));
+      run_exact(integer_problem(s, dtype, layout, 0, zero_b), which + 2, {}, family_named("coopmat"));
     }
   }
 }
@@ -156,10 +160,11 @@ TEST_P(IntegerShapes, FewRowsIsExactForUpTo16RowsAndEveryVectorWidth) {
                      : std::vector<Shape>{{1, 1, 1, 1}, {16, 48, 1031, 1}, {5, 45, 300, 2}, {9, 48, 64, 1}};
   for (const Shape& s : shapes) {
     for (uint32_t vec : {1u, 4u, 8u})
-      run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 13, {}, fewrows_family(), vec);
+      run_exact(integer_problem(s, dtype, layout, zero_a, zero_b), which += 13, {}, family_named("fewrows"), vec);
   }
-  EXPECT_TRUE(
-      fewrows_family().not_applicable(integer_problem({17, 8, 8, 1}, dtype, layout), device().info()).has_value());
+  EXPECT_TRUE(family_named("fewrows")
+                  .not_applicable(integer_problem({17, 8, 8, 1}, dtype, layout), device().info())
+                  .has_value());
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryTypeAndLayout, IntegerShapes,
@@ -169,16 +174,17 @@ INSTANTIATE_TEST_SUITE_P(EveryTypeAndLayout, IntegerShapes,
 
 TEST_F(IntegerGemm, PackedDotProductsAreUsedWhereTheDeviceHasThem) {
   const vk::DeviceInfo& d = device().info();
-  const std::span<const uint32_t> chosen = tiled_family().module_for(DType::u8i8, d);
+  const std::span<const uint32_t> chosen = family_named("tiled").module_for(DType::u8i8, d);
   EXPECT_EQ(chosen.data(),
-            (d.matrix.integer_dot_product ? tiled_dot_spirv(DType::u8i8) : tiled_spirv(DType::u8i8)).data());
-  EXPECT_EQ(tiled_family().module_for(DType::u8i8, d, false).data(), tiled_spirv(DType::u8i8).data());
-  EXPECT_EQ(tiled_family().module_for(DType::f32, d).data(), tiled_spirv(DType::f32).data());
+            (d.matrix.integer_dot_product ? spirv_module("tiled_dot", DType::u8i8) : spirv_module("tiled", DType::u8i8))
+                .data());
+  EXPECT_EQ(family_named("tiled").module_for(DType::u8i8, d, false).data(), spirv_module("tiled", DType::u8i8).data());
+  EXPECT_EQ(family_named("tiled").module_for(DType::f32, d).data(), spirv_module("tiled", DType::f32).data());
   vk::DeviceInfo without = d;
   without.matrix.integer_dot_product = false;
-  EXPECT_EQ(tiled_family().module_for(DType::i8, without).data(), tiled_spirv(DType::i8).data());
+  EXPECT_EQ(family_named("tiled").module_for(DType::i8, without).data(), spirv_module("tiled", DType::i8).data());
   // The kernel hash covers both modules of an integer type.
-  EXPECT_NE(tiled_family().kernel_hash(DType::i8), tiled_family().kernel_hash(DType::u8));
+  EXPECT_NE(family_named("tiled").kernel_hash(DType::i8), family_named("tiled").kernel_hash(DType::u8));
 }
 
 TEST_F(IntegerGemm, AWrongResultIsCaught) {

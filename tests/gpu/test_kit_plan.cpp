@@ -106,15 +106,15 @@ TEST_F(KitPlan, TheKitsRecordingOfAPlanGivesTheRunnersBits) {
                    {"ahead", reduce}}};
   };
   const Case cases[] = {
-      {&tiled_family(), Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}}},
+      {&family_named("tiled"), Config{{{"bm", 32}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}}},
        kit_problem({40, 70, 300, 2}, DType::f32, tn, true, det)},
-      {&splitk_family(), Config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 2}, {"splits", 3}}},
+      {&family_named("splitk"), Config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 2}, {"splits", 3}}},
        kit_problem({33, 45, 1000, 1}, DType::f16, nt, true, det)},
       {find_family("warptile"), warptile(0), kit_problem({70, 96, 1000, 1}, DType::f32, nn, true, fast)},
       {find_family("warptile"), warptile(1), kit_problem({70, 96, 1000, 1}, DType::f32, nt, false, fast)},
-      {&fewrows_family(), Config{{{"cols", 8}, {"slices", 8}, {"unroll", 4}, {"vec", 4}, {"splits", 4}}},
+      {&family_named("fewrows"), Config{{{"cols", 8}, {"slices", 8}, {"unroll", 4}, {"vec", 4}, {"splits", 4}}},
        kit_problem({3, 77, 1000, 1}, DType::f32, nn, true, det)},
-      {&rowdot_family(), Config{{{"wg", 64}, {"rows", 2}, {"unroll", 1}, {"splits", 2}}},
+      {&family_named("rowdot"), Config{{{"wg", 64}, {"rows", 2}, {"unroll", 1}, {"splits", 2}}},
        kit_problem({2, 50, 600, 1}, DType::bf16, nt, false, det)}};
   for (const Case& cs : cases) {
     ASSERT_NE(cs.family, nullptr);

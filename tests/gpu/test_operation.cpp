@@ -183,7 +183,7 @@ TEST_F(Determinism, TiledFixedOrderDoesNotDependOnTheStagingStep) {
   std::vector<float> by_bk[2];
   for (int i = 0; i < 2; ++i) {
     Config c{{{"bm", 32}, {"bn", 32}, {"bk", i == 0 ? 16u : 32u}, {"tm", 4}, {"tn", 2}}};
-    ASSERT_EQ(runner.verify(tiled_family(), c).disposition, Disposition::passed);
+    ASSERT_EQ(runner.verify(family_named("tiled"), c).disposition, Disposition::passed);
     by_bk[i] = runner.last_result();
   }
   EXPECT_EQ(0, std::memcmp(by_bk[0].data(), by_bk[1].data(), by_bk[0].size() * sizeof(float)));
@@ -241,7 +241,7 @@ TEST_F(Determinism, FewRowsUnrollAndVectorWidthDoNotChangeTheBits) {
       for (uint32_t unroll : {1u, 4u, 8u}) {
         for (uint32_t vec : {1u, 4u, 8u}) {
           Config c{{{"cols", 8}, {"slices", 8}, {"unroll", unroll}, {"vec", vec}, {"splits", 1}}};
-          const Measurement m = runner.verify(fewrows_family(), c);
+          const Measurement m = runner.verify(family_named("fewrows"), c);
           ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
           if (first.empty()) first = runner.last_result();
           EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)))
@@ -258,7 +258,7 @@ class GridSplit : public GpuTest {};
 TEST(CooperativeMatrix2, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
   const vk::DeviceInfo& d = device().info();
   GemmProblem p = operation_problem({64, 64, 64, 1}, DType::f16, Layout{});
-  auto reason = coopmat2_family().not_applicable(p, d);
+  auto reason = family_named("coopmat2").not_applicable(p, d);
   if (d.matrix2.extension) {
     GTEST_SKIP() << "this device has VK_NV_cooperative_matrix2; the H200 run covers it";
   }
@@ -273,7 +273,7 @@ TEST(CooperativeMatrix2, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksI
 TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt) {
   const vk::DeviceInfo& d = device().info();
   GemmProblem p = operation_problem({64, 64, 64, 1}, DType::f16, Layout{});
-  auto reason = coopmat_family().not_applicable(p, d);
+  auto reason = family_named("coopmat").not_applicable(p, d);
   if (d.matrix.extension) {
     GTEST_SKIP() << "this device has VK_KHR_cooperative_matrix; the H200 run covers it";
   }
@@ -291,10 +291,10 @@ TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   GemmProblem p = operation_problem({1, 2, 3, uint64_t(max_z) + 5}, DType::f32, Layout{});
   GemmRunner runner(device(), p, RunOptions{});
   Config tiled{{{"bm", 32}, {"bn", 32}, {"bk", 8}, {"tm", 4}, {"tn", 4}}};
-  Measurement m = runner.verify(tiled_family(), tiled);
+  Measurement m = runner.verify(family_named("tiled"), tiled);
   EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
   Config few{{{"cols", 8}, {"slices", 4}, {"unroll", 4}, {"vec", 4}, {"splits", 1}}};
-  m = runner.verify(fewrows_family(), few);
+  m = runner.verify(family_named("fewrows"), few);
   EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
 }
 

@@ -101,11 +101,11 @@ TEST_F(OrderModel, FewRowsBitsEqualTheHostModelOfSlicesAndRanges) {
           const Config config{
               {{"cols", cs.cols}, {"slices", cs.slices}, {"unroll", cs.unroll}, {"vec", cs.vec}, {"splits", splits}}};
           const std::string name =
-              fewrows_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
-          const Measurement m = runner.verify(fewrows_family(), config);
+              family_named("fewrows").config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+          const Measurement m = runner.verify(family_named("fewrows"), config);
           ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
           expect_documented_order(name, p, operands, runner.last_result(),
-                                  fewrows_family().summation_order(config, p, device().info()));
+                                  family_named("fewrows").summation_order(config, p, device().info()));
         }
       }
 }
@@ -131,12 +131,12 @@ TEST_F(OrderModel, RowDotBitsEqualTheHostModelOfChunksButterflyAndRanges) {
         for (uint32_t splits : {1u, 4u}) {  // two ranges add either way alike: SplitOnePass covers them
           const Config config{{{"wg", cs.wg}, {"rows", cs.rows}, {"unroll", cs.unroll}, {"splits", splits}}};
           const std::string name =
-              rowdot_family().config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
-          const Measurement m = runner.verify(rowdot_family(), config);
+              family_named("rowdot").config_name(config, p.dtype) + " " + layout.name() + " " + p.epilogue.name();
+          const Measurement m = runner.verify(family_named("rowdot"), config);
           ASSERT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
           // The subgroups' order shows where three or more of them have chunks of a range (one or two add alike:
           // the H200's subgroups of 32 at wg 32 and 64, or 32 chunks a range).
-          const SummationOrder order = rowdot_family().summation_order(config, p, device().info());
+          const SummationOrder order = family_named("rowdot").summation_order(config, p, device().info());
           const uint64_t chunks = order.range_terms / (16 / dtype_bytes(p.dtype));
           expect_documented_order(name, p, operands, runner.last_result(), order, subgroup,
                                   std::min<uint64_t>(cs.wg, chunks) / subgroup > 2);
@@ -162,12 +162,16 @@ TEST_F(OrderModel, TiledSplitKAndNaiveBitsEqualTheHostModel) {
   // K = 1000 and 300 leave partial chains, blocks and groups at the end of every range; every range holds three or
   // more groups, so their order shows. Every layout, with and without bias + relu.
   const Case cases[] = {
-      {order_problem({40, 24, 1000, 1}, DType::f32, Layout{false, false}), &tiled_family(), tile(32, 32, 16, 4, 2), 1},
-      {order_problem({33, 70, 300, 2}, DType::bf16, Layout{true, false}), &tiled_family(), tile(64, 32, 32, 4, 4), 1},
-      {order_problem({17, 45, 1000, 1}, DType::f32, Layout{false, true}), &splitk_family(), split(16, 3), 3},
-      {order_problem({17, 45, 1600, 1}, DType::f16, Layout{true, true}), &splitk_family(), split(32, 4), 4},
-      {order_problem({9, 20, 301, 1}, DType::f32, Layout{false, false}), &naive_family(), Config{{{"wg", 64}}}, 1},
-      {order_problem({9, 20, 301, 1}, DType::bf16, Layout{true, true}), &naive_family(), Config{{{"wg", 128}}}, 1}};
+      {order_problem({40, 24, 1000, 1}, DType::f32, Layout{false, false}), &family_named("tiled"),
+       tile(32, 32, 16, 4, 2), 1},
+      {order_problem({33, 70, 300, 2}, DType::bf16, Layout{true, false}), &family_named("tiled"),
+       tile(64, 32, 32, 4, 4), 1},
+      {order_problem({17, 45, 1000, 1}, DType::f32, Layout{false, true}), &family_named("splitk"), split(16, 3), 3},
+      {order_problem({17, 45, 1600, 1}, DType::f16, Layout{true, true}), &family_named("splitk"), split(32, 4), 4},
+      {order_problem({9, 20, 301, 1}, DType::f32, Layout{false, false}), &family_named("naive"), Config{{{"wg", 64}}},
+       1},
+      {order_problem({9, 20, 301, 1}, DType::bf16, Layout{true, true}), &family_named("naive"), Config{{{"wg", 128}}},
+       1}};
   const RunOptions options;
   for (const Case& cs : cases)
     for (Layout layout : kEveryLayout)

@@ -49,14 +49,14 @@ TEST_F(RowDot, VerifiesEveryRowCountOnAlignedAndShiftedRows) {
       GemmProblem p = rowdot_problem(rc.m, 37, cs.k, dtype, cs.trans_a);
       p.a.offset = cs.offset;
       p.b.offset = cs.offset ? cs.offset - 2 : 0;
-      SearchSpace space = build_search_space({&rowdot_family()}, p, device().info());
+      SearchSpace space = build_search_space({&family_named("rowdot")}, p, device().info());
       ASSERT_TRUE(space.not_applicable.empty()) << rc.m;
-      const std::string name = rowdot_family().config_name(rc.config, dtype);
+      const std::string name = family_named("rowdot").config_name(rc.config, dtype);
       ASSERT_TRUE(std::any_of(space.candidates.begin(), space.candidates.end(), [&](const Candidate& c) {
         return c.name == name;
       })) << name;
       GemmRunner runner(device(), p, RunOptions{});
-      const Measurement r = runner.verify(rowdot_family(), rc.config);
+      const Measurement r = runner.verify(family_named("rowdot"), rc.config);
       EXPECT_EQ(r.disposition, Disposition::passed)
           << p.shape.to_string() << " " << dtype_name(dtype) << " " << p.layout.name() << " offset " << cs.offset << " "
           << name << ": " << r.detail;
@@ -76,7 +76,7 @@ TEST_F(RowDot, RowsAndUnrollDoNotChangeTheBits) {
     for (const auto& [rows, unroll] : {std::pair{1u, 1u}, std::pair{2u, 2u}, std::pair{4u, 1u}, std::pair{1u, 4u}}) {
       {
         Config c{{{"wg", 64}, {"rows", rows}, {"unroll", unroll}, {"splits", 1}}};
-        const Measurement m = runner.verify(rowdot_family(), c);
+        const Measurement m = runner.verify(family_named("rowdot"), c);
         ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
         if (first.empty()) first = runner.last_result();
         EXPECT_EQ(0, std::memcmp(first.data(), runner.last_result().data(), first.size() * sizeof(float)))
@@ -88,7 +88,7 @@ TEST_F(RowDot, RowsAndUnrollDoNotChangeTheBits) {
 
 TEST_F(RowDot, RefusesWhatItCannotServeWithTheReason) {
   const auto reason = [](const GemmProblem& p) {
-    return rowdot_family().not_applicable(p, device().info()).value_or("");
+    return family_named("rowdot").not_applicable(p, device().info()).value_or("");
   };
   EXPECT_NE(reason(rowdot_problem(17, 8, 8, DType::f32, false)).find("at most 16 rows"), std::string::npos);
   GemmProblem nn = rowdot_problem(1, 8, 8, DType::f16, false);
@@ -97,7 +97,7 @@ TEST_F(RowDot, RefusesWhatItCannotServeWithTheReason) {
   EXPECT_NE(reason(rowdot_problem(1, 8, 8, DType::i8, false)).find("8-bit"), std::string::npos);
   // ROWS x M accumulators beyond 64 are pruned with the count.
   SearchSpace s =
-      build_search_space({&rowdot_family()}, rowdot_problem(16, 64, 64, DType::f32, false), device().info());
+      build_search_space({&family_named("rowdot")}, rowdot_problem(16, 64, 64, DType::f32, false), device().info());
   bool pruned_rows8 = false;
   for (const PrunedConfig& pc : s.pruned)
     pruned_rows8 |= pc.code == "registers" && pc.name.find("rows8") != std::string::npos;

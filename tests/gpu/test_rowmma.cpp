@@ -12,10 +12,10 @@
 #include "gpu/lavapipe_env.hpp"
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
+#include "kernels/spirv.hpp"
 #include "run/gemm_runner.hpp"
 #include "tuner/space.hpp"
 #include "vk/resources.hpp"
-#include "probe_fragments_f16.h"
 
 namespace gemmtune::test {
 
@@ -55,14 +55,14 @@ TEST_F(RowMma, RefusesWhatItCannotServeWithTheReason) {
   deterministic.mode = Mode::deterministic;
   refusals.push_back({"deterministic", deterministic, "fast mode only"});
   for (const Refusal& r : refusals) {
-    const auto reason = rowmma_family().not_applicable(r.problem, d);
+    const auto reason = family_named("rowmma").not_applicable(r.problem, d);
     ASSERT_TRUE(reason.has_value()) << r.label;
     EXPECT_NE(reason->find(r.reason), std::string::npos) << r.label << ": " << *reason;
   }
   // A problem it is built for: served where the device has the fragments, refused naming the extension or
   // feature it lacks elsewhere (lavapipe), and the tuner reports that refusal.
   const GemmProblem fits = rowmma_problem({4, 64, 64, 1}, DType::f16, false);
-  const auto reason = rowmma_family().not_applicable(fits, d);
+  const auto reason = family_named("rowmma").not_applicable(fits, d);
   EXPECT_EQ(reason.has_value(), !device_serves_rowmma(DType::f16));
   if (reason) {
     EXPECT_NE(reason->find("not supported on"), std::string::npos) << *reason;
@@ -79,7 +79,7 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
   // fragments and a partial one: leftovers for every SUBGROUPS x UNROLL that does not divide 36; with 2 or 4
   // ranges of k, 288 or 160 terms, the last range 296 or 104 terms, partial fragment included), M = 3.
   const GemmProblem edges = rowmma_problem({3, 37, 584, 1}, DType::f16, false);
-  SearchSpace space = build_search_space({&rowmma_family()}, edges, device().info());
+  SearchSpace space = build_search_space({&family_named("rowmma")}, edges, device().info());
   ASSERT_TRUE(space.not_applicable.empty());
   ASSERT_GE(space.candidates.size(), 90u);
   for (uint32_t splits : {1u, 2u, 4u})
@@ -88,7 +88,7 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
         << "no config of " << splits << " k ranges";
   GemmRunner edge_runner(device(), edges, RunOptions{});
   for (const Candidate& c : space.candidates) {
-    const Measurement r = edge_runner.verify(rowmma_family(), c.config);
+    const Measurement r = edge_runner.verify(family_named("rowmma"), c.config);
     EXPECT_EQ(r.disposition, Disposition::passed) << c.name << ": " << r.detail;
   }
   // Every row count and type, both layouts, a K of many trips with a partial fragment, rotating configs.
@@ -99,7 +99,7 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
         for (uint64_t k : {1024u, 1032u}) {
           GemmProblem p = rowmma_problem({m, 100, k, 1}, dtype, trans_a);
           if (!device_serves_rowmma(dtype)) continue;
-          SearchSpace s = build_search_space({&rowmma_family()}, p, device().info());
+          SearchSpace s = build_search_space({&family_named("rowmma")}, p, device().info());
           ASSERT_FALSE(s.candidates.empty());
           std::vector<const Candidate*> configs{&s.candidates[(turn++ * 7919) % s.candidates.size()]};
           if (m == 5 || m == 16) {  // and the first with fragments in registers (rows g + 8 of op(A) at M = 16)
@@ -110,7 +110,7 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
           }
           GemmRunner runner(device(), p, RunOptions{});
           for (const Candidate* c : configs) {
-            const Measurement r = runner.verify(rowmma_family(), c->config);
+            const Measurement r = runner.verify(family_named("rowmma"), c->config);
             EXPECT_EQ(r.disposition, Disposition::passed)
                 << p.shape.to_string() << " " << p.layout.name() << " " << c->name << ": " << r.detail;
           }
@@ -132,8 +132,8 @@ TEST_F(RowMma, FragmentLayoutProbe) {
   for (uint32_t e = 0; e < 256; ++e) matrix[e] = uint16_t(0x3C00u | e);
   std::memcpy(in.mapped(), matrix.data(), 512);
   std::memset(out.mapped(), 0xFF, 514 * 4);
-  vk::ComputePipeline probe(device(), std::span<const uint32_t>(spirv_probe_fragments_f16), {},
-                            {in.handle(), out.handle()}, 0, vk::subgroup_size_to_pin(device().info(), 32));
+  vk::ComputePipeline probe(device(), spirv_module("probe_fragments_f16"), {}, {in.handle(), out.handle()}, 0,
+                            vk::subgroup_size_to_pin(device().info(), 32));
   vk::Submitter submitter(device(), 10'000'000'000ull);
   submitter.run([&](VkCommandBuffer cmd) { probe.record_dispatch(cmd, nullptr, 1, 1, 1); });
   const auto* got = static_cast<const uint32_t*>(out.mapped());

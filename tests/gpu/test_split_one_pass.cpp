@@ -56,19 +56,20 @@ std::vector<SplitCase> split_cases() {
   // aligned units shifted per slice); K = 1191 (rowdot: every row shifted, heads and tails in ranges); K = 520
   // allows 2 ranges only.
   return {
-      {"fewrows 1x77x1000 f32", &fewrows_family(), split_problem({1, 77, 1000, 1}, DType::f32, nn), few(4)},
-      {"fewrows 8x96x1000 bf16 tn", &fewrows_family(), split_problem({8, 96, 1000, 1}, DType::bf16, tn), few(8)},
-      {"fewrows 3x77x1000x2 f16 epilogue", &fewrows_family(), split_problem({3, 77, 1000, 2}, DType::f16, nn, epilogue),
-       few(8)},
-      {"fewrows 2x40x520 f32 alpha 0", &fewrows_family(), split_problem({2, 40, 520, 1}, DType::f32, nn, alpha0),
+      {"fewrows 1x77x1000 f32", &family_named("fewrows"), split_problem({1, 77, 1000, 1}, DType::f32, nn), few(4)},
+      {"fewrows 8x96x1000 bf16 tn", &family_named("fewrows"), split_problem({8, 96, 1000, 1}, DType::bf16, tn), few(8)},
+      {"fewrows 3x77x1000x2 f16 epilogue", &family_named("fewrows"),
+       split_problem({3, 77, 1000, 2}, DType::f16, nn, epilogue), few(8)},
+      {"fewrows 2x40x520 f32 alpha 0", &family_named("fewrows"), split_problem({2, 40, 520, 1}, DType::f32, nn, alpha0),
        few(4)},
-      {"rowdot 3x37x1024 f32 (aligned rows)", &rowdot_family(), split_problem({3, 37, 1024, 1}, DType::f32, nt),
+      {"rowdot 3x37x1024 f32 (aligned rows)", &family_named("rowdot"), split_problem({3, 37, 1024, 1}, DType::f32, nt),
        dot(4)},
-      {"rowdot 16x21x1191 bf16 tt (shifted rows)", &rowdot_family(), split_problem({16, 21, 1191, 1}, DType::bf16, tt),
+      {"rowdot 16x21x1191 bf16 tt (shifted rows)", &family_named("rowdot"),
+       split_problem({16, 21, 1191, 1}, DType::bf16, tt), dot(2)},
+      {"rowdot 5x19x1000x2 f16 epilogue", &family_named("rowdot"),
+       split_problem({5, 19, 1000, 2}, DType::f16, nt, epilogue), dot(1)},
+      {"rowdot 2x40x520 f32 alpha 0", &family_named("rowdot"), split_problem({2, 40, 520, 1}, DType::f32, nt, alpha0),
        dot(2)},
-      {"rowdot 5x19x1000x2 f16 epilogue", &rowdot_family(), split_problem({5, 19, 1000, 2}, DType::f16, nt, epilogue),
-       dot(1)},
-      {"rowdot 2x40x520 f32 alpha 0", &rowdot_family(), split_problem({2, 40, 520, 1}, DType::f32, nt, alpha0), dot(2)},
   };
 }
 }  // namespace
@@ -109,9 +110,10 @@ TEST_F(SplitOnePass, EverySplitCountVerifiesAndRepeatsItsBits) {
 
 TEST_F(SplitOnePass, DeterministicModeKeepsItsBitsAcrossRunners) {
   for (const SplitCase& cs :
-       {SplitCase{"fewrows", &fewrows_family(), split_problem({5, 77, 1000, 1}, DType::bf16, Layout{false, false}),
+       {SplitCase{"fewrows", &family_named("fewrows"),
+                  split_problem({5, 77, 1000, 1}, DType::bf16, Layout{false, false}),
                   [](uint32_t s) { return fewrows_config(16, 8, 1, 8, s); }},
-        SplitCase{"rowdot", &rowdot_family(), split_problem({5, 77, 1031, 1}, DType::bf16, Layout{true, true}),
+        SplitCase{"rowdot", &family_named("rowdot"), split_problem({5, 77, 1031, 1}, DType::bf16, Layout{true, true}),
                   [](uint32_t s) { return rowdot_config(32, 2, 2, s); }}}) {
     GemmProblem p = cs.problem;
     p.mode = Mode::deterministic;

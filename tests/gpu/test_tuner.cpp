@@ -18,12 +18,12 @@ TEST_F(Tuner, PicksTheFastestVerifiedFinalist) {
   o.budget_s = 1e9;  // the whole space
   o.samples = 3;
   o.warmup = 1;
-  TuneResult r = tune_problem(device(), p, {&fewrows_family()}, o);
+  TuneResult r = tune_problem(device(), p, {&family_named("fewrows")}, o);
   ASSERT_NE(r.best(), nullptr);
   ASSERT_NE(r.runner_up(), nullptr);
   EXPECT_FALSE(r.budget_exhausted);
   EXPECT_EQ(r.skipped, 0u);
-  EXPECT_EQ(r.evaluated.size() + r.pruned.size(), fewrows_family().all_configs().size());
+  EXPECT_EQ(r.evaluated.size() + r.pruned.size(), family_named("fewrows").all_configs().size());
   // The fastest wins unless the runner-up is within the noise band (a tie goes to the simpler config).
   EXPECT_LE(r.best()->measurement.median_us,
             r.runner_up()->measurement.median_us * (1.0 + (r.tie ? r.noise_band : 0.0)));
@@ -46,7 +46,7 @@ TEST_F(Tuner, ATinyBudgetStillGivesAVerifiedWinnerAndCountsTheSkipped) {
   GemmProblem p{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
   TuneOptions o;
   o.budget_s = 0.0;
-  TuneResult r = tune_problem(device(), p, {&tiled_family()}, o);
+  TuneResult r = tune_problem(device(), p, {&family_named("tiled")}, o);
   ASSERT_NE(r.best(), nullptr);
   EXPECT_TRUE(r.budget_exhausted);
   EXPECT_EQ(r.evaluated.size(), 1u);
@@ -58,7 +58,7 @@ TEST_F(Tuner, ATinyBudgetStillGivesAVerifiedWinnerAndCountsTheSkipped) {
   EXPECT_EQ(r.baseline->measurement.samples_us.size(), 3u);
   // Not for a larger one (6 runs of 16 x the winner's run is seconds on lavapipe): skipped, saying why.
   GemmProblem larger{{512, 512, 512, 1}, DType::f32, 1.0f, 0.0f};
-  TuneResult l = tune_problem(device(), larger, {&tiled_family()}, o);
+  TuneResult l = tune_problem(device(), larger, {&family_named("tiled")}, o);
   ASSERT_NE(l.best(), nullptr);
   EXPECT_FALSE(l.baseline.has_value());
   EXPECT_NE(l.baseline_skipped.find("x the best config's run"), std::string::npos) << l.baseline_skipped;
@@ -70,7 +70,7 @@ TEST_F(Tuner, TheBudgetIsTheWholeTimeOfTheProblem) {
   GemmProblem p{{384, 384, 384, 1}, DType::f32, 1.0f, 0.0f};
   TuneOptions o;
   o.budget_s = 2.0;
-  TuneResult r = tune_problem(device(), p, {&tiled_family(), &splitk_family()}, o);
+  TuneResult r = tune_problem(device(), p, {&family_named("tiled"), &family_named("splitk")}, o);
   ASSERT_NE(r.best(), nullptr);
   EXPECT_TRUE(r.budget_exhausted);
   // The one screened config that starts before the budget ends may overrun it by its build and runs (lavapipe
@@ -87,7 +87,7 @@ TEST_F(Tuner, TheBudgetIsTheWholeTimeOfTheProblem) {
 TEST_F(Tuner, PipelinesBuiltTogetherVerifyAndReportTheirCompileTimeOnFirstUse) {
   GemmProblem p{{33, 40, 300, 1}, DType::f32, 1.0f, 0.0f};
   std::vector<std::pair<const KernelFamily*, Config>> configs;
-  for (const KernelFamily* family : {&tiled_family(), &splitk_family()}) {
+  for (const KernelFamily* family : {&family_named("tiled"), &family_named("splitk")}) {
     SearchSpace s = build_search_space({family}, p, device().info());
     for (size_t i = 0; i < 3 && i < s.candidates.size(); ++i)
       configs.emplace_back(family, s.candidates[i * 7 % s.candidates.size()].config);
@@ -108,10 +108,10 @@ TEST_F(Tuner, PipelineStatisticsAreRecordedExactlyWhereTheDeviceReportsThem) {
   // Split-k: the reduce pass's statistics come prefixed. lavapipe (Mesa 22.3) does not list
   // VK_KHR_pipeline_executable_properties, so there the measurement must carry none; NVIDIA's driver lists it.
   GemmProblem p{{33, 40, 300, 1}, DType::f32, 1.0f, 0.0f};
-  SearchSpace s = build_search_space({&splitk_family()}, p, device().info());
+  SearchSpace s = build_search_space({&family_named("splitk")}, p, device().info());
   ASSERT_FALSE(s.candidates.empty());
   GemmRunner runner(device(), p, RunOptions{});
-  const Measurement m = runner.evaluate(splitk_family(), s.candidates.front().config, 0, 1);
+  const Measurement m = runner.evaluate(family_named("splitk"), s.candidates.front().config, 0, 1);
   ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
   if (!device().info().pipeline_statistics) {
     EXPECT_TRUE(m.pipeline_statistics.empty());
@@ -136,7 +136,7 @@ TEST_F(Tuner, OneOrSeveralCompileThreadsMeasureTheSameCandidates) {
     o.samples = 3;
     o.kernels = "fewrows_f32_cols8_*";
     o.compile_threads = threads;
-    TuneResult r = tune_problem(device(), p, {&fewrows_family()}, o);
+    TuneResult r = tune_problem(device(), p, {&family_named("fewrows")}, o);
     EXPECT_EQ(r.failed(), 0u) << threads;
     ASSERT_NE(r.best(), nullptr);
     evaluated.push_back(r.evaluated.size());
@@ -150,7 +150,7 @@ TEST_F(Tuner, TheBaselineCanBeLeftOut) {
   TuneOptions o;
   o.budget_s = 0.0;
   o.baseline = false;
-  EXPECT_FALSE(tune_problem(device(), p, {&tiled_family()}, o).baseline.has_value());
+  EXPECT_FALSE(tune_problem(device(), p, {&family_named("tiled")}, o).baseline.has_value());
 }
 
 }  // namespace gemmtune::test

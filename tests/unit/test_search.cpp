@@ -18,9 +18,9 @@ namespace {
 /// `n` fewrows candidates in declaration order.
 std::vector<Candidate> candidates(size_t n) {
   std::vector<Candidate> out;
-  for (const Config& c : fewrows_family().all_configs()) {
+  for (const Config& c : family_named("fewrows").all_configs()) {
     if (out.size() == n) break;
-    out.push_back({&fewrows_family(), c, fewrows_family().config_name(c, DType::f32)});
+    out.push_back({&family_named("fewrows"), c, family_named("fewrows").config_name(c, DType::f32)});
   }
   return out;
 }
@@ -323,8 +323,8 @@ TEST(Search, ExhaustiveSamplesEveryVerifiedCandidateAndNeverPicksAFailure) {
 TEST(Search, AWinnerInsideTheNoiseBandIsATieAndTheSimplerConfigWins) {
   auto c = candidates(2);
   // c[0] uses fewer resources than c[1] (same shared memory per invocation, fewer invocations), and is 1 % slower.
-  ASSERT_LE(fewrows_family().shared_bytes(c[0].config, DType::f32),
-            fewrows_family().shared_bytes(c[1].config, DType::f32));
+  ASSERT_LE(family_named("fewrows").shared_bytes(c[0].config, DType::f32),
+            family_named("fewrows").shared_bytes(c[1].config, DType::f32));
   std::map<std::string, RecordedConfig> rec;
   rec[c[0].name] = {Disposition::passed, {101, 96, 106, 101, 101}, 0.01};
   rec[c[1].name] = {Disposition::passed, {100, 95, 105, 100, 100}, 0.01};

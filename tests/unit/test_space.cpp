@@ -27,7 +27,7 @@ vk::DeviceInfo fake_device(uint32_t shared, uint32_t invocations, uint32_t max_g
 }  // namespace
 
 TEST(TiledFamily, DeclaresTheDocumentedSpace) {
-  const KernelFamily& f = tiled_family();
+  const KernelFamily& f = family_named("tiled");
   EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4);
   Config c{{{"bm", 64}, {"bn", 128}, {"bk", 16}, {"tm", 4}, {"tn", 8}}};
   EXPECT_EQ(f.workgroup_size(c), 16u * 16);
@@ -45,21 +45,24 @@ TEST(KernelHash, CoversEveryModuleAConfigMayDispatch) {
   // The main pass, the split-k reduce pass where a family splits k through it (splitk, coopmat, rowmma), and
   // the unfused epilogue pass; not the reduce pass where the family finishes split-k itself (fewrows, rowdot).
   const DType f16 = DType::f16;
-  EXPECT_EQ(tiled_family().kernel_hash(f16), modules_hash({tiled_family().spirv(f16), epilogue_spirv()}));
-  EXPECT_EQ(splitk_family().kernel_hash(f16),
-            modules_hash({splitk_family().spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
-  EXPECT_EQ(rowmma_family().kernel_hash(f16),
-            modules_hash({rowmma_spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
-  EXPECT_EQ(fewrows_family().kernel_hash(f16), modules_hash({fewrows_family().spirv(f16), epilogue_spirv()}));
-  EXPECT_EQ(rowdot_family().kernel_hash(f16), modules_hash({rowdot_family().spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(family_named("tiled").kernel_hash(f16), modules_hash({family_named("tiled").spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(family_named("splitk").kernel_hash(f16),
+            modules_hash({family_named("splitk").spirv(f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(family_named("rowmma").kernel_hash(f16),
+            modules_hash({spirv_module("rowmma", f16), splitk_reduce_spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(family_named("fewrows").kernel_hash(f16),
+            modules_hash({family_named("fewrows").spirv(f16), epilogue_spirv()}));
+  EXPECT_EQ(family_named("rowdot").kernel_hash(f16),
+            modules_hash({family_named("rowdot").spirv(f16), epilogue_spirv()}));
   // Integer tiled: its packed-dot-product alternative too.
-  EXPECT_EQ(
-      tiled_family().kernel_hash(DType::i8),
-      modules_hash({tiled_family().spirv(DType::i8), tiled_family().alternative_spirv(DType::i8), epilogue_spirv()}));
+  EXPECT_EQ(family_named("tiled").kernel_hash(DType::i8),
+            modules_hash({family_named("tiled").spirv(DType::i8), family_named("tiled").alternative_spirv(DType::i8),
+                          epilogue_spirv()}));
   // Any module's bytes change the hash, and the order counts.
-  EXPECT_NE(modules_hash({tiled_family().spirv(f16), epilogue_spirv()}),
-            modules_hash({epilogue_spirv(), tiled_family().spirv(f16)}));
-  EXPECT_NE(splitk_family().kernel_hash(f16), modules_hash({splitk_family().spirv(f16), epilogue_spirv()}));
+  EXPECT_NE(modules_hash({family_named("tiled").spirv(f16), epilogue_spirv()}),
+            modules_hash({epilogue_spirv(), family_named("tiled").spirv(f16)}));
+  EXPECT_NE(family_named("splitk").kernel_hash(f16),
+            modules_hash({family_named("splitk").spirv(f16), epilogue_spirv()}));
 }
 
 TEST(KernelFamily, ItsSplitFlagsAgreeWithEveryConfigsDispatchRule) {
@@ -80,11 +83,11 @@ TEST(KernelFamily, ItsSplitFlagsAgreeWithEveryConfigsDispatchRule) {
 TEST(SearchSpace, PrunesAgainstDeviceLimitsAndKeepsReasons) {
   GemmProblem p;
   p.shape = {1024, 768, 3072, 1};
-  SearchSpace roomy = build_search_space({&tiled_family()}, p, fake_device(65536, 1 << 20));
+  SearchSpace roomy = build_search_space({&family_named("tiled")}, p, fake_device(65536, 1 << 20));
   EXPECT_EQ(roomy.candidates.size(), 432u);
   EXPECT_TRUE(roomy.pruned.empty());
 
-  SearchSpace tight = build_search_space({&tiled_family()}, p, fake_device(16384, 256));
+  SearchSpace tight = build_search_space({&family_named("tiled")}, p, fake_device(16384, 256));
   EXPECT_EQ(tight.candidates.size() + tight.pruned.size(), 432u);
   std::set<std::string> codes;
   for (const PrunedConfig& pc : tight.pruned) {
@@ -102,7 +105,7 @@ TEST(SearchSpace, PrunesAgainstDeviceLimitsAndKeepsReasons) {
 TEST(SearchSpace, LargeGridsAreSplitNotPruned) {
   GemmProblem p;
   p.shape = {100000, 64, 64, 1};
-  SearchSpace s = build_search_space({&tiled_family()}, p, fake_device(65536, 1 << 20, 1000));
+  SearchSpace s = build_search_space({&family_named("tiled")}, p, fake_device(65536, 1 << 20, 1000));
   EXPECT_EQ(s.candidates.size(), 432u);
 }
 
@@ -113,9 +116,9 @@ TEST(SearchSpace, FewRowsSizesItsSliceSumsByTheRowsOfTheProblem) {
   p.shape = {1, 51865, 768, 1};
   p.dtype = DType::f16;
   const vk::DeviceInfo device = fake_device(49152, 1024);
-  const SearchSpace one = build_search_space({&fewrows_family()}, p, device);
+  const SearchSpace one = build_search_space({&family_named("fewrows")}, p, device);
   p.shape.m = 8;
-  const SearchSpace eight = build_search_space({&fewrows_family()}, p, device);
+  const SearchSpace eight = build_search_space({&family_named("fewrows")}, p, device);
   EXPECT_GT(one.candidates.size(), eight.candidates.size());
   const std::string name = "fewrows_f16_cols32_slices32_unroll1_vec8";
   auto named = [&](const Candidate& c) { return c.name == name; };
@@ -126,9 +129,9 @@ TEST(SearchSpace, FewRowsSizesItsSliceSumsByTheRowsOfTheProblem) {
   EXPECT_TRUE(pruned_for_shared);
   // The integer kernel meets its sums 8 rows a pass whatever M is: M = 1 prunes as M = 8 does.
   p.dtype = DType::i8;
-  const SearchSpace int_eight = build_search_space({&fewrows_family()}, p, device);
+  const SearchSpace int_eight = build_search_space({&family_named("fewrows")}, p, device);
   p.shape.m = 1;
-  const SearchSpace int_one = build_search_space({&fewrows_family()}, p, device);
+  const SearchSpace int_one = build_search_space({&family_named("fewrows")}, p, device);
   EXPECT_EQ(int_one.candidates.size(), int_eight.candidates.size());
 }
 
@@ -138,7 +141,7 @@ TEST(SearchSpace, FewRowsReadsUnalignedRowsInUnitsWhoseShiftEachSliceKeeps) {
   GemmProblem p;
   p.shape = {1, 51865, 768, 1};
   p.dtype = DType::f16;
-  const SearchSpace s = build_search_space({&fewrows_family()}, p, fake_device(65536, 1024));
+  const SearchSpace s = build_search_space({&family_named("fewrows")}, p, fake_device(65536, 1024));
   auto kept = [&](const std::string& name) {
     return std::any_of(s.candidates.begin(), s.candidates.end(), [&](const Candidate& c) { return c.name == name; });
   };
@@ -152,15 +155,15 @@ TEST(SearchSpace, FewRowsReadsUnalignedRowsInUnitsWhoseShiftEachSliceKeeps) {
   EXPECT_TRUE(kept("fewrows_f16_cols32_slices4_unroll1_vec4"));  // 4-element units
   // A workgroup owns COLS x VEC - (UNIT - 1) columns: 256 - 7 = 249 here, 51865 / 249 -> 209 workgroups.
   Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}, {"splits", 1}}};
-  EXPECT_EQ(fewrows_family().grid(c, p)[0], 209u);
+  EXPECT_EQ(family_named("fewrows").grid(c, p)[0], 209u);
   p.shape.n = 51864;  // aligned rows: whole 16-byte groups, 256 columns a workgroup
-  EXPECT_EQ(fewrows_family().grid(c, p)[0], 203u);
+  EXPECT_EQ(family_named("fewrows").grid(c, p)[0], 203u);
 }
 
 TEST(KernelFamily, EveryFamilyHasItsOwnReportColour) {
   // The report asks each family for its colour (src/cli/report_command.cpp): one each, "#rrggbb", none shared.
   std::vector<const KernelFamily*> families = kernel_families();
-  families.push_back(&naive_family());
+  families.push_back(&family_named("naive"));
   std::set<std::string> seen;
   for (const KernelFamily* f : families) {
     EXPECT_EQ(f->color.size(), 7u) << f->name;
@@ -173,11 +176,11 @@ TEST(KernelFamily, SplitsAddedLaterKeepTheOlderNamesAtOneRange) {
   // fewrows, rowdot and rowmma gained "splits" after tables named their configs: one range is left out of the
   // name (unnamed_value), other counts are named; the full name lists every parameter.
   Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}, {"splits", 1}}};
-  EXPECT_EQ(fewrows_family().config_name(c, DType::f16), "fewrows_f16_cols32_slices8_unroll1_vec8");
-  EXPECT_EQ(fewrows_family().full_config_name(c, DType::f16), "fewrows_f16_cols32_slices8_unroll1_vec8_splits1");
+  EXPECT_EQ(family_named("fewrows").config_name(c, DType::f16), "fewrows_f16_cols32_slices8_unroll1_vec8");
+  EXPECT_EQ(family_named("fewrows").full_config_name(c, DType::f16), "fewrows_f16_cols32_slices8_unroll1_vec8_splits1");
   c.values.back().second = 4;
-  EXPECT_EQ(fewrows_family().config_name(c, DType::f16), "fewrows_f16_cols32_slices8_unroll1_vec8_splits4");
-  for (const KernelFamily* f : {&fewrows_family(), &rowdot_family(), &rowmma_family()}) {
+  EXPECT_EQ(family_named("fewrows").config_name(c, DType::f16), "fewrows_f16_cols32_slices8_unroll1_vec8_splits4");
+  for (const KernelFamily* f : {&family_named("fewrows"), &family_named("rowdot"), &family_named("rowmma")}) {
     ASSERT_EQ(f->params.back().name, "splits") << f->name;
     EXPECT_EQ(f->params.back().unnamed_value, 1u) << f->name;
   }
@@ -189,12 +192,12 @@ TEST(SearchSpace, FewRowsSplitsKWithOneArrivalCounterATile) {
   p.shape = {1, 51865, 768, 3};
   p.dtype = DType::f16;
   Config c{{{"cols", 32}, {"slices", 8}, {"unroll", 1}, {"vec", 8}, {"splits", 4}}};
-  EXPECT_EQ(fewrows_family().grid(c, p)[0], 209u * 4);
-  EXPECT_EQ(fewrows_family().splits(c), 4u);
-  EXPECT_EQ(fewrows_family().arrival_counters(c, p), 209u * 3);
+  EXPECT_EQ(family_named("fewrows").grid(c, p)[0], 209u * 4);
+  EXPECT_EQ(family_named("fewrows").splits(c), 4u);
+  EXPECT_EQ(family_named("fewrows").arrival_counters(c, p), 209u * 3);
   vk::DeviceInfo d = fake_device(65536, 1024);
   auto pruned_code = [&](const GemmProblem& problem, const vk::DeviceInfo& device, const std::string& name) {
-    const SearchSpace s = build_search_space({&fewrows_family()}, problem, device);
+    const SearchSpace s = build_search_space({&family_named("fewrows")}, problem, device);
     for (const PrunedConfig& pc : s.pruned)
       if (pc.name == name) return pc.code;
     return std::string();
@@ -230,10 +233,10 @@ TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   EXPECT_NE(s.not_applicable[1].reason.find("M = 16"), std::string::npos);
   p.shape = {4, 64, 100, 1};
   p.layout.trans_a = true;  // op(A) transposed: few-rows reads it where it is (it is small)
-  s = build_search_space({&fewrows_family()}, p, fake_device(65536, 1024));
+  s = build_search_space({&family_named("fewrows")}, p, fake_device(65536, 1024));
   EXPECT_TRUE(s.not_applicable.empty());
   p.layout.trans_b = true;  // B stored N x K: rowdot's
-  s = build_search_space({&fewrows_family()}, p, fake_device(65536, 1024));
+  s = build_search_space({&family_named("fewrows")}, p, fake_device(65536, 1024));
   ASSERT_EQ(s.not_applicable.size(), 1u);
   EXPECT_NE(s.not_applicable[0].reason.find("B stored N x K"), std::string::npos);
 }
@@ -243,7 +246,7 @@ TEST(SearchSpace, SplitKRangesAreMultiplesOf32WithAtLeast64Terms) {
   EXPECT_EQ(split_range_terms(1000, 3), 352u);
   GemmProblem p;
   p.shape = {128, 768, 200, 1};  // S = 2: ranges of 128 and 72 terms; S = 3: 96, 96, 8 (pruned)
-  SearchSpace s = build_search_space({&splitk_family()}, p, fake_device(65536, 1024));
+  SearchSpace s = build_search_space({&family_named("splitk")}, p, fake_device(65536, 1024));
   std::set<uint32_t> kept, pruned;
   for (const Candidate& c : s.candidates) kept.insert(c.config.get("splits"));
   for (const PrunedConfig& pc : s.pruned) {
@@ -258,7 +261,7 @@ TEST(SearchSpace, DeterministicModeNeedsBkMultipleOf16) {
   GemmProblem p;
   p.shape = {64, 64, 64, 1};
   p.mode = Mode::deterministic;
-  SearchSpace s = build_search_space({&tiled_family()}, p, fake_device(65536, 1 << 20));
+  SearchSpace s = build_search_space({&family_named("tiled")}, p, fake_device(65536, 1 << 20));
   for (const Candidate& c : s.candidates) EXPECT_NE(c.config.get("bk"), 8u) << c.name;
   EXPECT_EQ(s.candidates.size(), 432u * 2 / 3);
 }
@@ -267,7 +270,7 @@ TEST(SearchSpace, ScreeningOrderIsDeterministicAndPrefersMidSizedWorkgroups) {
   GemmProblem p;
   p.shape = {256, 256, 256, 1};
   p.dtype = DType::f16;
-  SearchSpace a = build_search_space({&tiled_family()}, p, fake_device(32768, 1024));
+  SearchSpace a = build_search_space({&family_named("tiled")}, p, fake_device(32768, 1024));
   SearchSpace b = a;
   order_for_screening(a.candidates, p);
   order_for_screening(b.candidates, p);
@@ -446,8 +449,9 @@ TEST(Coopmat2Family, SweepsListedShapesAndRanksLargeTilesFirst) {
   GemmProblem p;
   p.shape = {4096, 4096, 4096, 1};
   p.dtype = DType::f16;
-  EXPECT_FALSE(build_search_space({&coopmat2_family()}, p, matrix_device()).not_applicable.empty());  // no coopmat2
-  SearchSpace s = build_search_space({&coopmat2_family()}, p, matrix2_device());
+  EXPECT_FALSE(
+      build_search_space({&family_named("coopmat2")}, p, matrix_device()).not_applicable.empty());  // no coopmat2
+  SearchSpace s = build_search_space({&family_named("coopmat2")}, p, matrix2_device());
   order_for_screening(s.candidates, p);
   ASSERT_TRUE(s.not_applicable.empty());
   ASSERT_FALSE(s.candidates.empty());
@@ -457,7 +461,7 @@ TEST(Coopmat2Family, SweepsListedShapesAndRanksLargeTilesFirst) {
   EXPECT_EQ(s.candidates.front().name, "coopmat2_f16_wg128_bm128_bn128_bk64_splits1");
   // Few tiles: 64x64 with the fewest splits that fill the device come first.
   p.shape = {128, 768, 768, 1};
-  s = build_search_space({&coopmat2_family()}, p, matrix2_device());
+  s = build_search_space({&family_named("coopmat2")}, p, matrix2_device());
   order_for_screening(s.candidates, p);
   ASSERT_FALSE(s.candidates.empty());
   EXPECT_EQ(s.candidates.front().name, "coopmat2_f16_wg128_bm64_bn64_bk64_splits4");
@@ -467,12 +471,12 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
   GemmProblem p;
   p.shape = {1024, 768, 3072, 1};
   p.dtype = DType::bf16;
-  SearchSpace s = build_search_space({&coopmat_family()}, p, matrix_device());
+  SearchSpace s = build_search_space({&family_named("coopmat")}, p, matrix_device());
   ASSERT_TRUE(s.not_applicable.empty());
   std::set<std::string> tiles;
   for (const Candidate& c : s.candidates) {
     tiles.insert(std::to_string(c.config.get("bm")) + "x" + std::to_string(c.config.get("bn")));
-    EXPECT_LE(coopmat_family().shared_bytes(c.config, p.dtype), 49152u) << c.name;
+    EXPECT_LE(family_named("coopmat").shared_bytes(c.config, p.dtype), 49152u) << c.name;
     const uint32_t invocations = c.family->workgroup_size(c.config);
     EXPECT_TRUE(invocations == 128 || invocations == 256 || invocations == 512) << c.name;
   }
@@ -481,7 +485,7 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
                                           "96x128",  "96x192", "96x256", "128x64",  "128x96", "128x128", "128x192",
                                           "128x256", "192x64", "192x96", "192x128", "256x64", "256x96",  "256x128"}));
   p.mode = Mode::deterministic;
-  s = build_search_space({&coopmat_family()}, p, matrix_device());
+  s = build_search_space({&family_named("coopmat")}, p, matrix_device());
   ASSERT_EQ(s.not_applicable.size(), 1u);
   EXPECT_NE(s.not_applicable[0].reason.find("fast mode only"), std::string::npos);
 }
@@ -490,14 +494,14 @@ TEST(CoopmatFamily, IntegerConfigsStepKBy32NeverSplitAndSizeTheirByteTiles) {
   GemmProblem p;
   p.shape = {1024, 768, 3072, 1};
   p.dtype = DType::i8;
-  SearchSpace s = build_search_space({&coopmat_family()}, p, matrix_device());
+  SearchSpace s = build_search_space({&family_named("coopmat")}, p, matrix_device());
   ASSERT_TRUE(s.not_applicable.empty());
   ASSERT_FALSE(s.candidates.empty());
   std::set<uint32_t> bks;
   for (const Candidate& c : s.candidates) {
     bks.insert(c.config.get("bk"));
     EXPECT_EQ(c.config.get("splits"), 1u) << c.name;
-    EXPECT_LE(coopmat_family().shared_bytes(c.config, p.dtype), 49152u) << c.name;
+    EXPECT_LE(family_named("coopmat").shared_bytes(c.config, p.dtype), 49152u) << c.name;
   }
   EXPECT_EQ(bks, (std::set<uint32_t>{32, 64, 128}));
   std::set<std::string> codes;
@@ -517,19 +521,19 @@ TEST(CoopmatFamily, IntegerConfigsStepKBy32NeverSplitAndSizeTheirByteTiles) {
   GemmProblem big = p;
   big.shape = {4096, 4096, 4096, 1};
   big.layout = Layout{false, true};
-  SearchSpace big_space = build_search_space({&coopmat_family()}, big, matrix_device());
+  SearchSpace big_space = build_search_space({&family_named("coopmat")}, big, matrix_device());
   order_for_screening(big_space.candidates, big);
   ASSERT_FALSE(big_space.candidates.empty());
   EXPECT_EQ(big_space.candidates.front().name, "coopmat_i8_bm128_bn128_bk128_sgm2_sgn2_splits1");
   p.dtype = DType::f16;
-  EXPECT_FALSE(has(build_search_space({&coopmat_family()}, p, matrix_device()),
+  EXPECT_FALSE(has(build_search_space({&family_named("coopmat")}, p, matrix_device()),
                    "coopmat_f16_bm256_bn128_bk64_sgm2_sgn4_splits1"));
   // Integer sums are exact in any order: deterministic mode keeps the integer kernel.
   p.dtype = DType::u8;
   p.mode = Mode::deterministic;
-  EXPECT_TRUE(build_search_space({&coopmat_family()}, p, matrix_device()).not_applicable.empty());
+  EXPECT_TRUE(build_search_space({&family_named("coopmat")}, p, matrix_device()).not_applicable.empty());
   p.dtype = DType::u8i8;
-  s = build_search_space({&coopmat_family()}, p, matrix_device());
+  s = build_search_space({&family_named("coopmat")}, p, matrix_device());
   ASSERT_EQ(s.not_applicable.size(), 1u);
   EXPECT_NE(s.not_applicable[0].reason.find("u8 x i8"), std::string::npos);
 }
@@ -567,13 +571,14 @@ TEST(SpaceFile, TheBuiltInDefaultCoversEveryVariantWithSupportedValues) {
 
 TEST(SpaceFile, RestrictsTheListedParametersAndKeepsTheRest) {
   const std::string text = R"({"space_version": 1, "variants": {"fewrows": {"cols": [16, 8, 16], "vec": [4]}}})";
-  const std::vector<KernelFamily> families = apply_space(text, "s.json", {&fewrows_family(), &tiled_family()});
+  const std::vector<KernelFamily> families =
+      apply_space(text, "s.json", {&family_named("fewrows"), &family_named("tiled")});
   ASSERT_EQ(families.size(), 2u);
   EXPECT_EQ(families[0].params[0].values, (std::vector<uint32_t>{16, 8}));  // duplicates dropped, order kept
-  EXPECT_EQ(families[0].params[1].values, fewrows_family().params[1].values);
+  EXPECT_EQ(families[0].params[1].values, family_named("fewrows").params[1].values);
   EXPECT_EQ(families[0].params[3].values, (std::vector<uint32_t>{4}));
   EXPECT_EQ(families[0].all_configs().size(), 2u * 4 * 3 * 1 * 6);  // cols x slices x unroll x vec x splits
-  EXPECT_EQ(families[1].all_configs().size(), tiled_family().all_configs().size());
+  EXPECT_EQ(families[1].all_configs().size(), family_named("tiled").all_configs().size());
 }
 
 TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
@@ -624,7 +629,7 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
 
   // Few tiles (128x768x768: 6 tiles of 128x128): 64x64 tiles with just enough splits come first.
   p.shape = {128, 768, 768, 1};
-  SearchSpace small = build_search_space({&coopmat_family()}, p, matrix_device());
+  SearchSpace small = build_search_space({&family_named("coopmat")}, p, matrix_device());
   order_for_screening(small.candidates, p);
   ASSERT_FALSE(small.candidates.empty());
   EXPECT_EQ(small.candidates.front().name, "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits4_stages2");
@@ -633,7 +638,7 @@ TEST(SearchSpace, CoopmatIsScreenedEarlyAndMostlyWhereItApplies) {
   // first (1.21x faster on the H200, issue 21 step 6), then the unsplit tile.
   p.shape = {512, 4096, 14336, 1};
   p.layout = Layout{false, true};
-  SearchSpace mid = build_search_space({&coopmat_family()}, p, matrix_device());
+  SearchSpace mid = build_search_space({&family_named("coopmat")}, p, matrix_device());
   order_for_screening(mid.candidates, p);
   ASSERT_GE(mid.candidates.size(), 2u);
   EXPECT_EQ(mid.candidates[0].name, "coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits2");
@@ -687,7 +692,7 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   p.layout = Layout{false, true};  // a linear layer's weight
   // rowdot reduces with subgroup shuffles (subgroups of 8 or more): a device without them is told why.
   vk::DeviceInfo device = matrix2_device();
-  SearchSpace without = build_search_space({&rowdot_family()}, p, device);
+  SearchSpace without = build_search_space({&family_named("rowdot")}, p, device);
   ASSERT_EQ(without.not_applicable.size(), 1u);
   EXPECT_NE(without.not_applicable[0].reason.find("subgroup shuffles"), std::string::npos);
   device.subgroup_size = 32;
@@ -718,7 +723,7 @@ TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast)
   const auto first_rowdot = [&](uint64_t m, DType dtype = DType::f16) {
     p.shape.m = m;
     p.dtype = dtype;
-    SearchSpace space = build_search_space({&rowdot_family()}, p, device);
+    SearchSpace space = build_search_space({&family_named("rowdot")}, p, device);
     order_for_screening(space.candidates, p);
     return space.candidates.at(0).name;
   };
@@ -847,7 +852,7 @@ TEST(SearchSpace, CoopmatTilesFollowWholeWavesWhereTheComputeUnitsAreKnown) {
   // The H200's fastest tiles on these shapes (notes, issue 43 step 2) come first: 192 x 96 or 96 x 192 at
   // 1500x3072x768, 192 x 128 at 3000x1000x2000; 128 x 128 where its grid is one wave (2048x1024x4096).
   auto first_tile = [&](const GemmProblem& problem) {
-    SearchSpace s = build_search_space({&coopmat_family()}, problem, d);
+    SearchSpace s = build_search_space({&family_named("coopmat")}, problem, d);
     order_for_screening(s.candidates, problem, d);
     const Config& c = s.candidates.front().config;
     return std::to_string(c.get("bm")) + "x" + std::to_string(c.get("bn")) + "/" + std::to_string(c.get("splits"));

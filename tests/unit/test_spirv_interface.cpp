@@ -72,7 +72,7 @@ std::set<uint32_t> problem_ids() {
 
 TEST(SpirvInterface, EveryFamilysModulesDeclareTheSpecConstantsAndPushBlockItsDescriptionSays) {
   std::vector<const KernelFamily*> families = kernel_families();
-  families.push_back(&naive_family());
+  families.push_back(&family_named("naive"));
   size_t modules = 0;
   for (const KernelFamily* f : families)
     for (DType dtype : {DType::f32, DType::f16, DType::bf16, DType::i8, DType::u8, DType::u8i8}) {
@@ -113,7 +113,8 @@ TEST(SpirvInterface, EveryFamilysModulesDeclareTheSpecConstantsAndPushBlockItsDe
 
 TEST(SpirvInterface, TheReaderSeesADroppedSpecIdAndAMovedPushMember) {
   // A tuned constant renumbered in the module, and the push block's second member moved: both show.
-  std::vector<uint32_t> words(tiled_family().spirv(DType::f32).begin(), tiled_family().spirv(DType::f32).end());
+  std::vector<uint32_t> words(family_named("tiled").spirv(DType::f32).begin(),
+                              family_named("tiled").spirv(DType::f32).end());
   const Interface before = interface_of(words);
   ASSERT_TRUE(before.spec_ids.count(1));  // bm
   bool renumbered = false, moved = false;
@@ -127,6 +128,23 @@ TEST(SpirvInterface, TheReaderSeesADroppedSpecIdAndAMovedPushMember) {
   const Interface after = interface_of(words);
   EXPECT_FALSE(after.spec_ids.count(1));
   EXPECT_NE(after.push_offsets, gemm_push_offsets());
+}
+
+TEST(SpirvModules, OneTableNamesEveryModuleOnceAndEachIsSpirv) {
+  std::set<std::string_view> names;
+  for (const EmbeddedModule& m : embedded_modules()) {
+    EXPECT_TRUE(names.insert(m.name).second) << m.name << " twice";
+    ASSERT_GE(m.words.size(), 5u) << m.name;
+    EXPECT_EQ(m.words[0], 0x07230203u) << m.name;
+    EXPECT_EQ(spirv_module(m.name).data(), m.words.data()) << m.name;
+  }
+  // Built here (gemmtune_add_kernel), prebuilt (kernels/prebuilt/modules.txt) and shared passes alike.
+  for (const char* name : {"tiled_f32", "tiled_u8i8", "coopmat_bf16", "tiled_dot_i8", "peak_matrix_f16_a8_r",
+                           "splitk_reduce_i32", "epilogue_f32", "check_result_f32", "fault_zero_point_u8"})
+    EXPECT_FALSE(spirv_module(name).empty()) << name;
+  EXPECT_TRUE(spirv_module("coopmat", DType::f32).empty());  // no build for that input type
+  EXPECT_TRUE(spirv_module("tiled_f64").empty());
+  EXPECT_EQ(spirv_module("rowmma", DType::bf16).data(), spirv_module("rowmma_bf16").data());
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 /// Every tiled and split-k f32 config, in the screening order of a 1024^3 problem: two families taking turns.
 std::vector<Candidate> two_families() {
   std::vector<Candidate> out;
-  for (const KernelFamily* f : {&tiled_family(), &splitk_family()}) {
+  for (const KernelFamily* f : {&family_named("tiled"), &family_named("splitk")}) {
     for (const Config& c : f->all_configs()) out.push_back({f, c, f->config_name(c, DType::f32)});
   }
   order_for_screening(out, GemmProblem{{1024, 1024, 1024, 1}, DType::f32, 1.0f, 0.0f});
