@@ -13,8 +13,9 @@ LIST = "kernels/prebuilt/modules.txt"
 
 
 class Module:
-    def __init__(self, name, source=None, defines=(), bf16_of=None):
+    def __init__(self, name, source=None, defines=(), bf16_of=None, retyped=False):
         self.name, self.source, self.defines, self.bf16_of = name, source, list(defines), bf16_of
+        self.retyped = retyped  # built from source, then retyped to bfloat16 (its f16 form is not kept)
 
     @property
     def output(self):
@@ -30,11 +31,12 @@ def modules():
             if not fields:
                 continue
             if len(fields) < 2 or (fields[1] == "bf16-of" and len(fields) != 3):
-                raise ValueError(f"{LIST}:{number}: expected NAME SOURCE [DEFINE ...] or NAME bf16-of F16NAME")
+                raise ValueError(f"{LIST}:{number}: expected NAME SOURCE [DEFINE ...] [retype-bf16] or NAME bf16-of F16NAME")
             if fields[1] == "bf16-of":
                 out.append(Module(fields[0], bf16_of=fields[2]))
             else:
-                out.append(Module(fields[0], fields[1], fields[2:]))
+                retyped = fields[-1] == "retype-bf16"
+                out.append(Module(fields[0], fields[1], fields[2:len(fields) - retyped], retyped=retyped))
     names = [m.name for m in out]
     for m in out:
         if m.bf16_of is not None and m.bf16_of not in names[:names.index(m.name)]:
@@ -59,7 +61,7 @@ def manifest_inputs(mods):
     """What the outputs are built from: the list, each source with its includes, and the bf16 retyping script."""
     paths = [LIST]
     for m in mods:
-        for p in includes(m.source) if m.source else ["scripts/spirv_bf16.py"]:
+        for p in (includes(m.source) if m.source else []) + (["scripts/spirv_bf16.py"] if m.bf16_of or m.retyped else []):
             if p not in paths:
                 paths.append(p)
     return paths
@@ -82,6 +84,8 @@ def regen(run):
         subprocess.run([run, "glslangValidator", "-V", "--target-env", "vulkan1.3", "-S", "comp", "-I.", *defines,
                         m.source, "-o", out], cwd=KERNELS, check=True, stdout=subprocess.DEVNULL)
         subprocess.run([run, "spirv-val", "--target-env", "vulkan1.3", out], check=True)
+        if m.retyped:
+            subprocess.run([sys.executable, os.path.join(ROOT, "scripts/spirv_bf16.py"), out, out], check=True)
     lines = ["# sha256 of what kernels/prebuilt/*.spv were built from (scripts/regen-prebuilt.sh)"]
     lines += [f"{sha256(p)}  {p}" for p in manifest_inputs(mods)]
     lines += ["# outputs"] + [f"{sha256(m.output)}  {m.output}" for m in mods]

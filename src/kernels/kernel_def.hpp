@@ -59,6 +59,10 @@ struct KernelFamily {
   /// Why the device lacks what the family's kernel for an input type needs beyond a compute queue (cooperative
   /// matrices of some shape and type, say), or nullopt. Unset: nothing. `devices` reports it per input type.
   std::function<std::optional<std::string>(DType, const vk::DeviceInfo&)> device_unsupported;
+  /// The error model: the bound its float results are held to (max|gpu - ref| / max|ref|), where the family
+  /// computes with less than its input type's precision or more; unset: the input type's documented bound.
+  std::function<double(DType)> error_model;
+  double error_bound(DType dtype) const { return error_model ? error_model(dtype) : dtype_error_bound(dtype); }
   /// Subgroup size the kernel is written for (0: any). Pinned with full subgroups where the device can select it.
   uint32_t required_subgroup_size = 0;
   std::vector<Constraint> constraints;

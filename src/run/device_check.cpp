@@ -66,7 +66,6 @@ DeviceCheck::DeviceCheck(const vk::Device& device, vk::Submitter& submitter, con
     : c_(c),
       count_(operands.c0.size()),
       integer_(is_integer(problem.dtype)),
-      bound_(integer_ ? 0.0 : dtype_error_bound(problem.dtype)),
       initial_(device, count_ * 4, vk::kStorageBufferUsage, false),
       expected_(device, count_ * 8, vk::kStorageBufferUsage, false),
       result_(device, kResultWords * 4, vk::kStorageBufferUsage, true),
@@ -97,12 +96,12 @@ void DeviceCheck::record_check(VkCommandBuffer cmd) const {
   vk::record_full_barrier(cmd);
 }
 
-DeviceVerdict DeviceCheck::verdict() const {
+DeviceVerdict DeviceCheck::verdict(double bound) const {
   uint32_t w[kResultWords];
   std::memcpy(w, result_.mapped(), sizeof w);
   DeviceVerdict v;
   ErrorStats& e = v.error;
-  e.bound = bound_;
+  e.bound = integer_ ? 0.0 : bound;
   e.non_finite = w[2];
   const double max_diff = double(std::bit_cast<float>(w[0]));
   e.elementwise_rel = double(std::bit_cast<float>(w[1]));
@@ -114,7 +113,7 @@ DeviceVerdict DeviceCheck::verdict() const {
   } else {
     e.error =
         e.non_finite > 0 ? std::numeric_limits<double>::infinity() : (max_ref_ > 0.0 ? max_diff / max_ref_ : max_diff);
-    e.passed = e.non_finite == 0 && e.error <= bound_;
+    e.passed = e.non_finite == 0 && e.error <= bound;
   }
   return v;
 }

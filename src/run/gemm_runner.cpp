@@ -570,7 +570,7 @@ const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family,
   }
   bind_passes(family, config, *passes);
   const auto start = std::chrono::steady_clock::now();
-  const bool ok = (screening && passed_on_device(*passes, m)) || verified(family, config, *passes, m);
+  const bool ok = (screening && passed_on_device(family, *passes, m)) || verified(family, config, *passes, m);
   m.verify_ms += ms_since(start);
   return ok ? passes : nullptr;
 }
@@ -601,14 +601,14 @@ void GemmRunner::prepare_device_check() {
   }
 }
 
-bool GemmRunner::passed_on_device(const Passes& passes, Measurement& m) {
+bool GemmRunner::passed_on_device(const KernelFamily& family, const Passes& passes, Measurement& m) {
   prepare_device_check();
   if (!device_check_) return false;
   next_copy_ = copies_ - 1;  // as verified(): cold runs check the last copy
   submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, 1); },
                        [&](VkCommandBuffer cmd) { device_check_->record_reset(cmd); },
                        [&](VkCommandBuffer cmd) { device_check_->record_check(cmd); });
-  const DeviceVerdict v = device_check_->verdict();
+  const DeviceVerdict v = device_check_->verdict(family.error_bound(problem_.dtype));
   if (!v.passed()) {
     spdlog::debug("device check refused (error {}, {} non-finite, {} touched): checking on the host", v.error.error,
                   v.error.non_finite, v.touched);
@@ -645,7 +645,7 @@ bool GemmRunner::verified(const KernelFamily& family, const Config& config, cons
   last_result_ = std::move(gathered.values);
   m.error = is_integer(problem_.dtype)
                 ? compare_exact_int32(last_result_, reference_)
-                : compare_with_reference(last_result_, reference_, dtype_error_bound(problem_.dtype));
+                : compare_with_reference(last_result_, reference_, family.error_bound(problem_.dtype));
   release_clocks();
   if (gathered.touched > 0) {
     m.disposition = Disposition::incorrect;

@@ -205,7 +205,7 @@ class GemmRunner {
   /// The device check of one run on a fresh C image, where this problem allows it (no epilogue, fast mode, the
   /// expected image fits): true where it passed (m.error set, m.device_checked); false where it refused or cannot
   /// run, and the host check must decide.
-  bool passed_on_device(const Passes& passes, Measurement& m);
+  bool passed_on_device(const KernelFamily& family, const Passes& passes, Measurement& m);
   bool has_epilogue() const;     ///< a bias or an activation: checked element by element on the host
   bool has_order_check() const;  ///< deterministic float mode with a product: the summation order checked
   bool has_elementwise_checks() const { return has_epilogue() || has_order_check(); }

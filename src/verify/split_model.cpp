@@ -102,8 +102,13 @@ std::vector<float> split_gemm(std::span<const float> a, std::span<const float> b
               low = unit_add(low, product, model.rounding);
           }
         }
-        high += step;  // on the FMA units: rounded to nearest
-        low += step_low;
+        if (model.one_accumulator) {
+          high += step_low;  // the smaller sum first
+          high += step;
+        } else {
+          high += step;  // on the FMA units: rounded to nearest
+          low += step_low;
+        }
       }
       // Small terms first; the f16 corrections carry the residual's 2^11.
       const float sum = high + (f16 ? low / 2048.0f : low);

@@ -31,6 +31,9 @@ struct SplitModel {
   /// f16 parts: A's rows and B's columns scaled by powers of two so their largest magnitude is in [0.5, 1) (exact;
   /// undone after the sum): without it f16's exponent range loses what f32 data holds outside 2^-24..65504.
   bool scale_rows = true;
+  /// The kernel's form: each step's corrections, then its high products, added to one f32 accumulator (on the FMA
+  /// units, rounded to nearest), rather than to two added at the end. Needs `block_corrections`.
+  bool one_accumulator = false;
 };
 
 /// The 16-bit parts of `x` as f32 values: the first `parts` of bf16 hi, mid, lo (hi + mid + lo == x where the

@@ -37,7 +37,7 @@ DeviceVerdict check_image(const GemmProblem& p, const HostOperands& ops, const s
     vkCmdCopyBuffer(cmd, staging.handle(), c.handle(), 1, &region);
     check.record_check(cmd);
   });
-  return check.verdict();
+  return check.verdict(dtype_error_bound(p.dtype));
 }
 
 /// C's buffer as a correct run leaves it: the reference rounded to f32 (int32 bits for integers) in the region.

@@ -282,3 +282,25 @@ TEST(ValidationLayer, IsActiveAndCountsErrors) {
 }
 
 }  // namespace gemmtune::test
+
+namespace gemmtune::test {
+// A family's error model is what its results are held to, on the host and in screening's check on the device alike:
+// the same correct tiled config fails under a bound no f32 sum of 1000 terms meets.
+TEST_F(GemmOperation, AFamilysErrorModelIsTheBoundItsResultsAreHeldTo) {
+  GemmProblem p{{64, 64, 1000, 1}, DType::f32, 1.0f, 0.0f};
+  KernelFamily strict = family_named("tiled");
+  strict.error_model = [](DType) { return 1e-12; };
+  const Config config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 2}, {"tn", 2}}};
+  GemmRunner runner(device(), p, RunOptions{});
+  const Measurement plain = runner.verify(family_named("tiled"), config);
+  ASSERT_EQ(plain.disposition, Disposition::passed);
+  EXPECT_EQ(plain.error.bound, dtype_error_bound(DType::f32));
+  const Measurement held = runner.verify(strict, config);
+  EXPECT_EQ(held.disposition, Disposition::incorrect);
+  EXPECT_EQ(held.error.bound, 1e-12);
+  EXPECT_GT(held.error.error, 1e-12);
+  const Measurement screened = runner.screen(strict, config, 1e12);
+  EXPECT_EQ(screened.disposition, Disposition::incorrect) << screened.detail;
+  EXPECT_EQ(runner.screen(family_named("tiled"), config, 1e12).disposition, Disposition::passed);
+}
+}  // namespace gemmtune::test

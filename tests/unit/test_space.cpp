@@ -218,7 +218,9 @@ TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   GemmProblem p;
   p.shape = {16, 64, 100, 1};
   SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1024));
-  ASSERT_EQ(s.not_applicable.size(), 6u);
+  ASSERT_EQ(s.not_applicable.size(), 7u);
+  EXPECT_EQ(s.not_applicable[6].variant, "bf16x6");
+  EXPECT_NE(s.not_applicable[6].reason.find("VK_KHR_cooperative_matrix"), std::string::npos);
   EXPECT_EQ(s.not_applicable[2].variant, "rowdot");
   EXPECT_NE(s.not_applicable[2].reason.find("B stored K x N"), std::string::npos);
   EXPECT_EQ(s.not_applicable[3].variant, "rowmma");
@@ -868,3 +870,45 @@ TEST(SearchSpace, CoopmatTilesFollowWholeWavesWhereTheComputeUnitsAreKnown) {
   p.shape = {1500, 3072, 768, 1};
   EXPECT_EQ(first_tile(p), "128x128/1");
 }
+
+namespace gemmtune {
+namespace {
+// The f32 matrix-unit family serves f32 in fast mode only, where bf16 cooperative matrices exist, and its space
+// keeps a subgroup's fragments and the part tiles within registers and 48 KiB of shared memory.
+TEST(Bf16x6Space, F32FastModeOnlyWithinRegistersAndSharedMemory) {
+  const KernelFamily& f = family_named("bf16x6");
+  vk::DeviceInfo d = matrix_device();
+  d.compute_units = 132;
+  GemmProblem p;
+  p.shape = {4096, 4096, 4096, 1};
+  SearchSpace s = build_search_space({&f}, p, d);
+  ASSERT_FALSE(s.candidates.empty());
+  EXPECT_TRUE(s.not_applicable.empty());
+  std::map<std::string, int> codes;
+  for (const PrunedConfig& pc : s.pruned) ++codes[pc.code];
+  EXPECT_GT(codes["tile"], 0);
+  EXPECT_GT(codes["shared_memory"], 0);
+  for (const Candidate& c : s.candidates) {
+    EXPECT_LE(f.shared_bytes(c.config, DType::f32), 49152u) << c.name;
+    const uint32_t fragments =
+        (c.config.get("bm") / c.config.get("sgm") / 16) * (c.config.get("bn") / c.config.get("sgn") / 16);
+    EXPECT_LE(fragments, 8u) << c.name;
+  }
+  // 128 x 128 at BK 16, one stage: three 16-bit part tiles of each operand, rows padded by 8.
+  Config c{{{"bm", 128}, {"bn", 128}, {"bk", 16}, {"sgm", 2}, {"sgn", 4}, {"splits", 1}, {"stages", 1}}};
+  EXPECT_EQ(f.shared_bytes(c, DType::f32), 3u * 2 * 2 * (128 * 16 + 8 * (128 + 16)));
+  for (DType t : {DType::f16, DType::bf16, DType::i8}) {
+    p.dtype = t;
+    EXPECT_EQ(build_search_space({&f}, p, d).not_applicable.size(), 1u) << dtype_name(t);
+  }
+  p.dtype = DType::f32;
+  p.mode = Mode::deterministic;
+  EXPECT_EQ(build_search_space({&f}, p, d).not_applicable.size(), 1u);
+  p.mode = Mode::fast;
+  d.matrix.bf16_coopmat = false;  // no bf16 products on the units
+  ASSERT_EQ(build_search_space({&f}, p, d).not_applicable.size(), 1u);
+  EXPECT_FALSE(f.device_unsupported(DType::f32, matrix_device()));
+  EXPECT_TRUE(f.device_unsupported(DType::f32, d));
+}
+}  // namespace
+}  // namespace gemmtune

@@ -81,6 +81,10 @@ TEST(SplitModel, TruncatingUnitsNeedTheHighProductFlushedEveryKStep) {
 // where scaling whole rows and columns cannot keep a small element of A that meets a large one of B.
 TEST(SplitModel, Bf16x6MeetsF32sBarOnAnyDataWhereBf16x3AndF16x3DoNot) {
   const SplitModel bf16x6{SplitScheme::bf16x6, UnitRounding::toward_zero, 32, true, true};
+  SplitModel corrections_kept = bf16x6;
+  corrections_kept.block_corrections = false;  // one unit accumulator of corrections: 13-21x on wide data
+  const Operands spread_data = wide(48, 48, 1024, 2);
+  EXPECT_GT(errors_of(spread_data, &corrections_kept).elementwise, 4 * errors_of(spread_data, nullptr).elementwise);
   const SplitModel bf16x3{SplitScheme::bf16x3, UnitRounding::toward_zero, 32, true, true};
   const SplitModel f16x3{SplitScheme::f16x3, UnitRounding::toward_zero, 32, true, true};
   for (const Operands& o : {uniform(48, 48, 1024, 1), wide(48, 48, 1024, 2)}) {
@@ -89,6 +93,13 @@ TEST(SplitModel, Bf16x6MeetsF32sBarOnAnyDataWhereBf16x3AndF16x3DoNot) {
     EXPECT_LE(e.normwise, 4 * native.normwise);
     EXPECT_LE(e.elementwise, 4 * native.elementwise);
     EXPECT_LE(e.relative, 4 * native.relative);
+    // The kernel's form: both steps' sums into one f32 accumulator, the corrections first.
+    SplitModel one = bf16x6;
+    one.one_accumulator = true;
+    const SplitErrors k = errors_of(o, &one);
+    EXPECT_LE(k.normwise, 4 * native.normwise);
+    EXPECT_LE(k.elementwise, 4 * native.elementwise);
+    EXPECT_LE(k.relative, 4 * native.relative);
   }
   const Operands flat = uniform(48, 48, 1024, 1);
   const SplitErrors flat_native = errors_of(flat, nullptr);
