@@ -6,7 +6,6 @@
 
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -69,7 +68,6 @@ KernelFamily make_bf16x6() {
   // One slot a round, as the SIMT families have, until its rate on a device says it deserves more.
   f.screening_weight = 1;
   f.matrix_units = true;
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace

@@ -6,7 +6,6 @@
 
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -102,7 +101,6 @@ KernelFamily make_coopmat() {
   f.screening_rank = coopmat_screening_rank;
   f.screening_weight = 3;
   f.matrix_units = true;
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace

@@ -4,7 +4,6 @@
 
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -73,7 +72,6 @@ KernelFamily make_coopmat2() {
   };
   f.screening_weight = 3;
   f.matrix_units = true;
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace

@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -135,7 +134,6 @@ KernelFamily make_fewrows() {
   f.summation_order = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::slices, c.get("slices"), c.get("splits"), p);
   };
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace

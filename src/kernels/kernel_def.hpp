@@ -82,6 +82,8 @@ struct KernelFamily {
   std::function<std::array<uint64_t, 3>(const Config&, const GemmProblem&)> grid_override;
   /// Workgroup counts (x, y, z) of the main pass; may exceed the device's limits (the runner splits the grid).
   std::array<uint64_t, 3> grid(const Config& config, const GemmProblem& problem) const;
+  /// The main pass's module per input type (empty where there is none). Unset: the registry gives the family its
+  /// name's modules, "<name>_<dtype>" (with_named_modules).
   std::function<std::span<const uint32_t>(DType)> spirv;
   /// An alternative module used instead of `spirv` on devices where `alternative_applies` says so (the integer
   /// kernels' packed dot products, where the device has shaderIntegerDotProduct). Unset: none.

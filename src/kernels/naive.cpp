@@ -1,7 +1,6 @@
 // The naive family (kernels/gemm_naive.comp): the baseline of the seed chapters, one invocation per element of C.
 // Not swept by default; every tune runs its first config once and records the winner's speed-up over it.
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -19,7 +18,6 @@ KernelFamily make_naive() {
   f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::chain, 1, 1, p);
   };
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace

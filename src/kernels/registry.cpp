@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -23,6 +24,11 @@ std::vector<const KernelFamily*> listed_families() {
   };
 }
 }  // namespace
+
+KernelFamily with_named_modules(KernelFamily family) {
+  if (!family.spirv) family.spirv = spirv_modules_named(family.name);
+  return family;
+}
 
 const KernelFamily& baseline_family() { return naive_family(); }
 

@@ -9,12 +9,15 @@
 
 namespace gemmtune {
 
+/// A description as the registry keeps it: where it sets no modules, its name's ("<name>_<dtype>").
+KernelFamily with_named_modules(KernelFamily family);
+
 /// Defines <name>_family(), the accessor through which the registry lists a family of kernels/CMakeLists.txt's list
 /// (generated families.inc): the description `make()` returns, built once. One use in each src/kernels/<name>.cpp.
-#define GEMMTUNE_DESCRIBE_FAMILY(name, make)   \
-  const KernelFamily& name##_family() {        \
-    static const KernelFamily family = make(); \
-    return family;                             \
+#define GEMMTUNE_DESCRIBE_FAMILY(name, make)                       \
+  const KernelFamily& name##_family() {                            \
+    static const KernelFamily family = with_named_modules(make()); \
+    return family;                                                 \
   }
 
 /// A family of the build's list, or the baseline, by name; std::out_of_range for any other (test variants too).

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -124,7 +123,6 @@ KernelFamily make_rowdot() {
       if (w != d.subgroup_size) order.subgroup_widths.push_back(w);
     return order;
   };
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace

@@ -5,7 +5,6 @@
 
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -108,7 +107,6 @@ KernelFamily make_rowmma() {
   // From M = 5 on, 16-bit products run faster here than in rowdot on the H200 (notes, issue 18 steps 8 and 10),
   // whose unrolled trips also take the driver 0.5-3.4 s each to build there: rowmma opens the round with 6.
   f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 5 ? 6u : 4u; };
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace

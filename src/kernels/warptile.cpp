@@ -5,7 +5,6 @@
 
 #include "core/shape_needs.hpp"
 #include "kernels/registry.hpp"
-#include "kernels/spirv.hpp"
 
 namespace gemmtune {
 
@@ -129,7 +128,6 @@ KernelFamily make_warptile() {
     return needs;
   };
   f.screening_rank = warptile_screening_rank;
-  f.spirv = spirv_modules_named(f.name);
   return f;
 }
 }  // namespace
