@@ -1,0 +1,33 @@
+// What the GemmRunner's phases share (resources, builds, verification, timing: gemm_runner*.cpp), not for
+// its users.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <memory>
+
+#include "run/gemm_runner.hpp"
+
+namespace gemmtune {
+
+/// A second of warm-up brings the H200 back from any idle: the screening warm-up's cap.
+constexpr double kScreenWarmupCapNs = 1e9;
+
+struct GemmRunner::Passes {
+  std::unique_ptr<vk::ComputePipeline> main;
+  std::unique_ptr<vk::ComputePipeline> reduce;  ///< split-k only
+  std::array<uint64_t, 3> grid{};
+  std::array<uint64_t, 3> reduce_grid{};
+  uint32_t splits = 1;
+  uint64_t k_split = 0;
+  uint64_t arrival_counters = 0;  ///< split-k finished in the main pass: its counters (binding 5)
+  double compile_ms = 0.0;
+};
+
+/// Stamps the end of device work when a scope ends (screening warm-ups last as long as the idle gap).
+struct IdleMark {
+  std::chrono::steady_clock::time_point& since;
+  ~IdleMark() { since = std::chrono::steady_clock::now(); }
+};
+
+}  // namespace gemmtune
