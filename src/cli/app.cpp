@@ -83,6 +83,9 @@ void add_space_options(CLI::App& app, TuneArgs& args) {
   app.add_option("--variants", args.variants,
                  "Variants to sweep, comma-separated: " + variant_names("and") + " (default all but " +
                      baseline_family().name + ")");
+  app.add_flag("--native-f32", o.native_only,
+               "f32 in native f32 arithmetic only: leave out the kernels that emulate it on the matrix units (" +
+                   emulating_variant_names() + ")");
   app.add_option("--space", o.space, "Search-space file (default: the built-in configs/spaces/default.json)");
   app.add_option("--kernels", o.kernels, "Only configs whose name matches this shell glob (\"coopmat_f16_bm128*\")");
 }
@@ -174,7 +177,13 @@ void resolve_tune_args(TuneArgs& args) {
   }
   GemmProblem& op = args.parsed.operation;
   if (!args.variants.empty()) {
-    for (const KernelFamily* f : parse_variant_list(args.variants)) args.parsed.variants.push_back(f->name);
+    for (const KernelFamily* f : parse_variant_list(args.variants)) {
+      if (args.parsed.native_only && f->numerics != kNativeNumerics)
+        throw usage_error(
+            "--variants", args.variants,
+            f->name + " emulates its input type (numerics " + f->numerics + "), which --native-f32 leaves out");
+      args.parsed.variants.push_back(f->name);
+    }
   }
   if (!args.mode.empty()) op.mode = parse_mode(args.mode);
   if (!args.activation.empty()) op.epilogue.activation = parse_activation(args.activation);

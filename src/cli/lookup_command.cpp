@@ -38,7 +38,7 @@ int run_lookup(const LookupCommandOptions& o) {
   if (o.json) {
     nlohmann::ordered_json j = {{"config", r.config},     {"rule", r.rule},           {"from", r.from},
                                 {"distance", r.distance}, {"median_us", r.median_us}, {"kernel", kernel},
-                                {"relaxed", r.relaxed}};
+                                {"relaxed", r.relaxed},   {"numerics", r.numerics}};
     std::printf("%s\n", j.dump(2).c_str());
   } else if (r.rule == "exact") {
     std::printf("%s\n  rule: exact (%s, %s)\n", r.config.c_str(), r.from.c_str(), time_text(r.median_us).c_str());
@@ -54,6 +54,9 @@ int run_lookup(const LookupCommandOptions& o) {
     for (const std::string& f : r.relaxed) fields += (fields.empty() ? "" : ", ") + f;
     std::printf("  relaxed: the entry differs from the plain operation in %s\n", fields.c_str());
   }
+  if (!o.json && r.numerics != kNativeNumerics)
+    std::printf("  numerics: %s (not the input type's native arithmetic; its results meet the same bound)\n",
+                r.numerics.c_str());
   if (!o.json && kernel == "stale")
     std::printf("  kernel: changed since this entry was tuned (stale): tune it again\n");
   return 0;

@@ -17,6 +17,9 @@ struct TuneCommandOptions {
   std::vector<DType> dtypes{DType::f32};
   std::vector<Layout> layouts{Layout{}};
   std::vector<std::string> variants;  ///< empty: every variant
+  /// --native-f32: only families whose numerics are the input type's own (KernelFamily::numerics), so no f32
+  /// problem is served by an emulation on the matrix units.
+  bool native_only = false;
   /// The operation every shape is tuned for (dtype, layout and shape come from the lists above).
   GemmProblem operation;
   std::string out;     ///< empty: gemmtune-<device>.json in the working folder

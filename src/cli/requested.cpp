@@ -31,6 +31,7 @@ std::vector<KernelFamily> families_of(const TuneCommandOptions& o) {
   std::vector<const KernelFamily*> chosen;
   if (o.variants.empty()) chosen = kernel_families();
   for (const std::string& name : o.variants) chosen.push_back(find_family(name));
+  if (o.native_only) std::erase_if(chosen, [](const KernelFamily* f) { return f->numerics != kNativeNumerics; });
   if (o.space.empty()) return apply_space(default_space_text(), "configs/spaces/default.json (built in)", chosen);
   return apply_space(read_file(o.space), o.space, chosen);
 }

@@ -81,7 +81,8 @@ DeviceIdentity device_identity(const vk::DeviceInfo& d) {
 
 namespace {
 ConfigResult config_result(const EvaluatedConfig& e, DType dtype) {
-  return summary_of(e.measurement, e.family->name, e.name, e.config.values, e.family->kernel_hash(dtype));
+  return summary_of(e.measurement, e.family->name, e.name, e.config.values, e.family->kernel_hash(dtype),
+                    e.family->numerics);
 }
 
 /// The table key of a problem: everything the caller's operation is made of.

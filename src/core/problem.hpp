@@ -35,6 +35,8 @@ double parse_seconds(const std::string& text, const std::string& option);
 unsigned dtype_bytes(DType dtype);
 /// The verification bound on max|gpu-ref|/max|ref| for this input type.
 double dtype_error_bound(DType dtype);
+/// A kernel's numerics when it computes in the input type's own arithmetic (KernelFamily::numerics).
+inline constexpr std::string_view kNativeNumerics = "native";
 
 /// C (M x N) = A (M x K) * B (K x N), for `batch` independent products.
 struct Shape {

@@ -68,6 +68,7 @@ KernelFamily make_bf16x6() {
   // One slot a round, as the SIMT families have, until its rate on a device says it deserves more.
   f.screening_weight = 1;
   f.matrix_units = true;
+  f.numerics = "bf16x6";
   return f;
 }
 }  // namespace

@@ -63,6 +63,11 @@ struct KernelFamily {
   /// computes with less than its input type's precision or more; unset: the input type's documented bound.
   std::function<double(DType)> error_model;
   double error_bound(DType dtype) const { return error_model ? error_model(dtype) : dtype_error_bound(dtype); }
+  /// The arithmetic its results come from, recorded with each result (table, lookup, export, kit): "native", the
+  /// input type's own (f32 FMAs, 16-bit products summed in f32, exact integers), or the name of an emulation whose
+  /// error model matches the input type's bounds by other means ("bf16x6": f32 split into three bfloat16 parts, six
+  /// products on the matrix units). `--native-f32` leaves out every family that is not "native".
+  std::string numerics = std::string(kNativeNumerics);
   /// Subgroup size the kernel is written for (0: any). Pinned with full subgroups where the device can select it.
   uint32_t required_subgroup_size = 0;
   std::vector<Constraint> constraints;

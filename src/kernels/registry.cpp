@@ -70,6 +70,13 @@ std::string variant_names(const std::string& last_word) {
   return text;
 }
 
+std::string emulating_variant_names() {
+  std::string text;
+  for (const KernelFamily* f : kernel_families())
+    if (f->numerics != kNativeNumerics) text += (text.empty() ? "" : ", ") + f->name;
+  return text;
+}
+
 std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant,
                                             const std::vector<std::pair<std::string, uint32_t>>& params, DType dtype) {
   const KernelFamily* family = find_family(variant);

@@ -46,6 +46,10 @@ std::vector<const KernelFamily*> kernel_families();
 /// joins the last two).
 std::string variant_names(const std::string& last_word = "or");
 
+/// The variants whose numerics are not native (KernelFamily::numerics), comma-separated: what --native-f32 leaves
+/// out.
+std::string emulating_variant_names();
+
 /// The family called `name` (naive included), or nullptr.
 const KernelFamily* find_family(const std::string& name);
 

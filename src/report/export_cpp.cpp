@@ -49,6 +49,7 @@ std::string lookup_source(const TuningTable& table, const ShapeNeedsOf& needs_of
                           const std::function<std::string(const TableEntry&)>& extra_value) {
   std::string h;
   h += "struct TunedEntry {\n  std::uint64_t m, n, k, batch;\n  std::string_view dtype, layout, variant, config;\n"
+       "  std::string_view numerics;  // \"native\", or the emulation the config computes with\n"
        "  bool plain;  // alpha 1, beta 0, no epilogue, fast, hot\n  double median_us;\n"
        "  // What the config needs of another shape (its kernel family's rule): M <= max_m, N >= min_n, K >= min_k,\n"
        "  // N and K multiples of n_multiple and k_multiple, and K giving `splits` split-k ranges of at least 64 "
@@ -67,7 +68,7 @@ std::string lookup_source(const TuningTable& table, const ShapeNeedsOf& needs_of
     std::snprintf(us, sizeof us, "%.17g", e.best->median_us);
     h += "    {" + std::to_string(e.m) + ", " + std::to_string(e.n) + ", " + std::to_string(e.k) + ", " +
          std::to_string(e.batch) + ", " + cpp_literal(e.dtype) + ", " + cpp_literal(e.layout) + ", " +
-         cpp_literal(e.best->variant) + ", " + cpp_literal(e.best->name) + ", " +
+         cpp_literal(e.best->variant) + ", " + cpp_literal(e.best->name) + ", " + cpp_literal(e.best->numerics) + ", " +
          (plain_operation(e) ? "true" : "false") + ", " + us + ", " + (needs ? "true" : "false") + ", " +
          std::to_string(n.max_m) + "u, " + std::to_string(n.min_n) + ", " + std::to_string(n.min_k) + ", " +
          std::to_string(n.n_multiple) + ", " + std::to_string(n.k_multiple) + ", " + std::to_string(n.splits) +
@@ -75,9 +76,9 @@ std::string lookup_source(const TuningTable& table, const ShapeNeedsOf& needs_of
     ++count;
   }
   if (count == 0)
-    h +=
-        "    {0, 0, 0, 1, \"\", \"\", \"\", \"\", false, 0.0, false, 0, 1, 1, 1, 1, 1},  // no verified entries: never "
-        "matches\n";
+    h += "    {0, 0, 0, 1, \"\", \"\", \"\", \"\", \"\", false, 0.0, false, 0, 1, 1, 1, 1, 1},  // no verified "
+         "entries: never "
+         "matches\n";
   h += "};\n\n";
   h += R"(struct Choice {
   std::string config;

@@ -50,12 +50,25 @@ LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uin
       best_distance = d;
     }
   }
-  if (exact) return {"exact", exact->best->name, shape_of(*exact), 0.0, exact->best->median_us, relaxed_fields(*exact)};
-  if (nearest) {
-    return {"nearest",     nearest->best->name,      shape_of(*nearest),
-            best_distance, nearest->best->median_us, relaxed_fields(*nearest)};
+  if (exact) {
+    return {"exact",
+            exact->best->name,
+            shape_of(*exact),
+            0.0,
+            exact->best->median_us,
+            relaxed_fields(*exact),
+            exact->best->numerics};
   }
-  return {"default", default_config(dtype), "", 0.0, 0.0, {}};
+  if (nearest) {
+    return {"nearest",
+            nearest->best->name,
+            shape_of(*nearest),
+            best_distance,
+            nearest->best->median_us,
+            relaxed_fields(*nearest),
+            nearest->best->numerics};
+  }
+  return {"default", default_config(dtype), "", 0.0, 0.0, {}, std::string(kNativeNumerics)};
 }
 
 std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,

@@ -23,6 +23,7 @@ struct LookupResult {
   /// The key fields in which the entry used differs from the plain operation asked for (alpha, beta, bias,
   /// activation, mode, cold), in that order; empty where it is the plain operation.
   std::vector<std::string> relaxed;
+  std::string numerics;  ///< the config's arithmetic, as the table records it ("native", "bf16x6")
 };
 
 /// What a tuned config needs of other shapes: its kernel family's ShapeNeeds (the CLI asks the families:

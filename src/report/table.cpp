@@ -17,7 +17,8 @@
 namespace gemmtune {
 
 ConfigResult summary_of(const Measurement& m, const std::string& variant, const std::string& name,
-                        const std::vector<std::pair<std::string, uint32_t>>& params, const std::string& kernel_hash) {
+                        const std::vector<std::pair<std::string, uint32_t>>& params, const std::string& kernel_hash,
+                        const std::string& numerics) {
   ConfigResult c;
   c.variant = variant;
   c.name = name;
@@ -34,6 +35,7 @@ ConfigResult summary_of(const Measurement& m, const std::string& variant, const 
   c.samples_us = m.samples_us;
   c.screen_us = m.screen_us;
   c.kernel_hash = kernel_hash;
+  c.numerics = numerics;
   return c;
 }
 
@@ -106,6 +108,7 @@ json config_to_json(const std::optional<ConfigResult>& c) {
               {"samples", c->samples},
               {"runs_per_sample", c->runs_per_sample},
               {"cv", c->cv},
+              {"numerics", c->numerics},
               {"kernel_hash", c->kernel_hash},
               {"ceiling_fraction", c->ceiling_fraction},
               {"bound_by", c->bound_by}};
@@ -144,6 +147,8 @@ std::optional<ConfigResult> config_from_json(const json& j) {
     if (!(c.screen_us > 0.0) || !std::isfinite(c.screen_us))
       throw std::invalid_argument("screen_us: expected a positive time in us");
   }
+  // Optional: tables from before it was kept hold native kernels only. The schema names the values.
+  if (j.contains("numerics")) c.numerics = j.at("numerics").get<std::string>();
   c.kernel_hash = j.at("kernel_hash").get<std::string>();
   c.ceiling_fraction = j.at("ceiling_fraction").get<double>();
   c.bound_by = j.at("bound_by").get<std::string>();

@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/measurement.hpp"
+#include "core/problem.hpp"
 
 namespace gemmtune {
 
@@ -64,6 +65,9 @@ struct ConfigResult {
   /// The per-run time of the config's screening batch (0: none; absent in tables from before it was kept), which
   /// the median should repeat: `tune` says where they differ by more than 15 % (timing_moved).
   double screen_us = 0;
+  /// The arithmetic of its family (KernelFamily::numerics): "native", or an emulation ("bf16x6"); tables from before
+  /// it was kept hold only native kernels.
+  std::string numerics = std::string(kNativeNumerics);
   std::string kernel_hash;  ///< of the SPIR-V that ran ("fnv1a64:..."); empty in tables from before it was kept
   /// Achieved rate over the relevant measured ceiling (device.peak): the copy bandwidth times the arithmetic
   /// intensity when that is lower than the compute rate ("memory"), else the compute rate ("compute"). 0 and ""
@@ -75,7 +79,8 @@ struct ConfigResult {
 
 /// A table's summary of what the runner measured (the journal keeps the measurement whole).
 ConfigResult summary_of(const Measurement& m, const std::string& variant, const std::string& name,
-                        const std::vector<std::pair<std::string, uint32_t>>& params, const std::string& kernel_hash);
+                        const std::vector<std::pair<std::string, uint32_t>>& params, const std::string& kernel_hash,
+                        const std::string& numerics);
 
 struct CandidateCounts {
   uint64_t evaluated = 0, failed = 0, pruned = 0, skipped = 0;

@@ -72,6 +72,20 @@ class ReadmeSize(unittest.TestCase):
                 wide.append(number)
         self.assertEqual(wide, [], "README.md lines over 120 columns outside code blocks")
 
+    def test_reference_pages_keep_their_prose_within_120_columns(self):
+        # Every README.md beside what it describes; a code block is literal output and a table row of measured
+        # figures cannot wrap, so both keep their lines.
+        wide = []
+        for folder in ("configs", "kernels", "results", "src/cli", "tests"):
+            with open(os.path.join(ROOT, folder, "README.md")) as f:
+                in_code = False
+                for number, line in enumerate(f.read().splitlines(), 1):
+                    if line.startswith("```"):
+                        in_code = not in_code
+                    elif not in_code and not line.startswith("|") and len(line) > 120:
+                        wide.append(f"{folder}/README.md:{number}")
+        self.assertEqual(wide, [], "reference prose over 120 columns")
+
 
 class FamilyList(unittest.TestCase):
     def test_the_binary_sweeps_the_families_kernels_cmakelists_lists_in_its_order(self):
