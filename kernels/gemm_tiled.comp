@@ -30,6 +30,9 @@ layout(constant_id = 4) const uint TM = 4;
 layout(constant_id = 5) const uint TN = 4;
 
 #include "common/gemm_common.glsl"
+#if defined(BLOCK_OPERANDS)
+#include "common/quant_blocks.glsl"  // B in ggml's blocks, decoded element by element while staging
+#endif
 
 const uint RX = BN / TN;  // invocations across the columns of the tile
 const uint RY = BM / TM;  // invocations across its rows

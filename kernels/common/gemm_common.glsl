@@ -29,9 +29,10 @@ layout(push_constant) uniform Params {
   uint k_split;                 // terms per split-k range (K when SPLIT = 1)
 } p;
 
-#if defined(COOPMAT_OPERANDS) || defined(INTEGER_OPERANDS)
+#if defined(COOPMAT_OPERANDS) || defined(INTEGER_OPERANDS) || defined(BLOCK_OPERANDS)
 // The cooperative-matrix kernels declare A and B in their own 16-bit type (see gemm_coopmat.comp), the
-// integer kernels as words of four 8-bit values (see gemm_tiled_int.comp).
+// integer kernels as words of four 8-bit values (see gemm_tiled_int.comp), the block-quantized ones B as words of
+// blocks (see gemm_qrowdot.comp).
 #elif defined(INPUT_F32)
 layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
 layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
@@ -69,7 +70,7 @@ uint index_op_a(uint z, uint i, uint kk) {
 uint index_op_b(uint z, uint kk, uint j) {
   return p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j);
 }
-#if !defined(COOPMAT_OPERANDS) && !defined(INTEGER_OPERANDS)
+#if !defined(COOPMAT_OPERANDS) && !defined(INTEGER_OPERANDS) && !defined(BLOCK_OPERANDS)
 float load_op_a(uint z, uint i, uint kk) { return load_a_elem(index_op_a(z, i, kk)); }
 float load_op_b(uint z, uint kk, uint j) { return load_b_elem(index_op_b(z, kk, j)); }
 #endif

@@ -54,7 +54,9 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
                  "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
   app.add_option("--suite", args.suites,
                  "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite, decode, models; repeatable");
-  app.add_option("--dtype", args.dtypes, "Input types, comma-separated: f32, f16, bf16, i8, u8, u8i8 (default f32)");
+  app.add_option("--dtype", args.dtypes,
+                 "Input types, comma-separated: f32, f16, bf16, i8, u8, u8i8, and activations:weights in ggml's blocks "
+                 "f16:q8_0, f16:q4_0, f32:q8_0, f32:q4_0 (default f32)");
   app.add_option("--layout", args.layouts, "op(A) op(B): nn, nt, tn, tt; comma-separated (default nn)");
   app.add_option("--mode", args.mode, "fast (default) or deterministic (fixed summation order)");
   app.add_option("--alpha", op.alpha, "Scale of the product (default 1; 0 reads neither A nor B)");
@@ -311,7 +313,8 @@ void add_other_commands(CLI::App& app, OtherCommands& c) {
   c.lookup = app.add_subcommand("lookup", "The config a table gives for a problem, and the rule that chose it");
   c.lookup->add_option("TABLE", c.lookup_options.table, "Tuning table")->required();
   c.lookup->add_option("--shape", c.lookup_options.shape, "MxNxK or MxNxKxB (batch)")->required();
-  c.lookup->add_option("--dtype", c.lookup_options.dtype, "f32 (default), f16, bf16, i8, u8 or u8i8");
+  c.lookup->add_option("--dtype", c.lookup_options.dtype,
+                       "f32 (default), f16, bf16, i8, u8, u8i8, f16:q8_0, f16:q4_0, f32:q8_0 or f32:q4_0");
   c.lookup->add_option("--layout", c.lookup_options.layout, "nn (default), nt, tn or tt");
   c.lookup->add_option("--device", c.lookup_options.device,
                        "The device the table must be of (default: the best device)");

@@ -22,8 +22,43 @@ std::string_view dtype_name(DType dtype) {
       return "u8";
     case DType::u8i8:
       return "u8i8";
+    case DType::f16_q8_0:
+      return "f16:q8_0";
+    case DType::f16_q4_0:
+      return "f16:q4_0";
+    case DType::f32_q8_0:
+      return "f32:q8_0";
+    case DType::f32_q4_0:
+      return "f32:q4_0";
   }
   return "?";
+}
+
+std::string_view dtype_token(DType dtype) {
+  switch (dtype) {
+    case DType::f16_q8_0:
+      return "f16q8";
+    case DType::f16_q4_0:
+      return "f16q4";
+    case DType::f32_q8_0:
+      return "f32q8";
+    case DType::f32_q4_0:
+      return "f32q4";
+    default:
+      return dtype_name(dtype);
+  }
+}
+
+std::optional<BlockFormat> b_block_format(DType dtype) {
+  if (dtype == DType::f16_q8_0 || dtype == DType::f32_q8_0) return BlockFormat::q8_0;
+  if (dtype == DType::f16_q4_0 || dtype == DType::f32_q4_0) return BlockFormat::q4_0;
+  return std::nullopt;
+}
+bool is_quantized(DType dtype) { return b_block_format(dtype).has_value(); }
+DType a_dtype(DType dtype) {
+  if (dtype == DType::f16_q8_0 || dtype == DType::f16_q4_0) return DType::f16;
+  if (dtype == DType::f32_q8_0 || dtype == DType::f32_q4_0) return DType::f32;
+  return dtype;
 }
 
 bool is_integer(DType dtype) { return dtype == DType::i8 || dtype == DType::u8 || dtype == DType::u8i8; }
@@ -56,9 +91,11 @@ void check_integer_options(const GemmProblem& p) {
 
 DType parse_dtype(std::string_view text, const std::string& what) {
   for (DType d : kAllDTypes) {
-    if (text == dtype_name(d)) return d;
+    if (text == dtype_name(d) || text == dtype_token(d)) return d;
   }
-  throw usage_error(what, std::string(text), "unknown dtype (expected f32, f16, bf16, i8, u8 or u8i8)");
+  throw usage_error(what, std::string(text),
+                    "unknown dtype (expected f32, f16, bf16, i8, u8, u8i8, or activations:weights f16:q8_0, f16:q4_0, "
+                    "f32:q8_0, f32:q4_0)");
 }
 
 namespace {
@@ -84,7 +121,15 @@ std::vector<DType> parse_dtype_list(std::string_view text, const std::string& wh
   return out;
 }
 
-unsigned dtype_bytes(DType dtype) { return dtype == DType::f32 ? 4 : is_integer(dtype) ? 1 : 2; }
+unsigned dtype_bytes(DType dtype) {
+  const DType a = a_dtype(dtype);
+  return a == DType::f32 ? 4 : is_integer(a) ? 1 : 2;
+}
+
+uint64_t operand_bytes(DType dtype, bool is_b, uint64_t elements) {
+  if (is_b && is_quantized(dtype)) return (block_row_bytes(*b_block_format(dtype), elements) + 3) / 4 * 4;
+  return (elements * dtype_bytes(dtype) + 3) / 4 * 4;
+}
 
 double dtype_error_bound(DType dtype) {
   switch (dtype) {
@@ -98,6 +143,11 @@ double dtype_error_bound(DType dtype) {
     case DType::u8:
     case DType::u8i8:
       return 0.0;  // exact
+    case DType::f16_q8_0:
+    case DType::f16_q4_0:
+    case DType::f32_q8_0:
+    case DType::f32_q4_0:
+      return 2e-3;  // f16's input bound, for both activation types
   }
   return 0.0;
 }
@@ -225,8 +275,26 @@ ResolvedOperand resolve_operand(const OperandPlacement& p, char name, uint64_t r
 }
 }  // namespace
 
+namespace {
+/// Quantized weights are whole blocks of 32 along k in rows of B as stored (N x K).
+void check_quantized_options(const GemmProblem& p) {
+  if (!is_quantized(p.dtype)) return;
+  const std::string why = "B in " + std::string(block_format_name(*b_block_format(p.dtype))) + " blocks of 32 along k";
+  if (!p.layout.trans_b) throw usage_error("--layout", p.layout.name(), why + " is stored N x K: layouts nt and tt");
+  if (p.shape.k % kBlockElements != 0)
+    throw usage_error("--shape", p.shape.to_string(), why + ": K must be a multiple of 32");
+  if (p.b.ld && *p.b.ld % kBlockElements != 0)
+    throw usage_error("--ldb", std::to_string(*p.b.ld), why + ": a multiple of 32 elements");
+  if (p.b.offset % kBlockElements != 0)
+    throw usage_error("--offset-b", std::to_string(p.b.offset), why + ": a multiple of 32 elements");
+  if (p.b.batch_stride && *p.b.batch_stride % kBlockElements != 0)
+    throw usage_error("--stride-b", std::to_string(*p.b.batch_stride), why + ": a multiple of 32 elements");
+}
+}  // namespace
+
 ResolvedGemm resolve(const GemmProblem& p) {
   check_integer_options(p);
+  check_quantized_options(p);
   const Shape& s = p.shape;
   ResolvedGemm r;
   const std::string l = "layout " + p.layout.name();

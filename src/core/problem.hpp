@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/block_format.hpp"
 #include "core/dispatch_rules.hpp"
 #include "core/operation.hpp"
 
@@ -14,8 +16,11 @@ namespace gemmtune {
 /// Input element type. For the float types products and sums are f32 and C is f32. The 8-bit integer types
 /// (i8: both inputs signed, u8: both unsigned, u8i8: A unsigned, B signed) subtract the zero points, multiply
 /// and add in int32 arithmetic that wraps on overflow, and C is int32: exact, whatever the summation order.
-enum class DType { f32, f16, bf16, i8, u8, u8i8 };
-inline constexpr DType kAllDTypes[] = {DType::f32, DType::f16, DType::bf16, DType::i8, DType::u8, DType::u8i8};
+/// The quantized types pair activations A in f16 or f32 with weights B in one of ggml's block formats
+/// (core/block_format.hpp), stored N x K (layouts nt and tt), K a multiple of 32; products and sums are f32.
+enum class DType { f32, f16, bf16, i8, u8, u8i8, f16_q8_0, f16_q4_0, f32_q8_0, f32_q4_0 };
+inline constexpr DType kAllDTypes[] = {DType::f32,  DType::f16,      DType::bf16,     DType::i8,       DType::u8,
+                                       DType::u8i8, DType::f16_q8_0, DType::f16_q4_0, DType::f32_q8_0, DType::f32_q4_0};
 
 /// i8, u8 or u8i8.
 bool is_integer(DType dtype);
@@ -23,16 +28,28 @@ bool is_integer(DType dtype);
 bool a_signed(DType dtype);
 bool b_signed(DType dtype);
 
+/// B's block format for the quantized types, or nullopt.
+std::optional<BlockFormat> b_block_format(DType dtype);
+bool is_quantized(DType dtype);
+/// The type A is stored in: the dtype itself, or a quantized type's activations (f16 or f32).
+DType a_dtype(DType dtype);
+
+/// The name users write and tables record: "f32", ..., "f16:q4_0" (A f16, B q4_0).
 std::string_view dtype_name(DType dtype);
-/// Parses one dtype name; throws a usage Error naming `what`.
+/// The name inside config and module names, with no '_' or ':': the dtype's name, or "f16q4" for f16:q4_0.
+std::string_view dtype_token(DType dtype);
+/// Parses one dtype name (or token); throws a usage Error naming `what`.
 DType parse_dtype(std::string_view text, const std::string& what = "--dtype");
 /// Parses a comma-separated dtype list, removing duplicates and keeping order.
 std::vector<DType> parse_dtype_list(std::string_view text, const std::string& what = "--dtype");
 /// A duration: a non-negative decimal number of seconds with an optional unit, "90", "60s", "2m", "1.5h".
 /// Anything else is a usage Error naming `option`.
 double parse_seconds(const std::string& text, const std::string& option);
-/// Bytes per element of the input type.
+/// Bytes per element of the input type (of A, for the quantized types: B's blocks are operand_bytes').
 unsigned dtype_bytes(DType dtype);
+/// Bytes of `elements` consecutive elements of A or B (`is_b`) as stored, padded to whole 32-bit words: for a
+/// quantized type's B, `elements` (a multiple of 32) as blocks.
+uint64_t operand_bytes(DType dtype, bool is_b, uint64_t elements);
 /// The verification bound on max|gpu-ref|/max|ref| for this input type.
 double dtype_error_bound(DType dtype);
 /// A kernel's numerics when it computes in the input type's own arithmetic (KernelFamily::numerics).

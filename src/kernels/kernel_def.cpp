@@ -112,7 +112,7 @@ rules::DispatchRule column_rule(uint32_t columns, uint32_t splits, bool one_pass
 }
 
 std::string KernelFamily::config_name(const Config& config, DType dtype) const {
-  std::string s = name + "_" + std::string(dtype_name(dtype));
+  std::string s = name + "_" + std::string(dtype_token(dtype));
   for (size_t i = 0; i < config.values.size(); ++i) {
     const auto& [key, value] = config.values[i];
     if (i < params.size() && params[i].name == key && params[i].unnamed_value == value) continue;
@@ -122,7 +122,7 @@ std::string KernelFamily::config_name(const Config& config, DType dtype) const {
 }
 
 std::string KernelFamily::full_config_name(const Config& config, DType dtype) const {
-  std::string s = name + "_" + std::string(dtype_name(dtype));
+  std::string s = name + "_" + std::string(dtype_token(dtype));
   for (const auto& [key, value] : config.values) s.append("_").append(key).append(std::to_string(value));
   return s;
 }
@@ -177,6 +177,26 @@ Constraint split_device_scope_constraint() {
               return std::string("split-k finished in one pass needs vulkanMemoryModelDeviceScope");
             return std::nullopt;
           }};
+}
+
+Constraint row_accumulators_constraint(uint64_t max_rows, uint64_t max_accumulators) {
+  return {"registers",
+          [=](const KernelFamily&, const Config& c, const GemmProblem& p,
+              const vk::DeviceInfo&) -> std::optional<std::string> {
+            const uint64_t accumulators = uint64_t(c.get("rows")) * std::min(p.shape.m, max_rows);
+            if (accumulators > max_accumulators)
+              return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) + " accumulators > " +
+                     std::to_string(max_accumulators) + " per invocation";
+            return std::nullopt;
+          }};
+}
+
+std::optional<std::string> subgroup_reduction_unsupported(const vk::DeviceInfo& d, const std::string& who) {
+  if (!d.subgroup_shuffle) return "the device lists no subgroup shuffles in compute shaders (" + who + "'s reduction)";
+  const uint32_t smallest =
+      d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
+  if (smallest < 8) return "subgroups of " + std::to_string(smallest) + " invocations: " + who + " needs at least 8";
+  return std::nullopt;
 }
 
 std::vector<Constraint> device_limit_constraints() {

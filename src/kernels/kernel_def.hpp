@@ -175,6 +175,13 @@ Constraint split_device_scope_constraint();
 /// `max_splits`) that bring the grid to `target` workgroups.
 double split_fill_cost(uint64_t splits, double blocks, double fill_below, double target, double max_splits);
 
+/// The row-streaming families (rowdot, qrowdot) keep ROWS x M accumulators an invocation (M up to `max_rows`): the
+/// "registers" constraint holds them to `max_accumulators`.
+Constraint row_accumulators_constraint(uint64_t max_rows, uint64_t max_accumulators);
+/// Why a device cannot run their reduction (a butterfly of subgroup shuffles over subgroups of 8 or more), or
+/// nullopt; `who` names the family in the reason.
+std::optional<std::string> subgroup_reduction_unsupported(const vk::DeviceInfo& device, const std::string& who);
+
 /// Split-k's arrival flag in shared memory (common/split_one_pass.glsl), counted by the families that include it.
 inline constexpr uint64_t kSplitFlagBytes = 4;
 

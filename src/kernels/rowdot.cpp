@@ -42,13 +42,7 @@ std::optional<std::string> rowdot_not_applicable(const GemmProblem& p, const vk:
     return "M = " + std::to_string(p.shape.m) + ": row-dot serves at most 16 rows of op(A)";
   if (!p.layout.trans_b)
     return std::string("B stored K x N: row-dot reads rows of B stored N x K (fewrows streams K x N)");
-  if (!d.subgroup_shuffle)
-    return std::string("the device lists no subgroup shuffles in compute shaders (row-dot's reduction)");
-  const uint32_t smallest =
-      d.matrix.min_subgroup_size ? std::min(d.matrix.min_subgroup_size, d.subgroup_size) : d.subgroup_size;
-  if (smallest < kMinSubgroup)
-    return "subgroups of " + std::to_string(smallest) + " invocations: row-dot needs at least 8";
-  return std::nullopt;
+  return subgroup_reduction_unsupported(d, "row-dot");
 }
 
 KernelFamily make_rowdot() {
@@ -61,16 +55,7 @@ KernelFamily make_rowdot() {
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}, 1}};
   f.not_applicable = rowdot_not_applicable;
   f.constraints = device_limit_constraints();
-  f.constraints.push_back({"registers",
-                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             const uint64_t accumulators =
-                                 uint64_t(c.get("rows")) * std::min(p.shape.m, kRowDotMaxRows);
-                             if (accumulators > kMaxAccumulators)
-                               return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) +
-                                      " accumulators > " + std::to_string(kMaxAccumulators) + " per invocation";
-                             return std::nullopt;
-                           }});
+  f.constraints.push_back(row_accumulators_constraint(kRowDotMaxRows, kMaxAccumulators));
   f.constraints.push_back({"unrolled_trip",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo&) -> std::optional<std::string> {

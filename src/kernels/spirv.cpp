@@ -12,7 +12,7 @@ std::span<const uint32_t> spirv_module(std::string_view name) {
 }
 
 std::span<const uint32_t> spirv_module(std::string_view module, DType dtype) {
-  return spirv_module(std::string(module) + "_" + std::string(dtype_name(dtype)));
+  return spirv_module(std::string(module) + "_" + std::string(dtype_token(dtype)));
 }
 
 std::function<std::span<const uint32_t>(DType)> spirv_modules_named(std::string module) {

@@ -80,6 +80,14 @@ std::string lookup_source(const TuningTable& table, const ShapeNeedsOf& needs_of
          "entries: never "
          "matches\n";
   h += "};\n\n";
+  // Config names hold a dtype's token, not its name, where they differ (the quantized types).
+  h += "inline std::string dtype_token(std::string_view dtype) {\n";
+  for (DType d : kAllDTypes) {
+    if (dtype_name(d) != dtype_token(d))
+      h += "  if (dtype == " + cpp_literal(std::string(dtype_name(d))) + ") return " +
+           cpp_literal(std::string(dtype_token(d))) + ";\n";
+  }
+  h += "  return std::string(dtype);\n}\n\n";
   h += R"(struct Choice {
   std::string config;
   std::string_view rule;  // "exact", "nearest" or "default"
@@ -128,7 +136,7 @@ inline Choice lookup(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::str
   const std::string pattern = default_config("\x01");
   const size_t at = pattern.find('\x01');
   const std::string expression =
-      cpp_literal(pattern.substr(0, at)) + " + std::string(dtype) + " + cpp_literal(pattern.substr(at + 1));
+      cpp_literal(pattern.substr(0, at)) + " + dtype_token(dtype) + " + cpp_literal(pattern.substr(at + 1));
   h.replace(h.find("DEFAULT_CONFIG"), std::string("DEFAULT_CONFIG").size(), expression);
   return h;
 }

@@ -83,8 +83,8 @@ inline const KitConfig* find_config(std::string_view name, std::string_view dtyp
 
 /// Bytes per element of A and B for an input type name.
 inline std::uint32_t input_bytes(std::string_view dtype) {
-  if (dtype == "f32") return 4;
-  if (dtype == "f16" || dtype == "bf16") return 2;
+  if (dtype == "f32" || dtype.substr(0, 4) == "f32:") return 4;  // f32, and f32 activations of quantized B
+  if (dtype == "f16" || dtype == "bf16" || dtype.substr(0, 4) == "f16:") return 2;
   return 1;  // i8, u8, u8i8
 }
 
@@ -158,7 +158,7 @@ std::vector<std::pair<std::string, std::string>> export_kit_files(
   for (const TableEntry& e : table.entries) {
     if (e.best) add_config(e.best->name, e.dtype);
   }
-  for (const char* dtype : {"f32", "f16", "bf16", "i8", "u8", "u8i8"}) add_config(default_config(dtype), dtype);
+  for (DType d : kAllDTypes) add_config(default_config(std::string(dtype_name(d))), std::string(dtype_name(d)));
 
   ModuleList modules;
   for (ExportedConfig& c : configs) {

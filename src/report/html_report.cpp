@@ -371,7 +371,8 @@ std::string html_report(const std::vector<NamedTable>& tables, const Colors& col
               (t.peak->coopmat_f16_tflops > 0 ? ", matrix units " + sig(t.peak->coopmat_f16_tflops) + " TFLOP/s" : "");
     }
     html += "</p>\n";
-    for (const char* dtype : {"f32", "f16", "bf16", "i8", "u8", "u8i8"}) {
+    for (DType type : kAllDTypes) {
+      const std::string dtype(dtype_name(type));
       std::vector<const TableEntry*> entries;
       for (const TableEntry& e : t.entries) {
         if (e.dtype == dtype) entries.push_back(&e);

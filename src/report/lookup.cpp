@@ -26,7 +26,13 @@ std::string shape_of(const TableEntry& e) {
 
 bool plain_operation(const TableEntry& e) { return relaxed_fields(e).empty() && e.batch == 1; }
 
-std::string default_config(const std::string& dtype) { return "tiled_" + dtype + "_bm64_bn64_bk16_tm4_tn4"; }
+std::string default_config(const std::string& dtype) {
+  // Config names hold the dtype's token ("f16q4" for f16:q4_0); a name no dtype has stays as it is.
+  std::string token = dtype;
+  for (DType d : kAllDTypes)
+    if (dtype == dtype_name(d)) token = dtype_token(d);
+  return "tiled_" + token + "_bm64_bn64_bk16_tm4_tn4";
+}
 
 LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
                            const std::string& dtype, const std::string& layout, const ShapeNeedsOf& needs_of) {

@@ -50,7 +50,8 @@ std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, u
 bool plain_operation(const TableEntry& e);
 
 /// The fallback when a table has nothing of the dtype and layout: the portable tiled kernel with 64 x 64 tiles
-/// and 4 x 4 per invocation (256 invocations, fits every Vulkan 1.1 device).
+/// and 4 x 4 per invocation (256 invocations, fits every Vulkan 1.1 device), for every dtype (the quantized ones
+/// too: it decodes B's blocks while staging).
 std::string default_config(const std::string& dtype);
 
 }  // namespace gemmtune

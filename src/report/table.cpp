@@ -59,11 +59,13 @@ void apply_ceiling(ConfigResult& c, const DevicePeak& peak, const TableEntry& e,
 
 double arithmetic_intensity(const TableEntry& e) {
   const double flops = 2.0 * double(e.m) * double(e.n) * double(e.k) * double(e.batch);
-  const double in_bytes = e.dtype == "f32"                                            ? 4.0
-                          : (e.dtype == "i8" || e.dtype == "u8" || e.dtype == "u8i8") ? 1.0
-                                                                                      : 2.0;
-  const double a = double(e.m) * double(e.k) * (e.batch_stride.a == 0 ? 1.0 : double(e.batch)) * in_bytes;
-  const double b = double(e.k) * double(e.n) * (e.batch_stride.b == 0 ? 1.0 : double(e.batch)) * in_bytes;
+  const DType dtype = parse_dtype(e.dtype, "dtype");
+  const double a_bytes = dtype_bytes(dtype);
+  // A quantized B's blocks: 34 (q8_0) or 18 (q4_0) bytes for 32 elements.
+  const double b_bytes =
+      is_quantized(dtype) ? double(block_bytes(*b_block_format(dtype))) / kBlockElements : double(dtype_bytes(dtype));
+  const double a = double(e.m) * double(e.k) * (e.batch_stride.a == 0 ? 1.0 : double(e.batch)) * a_bytes;
+  const double b = double(e.k) * double(e.n) * (e.batch_stride.b == 0 ? 1.0 : double(e.batch)) * b_bytes;
   const double cbytes = double(e.m) * double(e.n) * double(e.batch) * 4.0 * (e.beta != 0.0 ? 2.0 : 1.0);
   return flops / (a + b + cbytes);
 }

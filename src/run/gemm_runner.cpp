@@ -22,17 +22,26 @@ struct BufferNeed {
 };
 
 /// Elements from one copy of an input image to the next: whole 32-byte units, so every copy keeps the
-/// 16-byte row alignment of the first.
-uint64_t copy_pitch(uint64_t elements) { return (elements + 15) / 16 * 16; }
+/// 16-byte row alignment of the first; whole blocks for a quantized B.
+uint64_t copy_pitch(uint64_t elements, DType dtype = DType::f32, bool is_b = false) {
+  if (is_b && is_quantized(dtype)) return (elements + kBlockElements - 1) / kBlockElements * kBlockElements;
+  return (elements + 15) / 16 * 16;
+}
+/// Bytes of a copy pitch (exact: a quantized B's copies are whole blocks apart, 2-byte aligned).
+uint64_t pitch_bytes(uint64_t pitch, DType dtype, bool is_b) {
+  if (is_b && is_quantized(dtype)) return block_row_bytes(*b_block_format(dtype), pitch);
+  return pitch * dtype_bytes(dtype);
+}
 
 std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard, uint64_t copies) {
   const ResolvedGemm l = resolve(with_guard(p, guard));
-  const unsigned in = dtype_bytes(p.dtype);
   const uint64_t a = copies > 1 ? copy_pitch(l.a.extent + guard) * copies : l.a.extent + guard;
-  const uint64_t b = copies > 1 ? copy_pitch(l.b.extent + guard) * copies : l.b.extent + guard;
-  std::vector<BufferNeed> out = {{"A", a, padded_bytes(a, in)},
-                                 {"B", b, padded_bytes(b, in)},
-                                 {"C", l.c.extent + guard, padded_bytes(l.c.extent + guard, 4)}};
+  const uint64_t b = copies > 1 ? copy_pitch(l.b.extent + guard, p.dtype, true) * copies : l.b.extent + guard;
+  std::vector<BufferNeed> out = {
+      {"A", a, operand_bytes(p.dtype, false, a)},
+      // + 4: the last cold copy of a quantized B, 2-byte aligned, ends with its image's padding
+      {"B", b, operand_bytes(p.dtype, true, b) + (copies > 1 && is_quantized(p.dtype) ? 4 : 0)},
+      {"C", l.c.extent + guard, padded_bytes(l.c.extent + guard, 4)}};
   if (p.epilogue.bias) out.push_back({"bias", l.bias_extent + guard, padded_bytes(l.bias_extent + guard, 4)});
   return out;
 }
@@ -42,8 +51,8 @@ std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard, uint6
 uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uint64_t max_buffer_bytes) {
   if (options.cold_bytes == 0) return 1;
   const ResolvedGemm l = resolve(with_guard(problem, options.guard));
-  const uint64_t a = copy_pitch(l.a.extent + options.guard) * dtype_bytes(problem.dtype);
-  const uint64_t b = copy_pitch(l.b.extent + options.guard) * dtype_bytes(problem.dtype);
+  const uint64_t a = pitch_bytes(copy_pitch(l.a.extent + options.guard), problem.dtype, false);
+  const uint64_t b = pitch_bytes(copy_pitch(l.b.extent + options.guard, problem.dtype, true), problem.dtype, true);
   const uint64_t wanted = std::max<uint64_t>(2, (options.cold_bytes + a + b - 1) / (a + b));
   const uint64_t fit = std::max<uint64_t>(2, std::min(max_buffer_bytes / a, max_buffer_bytes / b));
   return std::min(wanted, fit);
@@ -105,15 +114,16 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
   if (copies_ > 1) {
     const unsigned in = dtype_bytes(problem.dtype);
     a_copy_ = copy_pitch(operands_.a_device.size() / in);
-    b_copy_ = copy_pitch(operands_.b_device.size() / in);
+    b_copy_ = is_quantized(problem.dtype) ? copy_pitch(operands_.b.size(), problem.dtype, true)
+                                          : copy_pitch(operands_.b_device.size() / in);
     spdlog::debug("cold runs: {} copies of A and B ({} MB)", copies_, (a_.size() + b_.size()) >> 20);
   }
   // Every copy holds the same image, so any run verifies against the one reference.
   upload(a_, operands_.a_device.data(), operands_.a_device.size());
   upload(b_, operands_.b_device.data(), operands_.b_device.size());
   if (copies_ > 1) {
-    replicate_copies(a_, operands_.a_device.size(), a_copy_ * dtype_bytes(problem.dtype));
-    replicate_copies(b_, operands_.b_device.size(), b_copy_ * dtype_bytes(problem.dtype));
+    replicate_copies(a_, operands_.a_device.size(), pitch_bytes(a_copy_, problem.dtype, false));
+    replicate_copies(b_, operands_.b_device.size(), pitch_bytes(b_copy_, problem.dtype, true));
   }
   if (!operands_.bias.empty()) upload(bias_, operands_.bias.data(), operands_.bias.size() * 4);
 }

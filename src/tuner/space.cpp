@@ -10,6 +10,13 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
                                const vk::DeviceInfo& device) {
   SearchSpace space;
   for (const KernelFamily* family : families) {
+    // A family built for no kernel of this input type (the quantized types are served by their own families).
+    if (family->spirv && family->spirv(problem.dtype).empty() && is_quantized(problem.dtype)) {
+      space.not_applicable.push_back(
+          {family->name, "no kernel for " + std::string(dtype_name(problem.dtype)) + " inputs (A " +
+                             std::string(dtype_name(a_dtype(problem.dtype))) + ", B in blocks)"});
+      continue;
+    }
     if (family->not_applicable) {
       if (auto reason = family->not_applicable(problem, device)) {
         space.not_applicable.push_back({family->name, *reason});

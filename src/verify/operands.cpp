@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <stdexcept>
 
 #include "verify/numeric.hpp"
+#include "verify/quant_blocks.hpp"
 
 namespace gemmtune {
 
@@ -28,7 +31,7 @@ struct SplitMix64 {
     do {
       double u = double(next() >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
       v = float(2.0 * u - 1.0);
-      if (dtype == DType::f16) v = f16_to_f32(f32_to_f16(v));
+      if (a_dtype(dtype) == DType::f16) v = f16_to_f32(f32_to_f16(v));
       if (dtype == DType::bf16) v = bf16_to_f32(f32_to_bf16(v));
     } while (v == 0.0f);
     return v;
@@ -44,6 +47,24 @@ void for_each_element(const ResolvedOperand& op, uint64_t batch, Fn&& fn) {
   for (uint64_t z = 0; z < products; ++z)
     for (uint64_t r = 0; r < op.rows; ++r)
       for (uint64_t c = 0; c < op.cols; ++c) fn(op.index(z, r, c));
+}
+
+/// A quantized B (stored N x K in whole blocks along k): random blocks into the device image, their exact values
+/// into the host's; bytes outside the operand hold kUnreadByte.
+void fill_blocks(const ResolvedOperand& op, uint64_t batch, BlockFormat f, SplitMix64& rng, std::vector<float>& host,
+                 std::vector<uint8_t>& device) {
+  const std::function<uint64_t()> draw = [&rng] { return rng.next(); };
+  const uint64_t products = op.stride == 0 ? 1 : batch;
+  for (uint64_t z = 0; z < products; ++z) {
+    for (uint64_t r = 0; r < op.rows; ++r) {
+      for (uint64_t c = 0; c < op.cols; c += kBlockElements) {
+        const uint64_t first = op.index(z, r, c);
+        uint8_t* block = &device[first / kBlockElements * block_bytes(f)];
+        encode_block(f, random_block(f, draw), block);
+        for (uint32_t e = 0; e < kBlockElements; ++e) host[first + e] = float(block_element(f, block, e));
+      }
+    }
+  }
 }
 
 float from_bits(uint32_t u) {
@@ -77,7 +98,14 @@ HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t g
   ops.a.assign(l.a.extent + guard, kNaN);
   if (read_ab) for_each_element(l.a, batch, [&](uint64_t i) { ops.a[i] = fill.a ? *fill.a : value(true); });
   ops.b.assign(l.b.extent + guard, kNaN);
-  if (read_ab) for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = fill.b ? *fill.b : value(false); });
+  const std::optional<BlockFormat> blocks = b_block_format(problem.dtype);
+  if (blocks) {
+    if (fill.b) throw std::invalid_argument("a constant B fill has no block encoding");
+    ops.b_device.assign(operand_bytes(problem.dtype, true, l.b.extent + guard), kUnreadByte);
+    if (read_ab) fill_blocks(l.b, batch, *blocks, rng, ops.b, ops.b_device);
+  } else if (read_ab) {
+    for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = fill.b ? *fill.b : value(false); });
+  }
   ops.c0.assign(l.c.extent + guard, from_bits(kUntouchedBits));
   for_each_element(l.c, batch,
                    [&](uint64_t i) { ops.c0[i] = problem.beta != 0.0f ? rng.uniform_nonzero(DType::f32) : kNaN; });
@@ -86,8 +114,8 @@ HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t g
     for (uint64_t j = 0; j < problem.shape.n; ++j)
       ops.bias[problem.epilogue.bias_offset + guard + j] = rng.uniform_nonzero(DType::f32);
   }
-  ops.a_device = encode_for_device(ops.a, problem.dtype);
-  ops.b_device = encode_for_device(ops.b, problem.dtype);
+  ops.a_device = encode_for_device(ops.a, a_dtype(problem.dtype));
+  if (!blocks) ops.b_device = encode_for_device(ops.b, problem.dtype);
   return ops;
 }
 

@@ -20,7 +20,8 @@ struct HostOperands {
   std::vector<float> c0;    ///< whole C before a run: the region holds the initial C (beta != 0) or NaN
                             ///< (beta = 0, C must not be read); the rest holds kUntouchedBits
   std::vector<float> bias;  ///< whole bias buffer (empty without bias); padding NaN
-  std::vector<uint8_t> a_device, b_device;  ///< device encoding of a and b
+  /// Device encoding of a and b (a quantized B: its blocks; a and b hold their exact values).
+  std::vector<uint8_t> a_device, b_device;
 };
 
 /// Bytes of an integer operand's buffer outside the operand (guard bands, ld padding): a value a stray read

@@ -176,7 +176,13 @@ class BadInput(unittest.TestCase):
                  (["--shape", "8x8x8x3", "--stride-a", "9223372036854775807"],
                   "--stride-a: '9223372036854775807': the operand's last element passes 2^64 elements"),
                  (["--shape", "8x8x8x2", "--offset-b", "18446744073709551600"],
-                  "--offset-b: '18446744073709551600': the operand's last element passes 2^64 elements")]
+                  "--offset-b: '18446744073709551600': the operand's last element passes 2^64 elements"),
+                 (["--shape", "4x64x64", "--dtype", "f16:q4_0"],
+                  "--layout: 'nn': B in q4_0 blocks of 32 along k is stored N x K: layouts nt and tt"),
+                 (["--shape", "4x64x40", "--dtype", "f32:q8_0", "--layout", "nt"],
+                  "--shape: '4x64x40': B in q8_0 blocks of 32 along k: K must be a multiple of 32"),
+                 (["--shape", "4x64x64", "--dtype", "f16:q8_0", "--layout", "nt", "--ldb", "70"],
+                  "--ldb: '70': B in q8_0 blocks of 32 along k: a multiple of 32 elements")]
         for args, expected in cases:
             rc, err = run(*args, "--budget", "1")
             self.assertEqual(rc, 2, f"{args}: {err}")

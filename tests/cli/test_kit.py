@@ -3,7 +3,8 @@
 downstream example (tests/kit_example: its own CMake project, the kit, Vulkan headers, volk and Eigen only) built
 against it and run over every entry and a set of nearest-shape problems, each verified against Eigen; its choices
 equal `gemmtune lookup`'s; a table tuned into another config changes what the kit dispatches; a device other than
-the tuned one is reported; bad input is one line and writes nothing."""
+the tuned one is reported; bad input is one line and writes nothing. Weights in ggml's q8_0 and q4_0 blocks run
+too: the example writes its own blocks, as a downstream engine holds them."""
 import json
 import os
 import re
@@ -17,8 +18,10 @@ BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build",
 EXAMPLE = os.path.join(ROOT, "tests", "kit_example")
 # Shapes the example runs beyond the table's own (MxNxK:dtype:layout): each is nearest to an entry, or the default.
 NEAREST = ["50x40x40:f32:nn", "64x48x1000:f32:nn", "2x180x256:f16:nt", "1x300x128:f16:nn", "30x64x128:i8:nt",
-           "64x40x48:f16:tn", "33x65x129:bf16:tt", "16x48x64:u8:nn"]
-LINE = re.compile(r"^(\d+)x(\d+)x(\d+) (\w+) (\w\w): (exact|nearest|default) (\S+), (\d) pass(?:es)?, "
+           "64x40x48:f16:tn", "33x65x129:bf16:tt", "16x48x64:u8:nn",
+           # Weights in ggml's blocks: nearest to the tuned entries, and a type with none (the default).
+           "2x64x512:f16:q4_0:nt", "33x48x96:f32:q8_0:tt", "4x40x64:f32:q4_0:nt"]
+LINE = re.compile(r"^(\d+)x(\d+)x(\d+) ([\w:]+) (\w\w): (exact|nearest|default) (\S+), (\d) pass(?:es)?, "
                   r"grid (\d+)x(\d+)x(\d+), error \S+ / \S+: (ok|FAILED)$")
 
 
@@ -54,6 +57,8 @@ class Kit(unittest.TestCase):
         tune(cls.table, "40x72x600", "nt", "f32", "warptile", "warptile_f32_*_splits[2-9]")
         tune(cls.table, "1x256x128,3x200x256", "nn,nt", "f16")
         tune(cls.table, "32x64x96", "nt", "i8")
+        tune(cls.table, "3x64x256", "nt", "f16:q4_0", "qrowdot")
+        tune(cls.table, "40x24x128", "tt", "f32:q8_0")
         cls.kit, cls.output = cls.build_and_run("k1", cls.table)
 
     @classmethod
@@ -85,6 +90,10 @@ class Kit(unittest.TestCase):
             m = lines[(e["m"], e["n"], e["k"], e["dtype"], e["layout"])]
             self.assertEqual((m[6], m[7], m[12]), ("exact", e["best"]["name"], "ok"), m[0])
         self.assertIn("problems, 0 failed", self.output.stdout)
+        # Weights in blocks: the decoding kernel from its entry, the block-decoding tiled kernel as the default.
+        self.assertEqual(lines[(3, 64, 256, "f16:q4_0", "nt")][7].split("_")[:2], ["qrowdot", "f16q4"])
+        default = lines[(4, 40, 64, "f32:q4_0", "nt")]
+        self.assertEqual((default[6], default[7]), ("default", "tiled_f32q4_bm64_bn64_bk16_tm4_tn4"))
         # The table's splits show in the plans: a reduce pass, and a k split finished in one pass.
         self.assertTrue(any(m[8] == "2" for m in lines.values()), self.output.stdout)
         self.assertTrue(any("splits" in m[7] and m[8] == "1" and "splits1" not in m[7] for m in lines.values()),

@@ -1,6 +1,7 @@
 // A downstream program that runs a gemmtune kit: every entry of the kit's table, and any problems named on the
 // command line (MxNxK:dtype:layout, to exercise the nearest-shape rule), each checked against an Eigen double
-// reference with gemmtune's bounds (max|gpu-ref|/max|ref|: f32 1e-5, f16 2e-3, bf16 8e-3; 8-bit types exact).
+// reference with gemmtune's bounds (max|gpu-ref|/max|ref|: f32 1e-5, f16 2e-3, bf16 8e-3, 2e-3 for weights in
+// ggml's q8_0 / q4_0 blocks ("f16:q4_0": activations f16, B in blocks), 8-bit types exact).
 // Prints one line a problem and exits 1 if any fails. KIT_DEVICE=text picks the first device whose name has it.
 #include <volk.h>
 
@@ -227,6 +228,33 @@ std::vector<double> fill(std::mt19937& rng, const std::string& dtype, size_t cou
   return values;
 }
 
+/// A weight in ggml's blocks (stored N x K, `count` = N x K values): 32 values a block, each block an f16 scale and
+/// its codes (q8_0: 32 signed bytes; q4_0: 16 bytes of nibbles, byte j holding value j low and j + 16 high, each
+/// offset by 8), written into `out`; returns the values (scale x code) as the device decodes them.
+std::vector<double> fill_blocks(std::mt19937& rng, bool q8, size_t count, void* out) {
+  std::vector<double> values(count);
+  std::uniform_real_distribution<float> scale(1.0f / 1024.0f, 1.0f / 16.0f);
+  std::uniform_int_distribution<int> code(q8 ? -128 : -8, q8 ? 127 : 7), sign(0, 1);
+  uint8_t* bytes = static_cast<uint8_t*>(out);
+  const size_t block_bytes = q8 ? 34 : 18;
+  for (size_t b = 0; b < count / 32; ++b) {
+    uint8_t* block = bytes + b * block_bytes;
+    const uint16_t h = to_half(sign(rng) ? -scale(rng) : scale(rng));
+    block[0] = uint8_t(h & 0xff), block[1] = uint8_t(h >> 8);
+    for (size_t e = 0; e < 32; ++e) {
+      const int q = code(rng);
+      if (q8) {
+        block[2 + e] = uint8_t(int8_t(q));
+      } else {
+        uint8_t& byte = block[2 + e % 16];
+        byte = e < 16 ? uint8_t((byte & 0xf0) | (q + 8)) : uint8_t((byte & 0x0f) | ((q + 8) << 4));
+      }
+      values[b * 32 + e] = double(from_half(h)) * q;
+    }
+  }
+  return values;
+}
+
 struct Problem {
   uint64_t m, n, k;
   std::string dtype, layout;
@@ -235,7 +263,10 @@ struct Problem {
 /// Runs the kit's plan for one packed problem; prints its line; returns whether it verified.
 bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::mt19937& rng) {
   const bool ta = pr.layout[0] == 't', tb = pr.layout[1] == 't';
-  const uint32_t bytes = kit::input_bytes(pr.dtype);
+  const uint32_t bytes = kit::input_bytes(pr.dtype);  // of A; a quantized B is in blocks
+  const size_t colon = pr.dtype.find(':');
+  const std::string a_type = pr.dtype.substr(0, colon),
+                    weights = colon == std::string::npos ? "" : pr.dtype.substr(colon + 1);
   const kit::KitPlan kp =
       kit::plan(kit::rules::packed(pr.m, pr.n, pr.k, ta, tb, bytes), pr.dtype, c.integer_dot_product);
   const std::string name =
@@ -246,11 +277,15 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
     return false;
   }
   const kit::rules::Plan& plan = kp.plan;
-  Buffer a = make_buffer(c, pr.m * pr.k * bytes), b = make_buffer(c, pr.k * pr.n * bytes);
+  // Blocks are 34 or 18 bytes: the buffer is padded to whole 32-bit words, which the kernels read.
+  const size_t b_bytes =
+      weights.empty() ? pr.k * pr.n * bytes : (pr.k * pr.n / 32 * (weights == "q8_0" ? 34 : 18) + 3) / 4 * 4;
+  Buffer a = make_buffer(c, pr.m * pr.k * bytes), b = make_buffer(c, b_bytes);
   Buffer out = make_buffer(c, pr.m * pr.n * 4), bias = make_buffer(c, 16);
   Buffer scratch = make_buffer(c, plan.scratch_floats * 4), arrivals = make_buffer(c, plan.arrival_counters * 4);
-  const std::vector<double> av = fill(rng, pr.dtype, pr.m * pr.k, true, a.mapped);
-  const std::vector<double> bv = fill(rng, pr.dtype, pr.k * pr.n, false, b.mapped);
+  const std::vector<double> av = fill(rng, a_type, pr.m * pr.k, true, a.mapped);
+  const std::vector<double> bv = weights.empty() ? fill(rng, pr.dtype, pr.k * pr.n, false, b.mapped)
+                                                 : fill_blocks(rng, weights == "q8_0", pr.k * pr.n, b.mapped);
 
   kit::kit::PassPipeline pipelines[2];
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
@@ -291,7 +326,7 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
   for (uint64_t k = 0; k < pr.k; ++k)
     for (uint64_t j = 0; j < pr.n; ++j) mb(k, j) = tb ? bv[j * pr.k + k] : bv[k * pr.n + j];
   const Eigen::MatrixXd ref = ma * mb;
-  const bool integer = pr.dtype != "f32" && pr.dtype != "f16" && pr.dtype != "bf16";
+  const bool integer = pr.dtype == "i8" || pr.dtype == "u8" || pr.dtype == "u8i8";
   double worst = 0.0;
   for (uint64_t i = 0; i < pr.m; ++i)
     for (uint64_t j = 0; j < pr.n; ++j) {
@@ -301,7 +336,7 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
     }
   const double scale = std::max(ref.cwiseAbs().maxCoeff(), 1e-30);
   const double error = integer ? worst : worst / scale;
-  const double bound = integer ? 0.0 : pr.dtype == "f32" ? 1e-5 : pr.dtype == "f16" ? 2e-3 : 8e-3;
+  const double bound = integer ? 0.0 : pr.dtype == "f32" ? 1e-5 : pr.dtype == "bf16" ? 8e-3 : 2e-3;
   const bool ok = error <= bound;
   std::printf("%s: %s %s, %u pass%s, grid %llux%llux%llu, error %.3g / %.3g: %s\n", name.c_str(),
               std::string(kp.choice.rule).c_str(), kp.choice.config.c_str(), plan.pass_count,
@@ -313,14 +348,17 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
   return ok;
 }
 
-/// "MxNxK:dtype:layout".
+/// "MxNxK:dtype:layout" (the dtype may hold a colon itself: "2x64x512:f16:q4_0:nt").
 Problem parse_problem(const std::string& text) {
   Problem p{};
-  char dtype[8] = {}, layout[3] = {};
   unsigned long long m = 0, n = 0, k = 0;
-  if (std::sscanf(text.c_str(), "%llux%llux%llu:%7[a-z0-9]:%2[nt]", &m, &n, &k, dtype, layout) != 5 || !m || !n || !k)
+  int used = 0;
+  const size_t last = text.rfind(':');
+  if (std::sscanf(text.c_str(), "%llux%llux%llu:%n", &m, &n, &k, &used) != 3 || used == 0 || !m || !n || !k ||
+      last == std::string::npos || last < size_t(used) || text.size() - last != 3)
     fail("'" + text + "': expected MxNxK:dtype:layout (64x48x40:f32:nt)");
-  p.m = m, p.n = n, p.k = k, p.dtype = dtype, p.layout = layout;
+  p.m = m, p.n = n, p.k = k, p.dtype = text.substr(used, last - used), p.layout = text.substr(last + 1);
+  if (p.layout.find_first_not_of("nt") != std::string::npos) fail("'" + text + "': layout nn, nt, tn or tt");
   return p;
 }
 

@@ -214,3 +214,61 @@ TEST(Durations, SecondsWithAnOptionalUnit) {
     }
   }
 }
+
+TEST(DType, QuantizedTypesNameTheirActivationsAndBlocksAndSizeBlocksWhole) {
+  EXPECT_EQ(parse_dtype_list("f16:q4_0,f32:q8_0,f16q4"), (std::vector<DType>{DType::f16_q4_0, DType::f32_q8_0}));
+  for (DType d : {DType::f16_q8_0, DType::f16_q4_0, DType::f32_q8_0, DType::f32_q4_0}) {
+    EXPECT_TRUE(is_quantized(d));
+    EXPECT_FALSE(is_integer(d));
+    EXPECT_EQ(dtype_error_bound(d), 2e-3);  // f16's input bound, for both activation types
+    EXPECT_EQ(parse_dtype(dtype_token(d)), d);
+    EXPECT_EQ(dtype_token(d).find_first_of("_:"), std::string_view::npos);  // config names split on '_'
+  }
+  EXPECT_EQ(a_dtype(DType::f16_q4_0), DType::f16);
+  EXPECT_EQ(a_dtype(DType::f32_q8_0), DType::f32);
+  EXPECT_EQ(dtype_bytes(DType::f32_q4_0), 4u);
+  EXPECT_EQ(operand_bytes(DType::f16_q8_0, true, 64), 68u);  // two blocks of 34 bytes
+  EXPECT_EQ(operand_bytes(DType::f16_q4_0, true, 96), 56u);  // three of 18, padded to a word
+  EXPECT_EQ(operand_bytes(DType::f16_q4_0, false, 3), 8u);   // A: f16 elements
+  EXPECT_FALSE(is_quantized(DType::f16));
+  EXPECT_THROW(parse_dtype("f16:q5_0"), Error);
+}
+
+TEST(DType, QuantizedProblemsRefuseWhatBreaksTheirBlocks) {
+  auto refusal = [](auto change) {
+    GemmProblem p;
+    p.shape = {4, 8, 64, 1};
+    p.dtype = DType::f16_q4_0;
+    p.layout = Layout{false, true};
+    change(p);
+    try {
+      resolve(p);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ExitCode::usage);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal([](GemmProblem&) {}), "accepted");
+  EXPECT_EQ(refusal([](GemmProblem& p) { p.layout = Layout{true, true}; }), "accepted");
+  EXPECT_EQ(refusal([](GemmProblem& p) {
+              p.b.ld = 96;
+              p.b.offset = 32;
+              p.shape.batch = 2;
+              p.b.batch_stride = 0;
+            }),
+            "accepted");
+  EXPECT_NE(refusal([](GemmProblem& p) {
+              p.layout = Layout{false, false};
+            }).find("--layout: 'nn': B in q4_0 blocks of 32 along k is stored N x K: layouts nt and tt"),
+            std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.shape.k = 40; }).find("--shape: '4x8x40': "), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.b.ld = 80; }).find("--ldb: '80'"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.b.offset = 16; }).find("--offset-b: '16'"), std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) {
+              p.shape.batch = 2;
+              p.b.batch_stride = 100;
+            }).find("--stride-b: '100'"),
+            std::string::npos);
+  EXPECT_NE(refusal([](GemmProblem& p) { p.zero_b = 1; }).find("--zero-b"), std::string::npos);
+}

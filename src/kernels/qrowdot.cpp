@@ -1,0 +1,75 @@
+// The quantized row-dot family (kernels/gemm_qrowdot.comp): decoding-sized products with B a linear layer's weight in
+// ggml's q8_0 or q4_0 blocks, stored N x K (layouts nt and tt), each block decoded in registers as it streams.
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/registry.hpp"
+
+namespace gemmtune {
+
+namespace {
+constexpr uint64_t kMaxRows = 16;          // rows of op(A): the kernel's accumulators are sized by M (constant 31)
+constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
+constexpr uint32_t kMinSubgroup = 8;       // one partial sum per 8 invocations (one per subgroup)
+
+std::optional<std::string> qrowdot_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
+  if (!is_quantized(p.dtype)) return std::string("block-quantized B only (f16:q8_0, f16:q4_0, f32:q8_0, f32:q4_0)");
+  if (p.mode == Mode::deterministic)
+    return std::string("fast mode only: its summation order is not modelled for deterministic mode");
+  if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": qrowdot serves at most 16 rows of op(A)";
+  return subgroup_reduction_unsupported(d, "qrowdot");
+}
+
+// About 4 workgroups per SM slot of a large GPU first (N / ROWS x SPLITS near 2048), 128 invocations, then fewer
+// accumulators; each doubling of the splits half a point.
+double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
+  const double groups =
+      double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
+  const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows));
+  return std::abs(std::log2(groups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
+         (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators);
+}
+
+KernelFamily make_qrowdot() {
+  KernelFamily f;
+  f.name = "qrowdot";
+  f.color = "#17becf";
+  f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}},
+              {"rows", 1, {1, 2, 4, 8}},
+              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}}};
+  f.not_applicable = qrowdot_not_applicable;
+  // `devices` names the devices that serve the quantized types' decoding kernel.
+  f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
+  f.constraints = device_limit_constraints();
+  f.constraints.push_back(row_accumulators_constraint(kMaxRows, kMaxAccumulators));
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
+  f.constraints.push_back(split_device_scope_constraint());
+  f.workgroup_size_constant_id = 0;
+  f.workgroup_size = [](const Config& c) { return c.get("wg"); };
+  // Every subgroup's ROWS x M sums (subgroups of 8 or more), bounded by the registers constraint; and split-k's
+  // arrival flag.
+  f.shared_bytes = [](const Config& c, DType) {
+    return uint64_t(c.get("wg")) / kMinSubgroup *
+               std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float) +
+           kSplitFlagBytes;
+  };
+  // Workgroup x: block x / SPLITS of rows, k range x % SPLITS (whole blocks: ranges are multiples of 32 terms).
+  f.dispatch_rule = [](const Config& c, DType) { return column_rule(c.get("rows"), c.get("splits"), true); };
+  f.one_pass_split = true;
+  f.screening_rank = qrowdot_screening_rank;
+  f.few_rows = true;
+  f.shape_needs = [](const Config& c, DType) {
+    ShapeNeeds needs;
+    needs.max_m = std::min(kMaxRows, kMaxAccumulators / c.get("rows"));
+    needs.k_multiple = 32;
+    needs.splits = c.get("splits");
+    return needs;
+  };
+  return f;
+}
+}  // namespace
+
+GEMMTUNE_DESCRIBE_FAMILY(qrowdot, make_qrowdot)
+
+}  // namespace gemmtune

@@ -1,0 +1,154 @@
+// Block-quantized weights (q8_0, q4_0) on the device: every family that serves them (qrowdot for decoding, tiled and
+// splitk for any M) verifies against the double product of the exactly decoded blocks, for f16 and f32 activations,
+// in layouts nt and tt, at odd M and N, with padded rows, offsets, batches sharing one weight, the epilogue and cold
+// copies; a block decoded wrongly is caught.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "gpu/lavapipe_env.hpp"
+#include "kernels/registry.hpp"
+#include "run/gemm_runner.hpp"
+#include "tuner/space.hpp"
+#include "verify/metric.hpp"
+#include "verify/numeric.hpp"
+#include "verify/quant_blocks.hpp"
+#include "verify/reference.hpp"
+
+namespace gemmtune::test {
+namespace {
+
+constexpr DType kQuantized[] = {DType::f16_q8_0, DType::f16_q4_0, DType::f32_q8_0, DType::f32_q4_0};
+
+GemmProblem quantized_problem(Shape shape, DType dtype, bool trans_a) {
+  GemmProblem p;
+  p.shape = shape;
+  p.dtype = dtype;
+  p.layout = Layout{trans_a, true};
+  return p;
+}
+
+/// Verifies the `which`-th candidate of the family (modulo their count) and returns the measurement.
+Measurement verify_some(const KernelFamily& family, const GemmProblem& p, size_t which, RunOptions options = {}) {
+  SearchSpace s = build_search_space({&family}, p, device().info());
+  EXPECT_FALSE(s.candidates.empty()) << family.name << " " << dtype_name(p.dtype) << " " << p.shape.to_string();
+  if (s.candidates.empty()) return {};
+  const Candidate& c = s.candidates[which % s.candidates.size()];
+  GemmRunner runner(device(), p, options);
+  Measurement m = runner.verify(family, c.config);
+  EXPECT_EQ(m.disposition, Disposition::passed) << c.name << " at " << p.shape.to_string() << ": " << m.detail;
+  EXPECT_EQ(m.error.bound, 2e-3) << c.name;
+  return m;
+}
+
+class Quantized : public GpuTest, public ::testing::WithParamInterface<std::tuple<DType, bool>> {};
+
+TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
+  const auto& [dtype, trans_a] = GetParam();
+  size_t which = 0;
+  for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{5, 40, 256, 3}}) {
+    GemmProblem p = quantized_problem(s, dtype, trans_a);
+    verify_some(family_named("qrowdot"), p, which += 5);
+    p.b.ld = s.k + 64;                      // rows of B padded by two blocks
+    p.b.offset = 96;                        // three blocks before it
+    p.a.offset = 3;                         // A off its alignment
+    if (s.batch > 1) p.b.batch_stride = 0;  // one weight for every product
+    verify_some(family_named("qrowdot"), p, which += 3);
+  }
+}
+
+TEST_P(Quantized, PromptSizedProductsVerifyInTheTiledKernels) {
+  const auto& [dtype, trans_a] = GetParam();
+  size_t which = 2;
+  // One shape a case, alternating between the layouts: odd M, and a batch of two with odd N.
+  const Shape s = trans_a ? Shape{64, 17, 160, 2} : Shape{37, 72, 256, 1};
+  {
+    const GemmProblem p = quantized_problem(s, dtype, trans_a);
+    verify_some(family_named("tiled"), p, which += 11);
+    verify_some(family_named("splitk"), p, which += 7);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryTypeAndLayout, Quantized,
+                         ::testing::Combine(::testing::ValuesIn(kQuantized), ::testing::Values(false, true)));
+
+class QuantizedGemm : public GpuTest {};
+
+TEST_F(QuantizedGemm, TheEpilogueAndSplitsAndColdCopiesVerify) {
+  GemmProblem p = quantized_problem({4, 50, 1024, 1}, DType::f16_q4_0, false);
+  p.alpha = 0.5f;
+  p.beta = -1.5f;
+  p.epilogue.bias = true;
+  p.epilogue.activation = Activation::gelu_tanh;
+  const KernelFamily& qrowdot = family_named("qrowdot");
+  SearchSpace s = build_search_space({&qrowdot}, p, device().info());
+  bool split = false;
+  for (const Candidate& c : s.candidates) {
+    if (c.config.get("splits") < 4 || split) continue;
+    split = true;
+    GemmRunner runner(device(), p, RunOptions{});
+    const Measurement m = runner.verify(qrowdot, c.config);
+    EXPECT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
+  }
+  EXPECT_TRUE(split);
+  RunOptions cold;
+  cold.cold_bytes = 1 << 20;  // a few copies of A and the blocks, rotated between runs
+  GemmRunner runner(device(), quantized_problem({2, 24, 96, 1}, DType::f32_q8_0, false), cold);
+  SearchSpace small = build_search_space({&qrowdot}, runner.problem(), device().info());
+  ASSERT_FALSE(small.candidates.empty());
+  const Measurement m = runner.evaluate(qrowdot, small.candidates.front().config, 1, 2);
+  EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
+}
+
+TEST_F(QuantizedGemm, DeterministicModeHoldsTheTiledKernelsToTheirSummationOrder) {
+  GemmProblem p = quantized_problem({5, 40, 256, 1}, DType::f32_q4_0, true);
+  p.mode = Mode::deterministic;
+  for (const char* name : {"tiled", "splitk"}) {
+    const Measurement m = verify_some(family_named(name), p, 4);
+    EXPECT_TRUE(m.error.passed) << name;
+  }
+  EXPECT_TRUE(family_named("qrowdot").not_applicable(p, device().info()).has_value());
+}
+
+TEST_F(QuantizedGemm, TheOperandsHoldTheBlocksExactlyAndAWrongDecodingFails) {
+  const GemmProblem p = quantized_problem({2, 3, 64, 1}, DType::f32_q4_0, false);
+  const HostOperands ops = make_operands(p, 9, 64);
+  // B's element (n, k) is at n * 64 + k + 64 (the guard): block (n * 64 + k + 64) / 32 of the device image.
+  for (uint64_t n = 0; n < 3; ++n) {
+    for (uint64_t k = 0; k < 64; ++k) {
+      const uint64_t i = n * 64 + k + 64;
+      EXPECT_EQ(double(ops.b[i]), block_element(BlockFormat::q4_0, &ops.b_device[i / 32 * 18], uint32_t(i % 32)));
+    }
+  }
+  // The reference of nibbles read high-first differs from the right one by far more than the bound.
+  HostOperands swapped = ops;
+  for (uint64_t i = 64; i < 64 + 3 * 64; ++i) {
+    const BlockValues v = decode_block(BlockFormat::q4_0, &ops.b_device[i / 32 * 18]);
+    const uint32_t e = uint32_t(i % 32);
+    swapped.b[i] = f16_to_f32(v.scale_bits) * float(v.codes[(e + 16) % 32]);
+  }
+  const std::vector<double> right = reference_gemm(p, ops), wrong = reference_gemm(p, swapped);
+  std::vector<float> as_float(wrong.begin(), wrong.end());
+  const ErrorStats e = compare_with_reference(as_float, right, 2e-3);
+  EXPECT_FALSE(e.passed);
+  EXPECT_GT(e.error, 2e-3);
+}
+
+TEST_F(QuantizedGemm, OtherFamiliesSayTheyHaveNoKernelAndQrowdotServesOnlyQuantizedB) {
+  const GemmProblem p = quantized_problem({4, 64, 256, 1}, DType::f16_q8_0, false);
+  SearchSpace s = build_search_space(kernel_families(), p, device().info());
+  std::set<std::string> served;
+  for (const Candidate& c : s.candidates) served.insert(c.family->name);
+  EXPECT_EQ(served, (std::set<std::string>{"tiled", "splitk", "qrowdot"}));
+  for (const auto& n : s.not_applicable) {
+    if (n.variant == "fewrows") {
+      EXPECT_NE(n.reason.find("no kernel for f16:q8_0"), std::string::npos) << n.reason;
+    }
+  }
+  GemmProblem dense = p;
+  dense.dtype = DType::f16;
+  EXPECT_TRUE(family_named("qrowdot").not_applicable(dense, device().info()).has_value());
+}
+
+}  // namespace
+}  // namespace gemmtune::test
