@@ -8,58 +8,41 @@
 
 namespace gemmtune {
 
-std::string_view dtype_name(DType dtype) {
-  switch (dtype) {
-    case DType::f32:
-      return "f32";
-    case DType::f16:
-      return "f16";
-    case DType::bf16:
-      return "bf16";
-    case DType::i8:
-      return "i8";
-    case DType::u8:
-      return "u8";
-    case DType::u8i8:
-      return "u8i8";
-    case DType::f16_q8_0:
-      return "f16:q8_0";
-    case DType::f16_q4_0:
-      return "f16:q4_0";
-    case DType::f32_q8_0:
-      return "f32:q8_0";
-    case DType::f32_q4_0:
-      return "f32:q4_0";
-  }
-  return "?";
+namespace {
+/// Every input type's facts in one place: its name, its token in config names, A's type (the activations of a
+/// quantized type), B's block format, and the verification bound.
+struct DTypeFacts {
+  DType dtype;
+  std::string_view name, token;
+  DType a;
+  std::optional<BlockFormat> blocks;
+  double bound;
+};
+constexpr DTypeFacts kDTypeFacts[] = {
+    {DType::f32, "f32", "f32", DType::f32, std::nullopt, 1e-5},
+    {DType::f16, "f16", "f16", DType::f16, std::nullopt, 2e-3},
+    {DType::bf16, "bf16", "bf16", DType::bf16, std::nullopt, 8e-3},
+    {DType::i8, "i8", "i8", DType::i8, std::nullopt, 0.0},  // 8-bit integers: exact
+    {DType::u8, "u8", "u8", DType::u8, std::nullopt, 0.0},
+    {DType::u8i8, "u8i8", "u8i8", DType::u8i8, std::nullopt, 0.0},
+    // Weights in blocks: f16's input bound, for both activation types.
+    {DType::f16_q8_0, "f16:q8_0", "f16q8", DType::f16, BlockFormat::q8_0, 2e-3},
+    {DType::f16_q4_0, "f16:q4_0", "f16q4", DType::f16, BlockFormat::q4_0, 2e-3},
+    {DType::f32_q8_0, "f32:q8_0", "f32q8", DType::f32, BlockFormat::q8_0, 2e-3},
+    {DType::f32_q4_0, "f32:q4_0", "f32q4", DType::f32, BlockFormat::q4_0, 2e-3},
+};
+const DTypeFacts& facts(DType dtype) {
+  for (const DTypeFacts& f : kDTypeFacts)
+    if (f.dtype == dtype) return f;
+  return kDTypeFacts[0];  // unreachable: every enumerator is listed (a unit test walks kAllDTypes)
 }
+}  // namespace
 
-std::string_view dtype_token(DType dtype) {
-  switch (dtype) {
-    case DType::f16_q8_0:
-      return "f16q8";
-    case DType::f16_q4_0:
-      return "f16q4";
-    case DType::f32_q8_0:
-      return "f32q8";
-    case DType::f32_q4_0:
-      return "f32q4";
-    default:
-      return dtype_name(dtype);
-  }
-}
-
-std::optional<BlockFormat> b_block_format(DType dtype) {
-  if (dtype == DType::f16_q8_0 || dtype == DType::f32_q8_0) return BlockFormat::q8_0;
-  if (dtype == DType::f16_q4_0 || dtype == DType::f32_q4_0) return BlockFormat::q4_0;
-  return std::nullopt;
-}
+std::string_view dtype_name(DType dtype) { return facts(dtype).name; }
+std::string_view dtype_token(DType dtype) { return facts(dtype).token; }
+std::optional<BlockFormat> b_block_format(DType dtype) { return facts(dtype).blocks; }
 bool is_quantized(DType dtype) { return b_block_format(dtype).has_value(); }
-DType a_dtype(DType dtype) {
-  if (dtype == DType::f16_q8_0 || dtype == DType::f16_q4_0) return DType::f16;
-  if (dtype == DType::f32_q8_0 || dtype == DType::f32_q4_0) return DType::f32;
-  return dtype;
-}
+DType a_dtype(DType dtype) { return facts(dtype).a; }
 
 bool is_integer(DType dtype) { return dtype == DType::i8 || dtype == DType::u8 || dtype == DType::u8i8; }
 bool a_signed(DType dtype) { return dtype == DType::i8; }
@@ -131,26 +114,7 @@ uint64_t operand_bytes(DType dtype, bool is_b, uint64_t elements) {
   return (elements * dtype_bytes(dtype) + 3) / 4 * 4;
 }
 
-double dtype_error_bound(DType dtype) {
-  switch (dtype) {
-    case DType::f32:
-      return 1e-5;
-    case DType::f16:
-      return 2e-3;
-    case DType::bf16:
-      return 8e-3;
-    case DType::i8:
-    case DType::u8:
-    case DType::u8i8:
-      return 0.0;  // exact
-    case DType::f16_q8_0:
-    case DType::f16_q4_0:
-    case DType::f32_q8_0:
-    case DType::f32_q4_0:
-      return 2e-3;  // f16's input bound, for both activation types
-  }
-  return 0.0;
-}
+double dtype_error_bound(DType dtype) { return facts(dtype).bound; }
 
 std::string Shape::to_string() const {
   // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on the chained operator+ form.

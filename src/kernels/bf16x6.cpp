@@ -39,9 +39,7 @@ KernelFamily make_bf16x6() {
                                return "more than 8 accumulator fragments a subgroup (each has a zeroed twin a k step)";
                              return std::nullopt;
                            }});
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
+  describe_split_tiles(f);
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
@@ -52,12 +50,6 @@ KernelFamily make_bf16x6() {
     const uint64_t staging = uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
     return std::max<uint64_t>(
         c.get("stages") * kParts * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2), staging);
-  };
-  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
-  f.shape_needs = [](const Config& c, DType) {
-    ShapeNeeds needs;
-    needs.splits = c.get("splits");
-    return needs;
   };
   // As for coopmat: whole waves of tiles first, then k steps of 32, 4 subgroups, one stage (the part tiles fill the
   // shared memory a second stage would need).

@@ -47,21 +47,13 @@ KernelFamily make_coopmat2() {
                              return coopmat2_unsupported(d, std::string(dtype_name(p.dtype)), c.get("wg"), c.get("bm"),
                                                          c.get("bn"), c.get("bk"));
                            }});
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
+  describe_split_tiles(f);
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 0;  // workgroup scope: the driver divides the work among subgroups itself
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
   f.shared_bytes = [](const Config&, DType) {
     return uint64_t(0);
   };  // the kernel declares none; the driver's staging is its own
-  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
-  f.shape_needs = [](const Config& c, DType) {
-    ShapeNeeds needs;
-    needs.splits = c.get("splits");
-    return needs;
-  };
   // Screening: as for coopmat (src/kernels/coopmat.cpp), large tiles where they fill the device, 64x64 where
   // they do not, square before oblong, split-k only where the tiles alone leave it idle; 128 invocations and
   // BK 64 first (the H200's winners at 4096^3, 2048^3 and 1024x768x3072: results/h200/notes.md, step 12).

@@ -179,16 +179,47 @@ Constraint split_device_scope_constraint() {
           }};
 }
 
-Constraint row_accumulators_constraint(uint64_t max_rows, uint64_t max_accumulators) {
-  return {"registers",
-          [=](const KernelFamily&, const Config& c, const GemmProblem& p,
-              const vk::DeviceInfo&) -> std::optional<std::string> {
-            const uint64_t accumulators = uint64_t(c.get("rows")) * std::min(p.shape.m, max_rows);
-            if (accumulators > max_accumulators)
-              return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) + " accumulators > " +
-                     std::to_string(max_accumulators) + " per invocation";
-            return std::nullopt;
-          }};
+void describe_split_tiles(KernelFamily& f) {
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
+  for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
+  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
+  f.shape_needs = [](const Config& c, DType) {
+    ShapeNeeds needs;
+    needs.splits = c.get("splits");
+    return needs;
+  };
+}
+
+void describe_row_streaming(KernelFamily& f, uint64_t max_rows, uint64_t max_accumulators,
+                            std::vector<Constraint> extra) {
+  f.constraints = device_limit_constraints();
+  f.constraints.push_back({"registers",
+                           [=](const KernelFamily&, const Config& c, const GemmProblem& p,
+                               const vk::DeviceInfo&) -> std::optional<std::string> {
+                             const uint64_t accumulators = uint64_t(c.get("rows")) * std::min(p.shape.m, max_rows);
+                             if (accumulators > max_accumulators)
+                               return std::to_string(c.get("rows")) + " rows x M = " + std::to_string(p.shape.m) +
+                                      " accumulators > " + std::to_string(max_accumulators) + " per invocation";
+                             return std::nullopt;
+                           }});
+  for (Constraint& c : extra) f.constraints.push_back(std::move(c));
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
+  // The last workgroup of a block is found with a device-scope atomic.
+  f.constraints.push_back(split_device_scope_constraint());
+  f.workgroup_size_constant_id = 0;
+  f.workgroup_size = [](const Config& c) { return c.get("wg"); };
+  // Every subgroup's ROWS x M sums (subgroups of 8 or more; at most the accumulators' bound) and the arrival flag.
+  f.shared_bytes = [=](const Config& c, DType) {
+    return uint64_t(c.get("wg")) / 8 * std::min<uint64_t>(uint64_t(c.get("rows")) * max_rows, max_accumulators) *
+               sizeof(float) +
+           kSplitFlagBytes;
+  };
+  // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
+  f.dispatch_rule = [](const Config& c, DType) { return column_rule(c.get("rows"), c.get("splits"), true); };
+  f.one_pass_split = true;
+  f.few_rows = true;
 }
 
 std::optional<std::string> subgroup_reduction_unsupported(const vk::DeviceInfo& d, const std::string& who) {

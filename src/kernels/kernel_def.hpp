@@ -175,9 +175,17 @@ Constraint split_device_scope_constraint();
 /// `max_splits`) that bring the grid to `target` workgroups.
 double split_fill_cost(uint64_t splits, double blocks, double fill_below, double target, double max_splits);
 
-/// The row-streaming families (rowdot, qrowdot) keep ROWS x M accumulators an invocation (M up to `max_rows`): the
-/// "registers" constraint holds them to `max_accumulators`.
-Constraint row_accumulators_constraint(uint64_t max_rows, uint64_t max_accumulators);
+/// What the split-k tile families (coopmat, coopmat2, bf16x6: parameters "bm", "bn", "splits") share, set after
+/// their own constraints: the split-k range and scratch rules, then the device's limits; BM x BN tiles of C with the
+/// split-k ranges in z (the reduce pass finishes them); the splits as their only shape need.
+void describe_split_tiles(KernelFamily& f);
+
+/// What the row-streaming families (rowdot, qrowdot: parameters "wg", "rows", "splits") share: ROWS x M
+/// accumulators an invocation (M up to `max_rows`), held to `max_accumulators` ("registers", then `extra`, then the
+/// one-pass split-k rules); WG invocations; every subgroup's sums and split-k's arrival flag in shared memory; ROWS
+/// columns of C a workgroup, split-k finished by the last workgroup to arrive; the few-rows screening order.
+void describe_row_streaming(KernelFamily& f, uint64_t max_rows, uint64_t max_accumulators,
+                            std::vector<Constraint> extra = {});
 /// Why a device cannot run their reduction (a butterfly of subgroup shuffles over subgroups of 8 or more), or
 /// nullopt; `who` names the family in the reason.
 std::optional<std::string> subgroup_reduction_unsupported(const vk::DeviceInfo& device, const std::string& who);

@@ -40,25 +40,8 @@ KernelFamily make_qrowdot() {
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
-  f.constraints = device_limit_constraints();
-  f.constraints.push_back(row_accumulators_constraint(kMaxRows, kMaxAccumulators));
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  f.constraints.push_back(split_device_scope_constraint());
-  f.workgroup_size_constant_id = 0;
-  f.workgroup_size = [](const Config& c) { return c.get("wg"); };
-  // Every subgroup's ROWS x M sums (subgroups of 8 or more), bounded by the registers constraint; and split-k's
-  // arrival flag.
-  f.shared_bytes = [](const Config& c, DType) {
-    return uint64_t(c.get("wg")) / kMinSubgroup *
-               std::min<uint64_t>(uint64_t(c.get("rows")) * kMaxRows, kMaxAccumulators) * sizeof(float) +
-           kSplitFlagBytes;
-  };
-  // Workgroup x: block x / SPLITS of rows, k range x % SPLITS (whole blocks: ranges are multiples of 32 terms).
-  f.dispatch_rule = [](const Config& c, DType) { return column_rule(c.get("rows"), c.get("splits"), true); };
-  f.one_pass_split = true;
+  describe_row_streaming(f, kMaxRows, kMaxAccumulators);
   f.screening_rank = qrowdot_screening_rank;
-  f.few_rows = true;
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;
     needs.max_m = std::min(kMaxRows, kMaxAccumulators / c.get("rows"));

@@ -54,9 +54,8 @@ KernelFamily make_rowdot() {
               {"unroll", 2, {1, 2, 4}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}, 1}};
   f.not_applicable = rowdot_not_applicable;
-  f.constraints = device_limit_constraints();
-  f.constraints.push_back(row_accumulators_constraint(kRowDotMaxRows, kMaxAccumulators));
-  f.constraints.push_back({"unrolled_trip",
+  describe_row_streaming(f, kRowDotMaxRows, kMaxAccumulators,
+                         {{"unrolled_trip",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
                              const uint64_t products =
@@ -66,29 +65,12 @@ KernelFamily make_rowdot() {
                                       " rows x M = " + std::to_string(p.shape.m) + " chunk products per trip > " +
                                       std::to_string(kMaxTripProducts);
                              return std::nullopt;
-                           }});
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  // The last workgroup of a block is found with a device-scope atomic (as in fewrows).
-  f.constraints.push_back(split_device_scope_constraint());
-  f.workgroup_size_constant_id = 0;
-  f.workgroup_size = [](const Config& c) { return c.get("wg"); };
-  // Every subgroup's ROWS x M sums (subgroups of 8 or more); M is the problem's, so this is the bound for
-  // M = 16 within the registers constraint (ROWS x M <= 64); and split-k's arrival flag.
-  f.shared_bytes = [](const Config& c, DType) {
-    return uint64_t(c.get("wg")) / kMinSubgroup *
-               std::min<uint64_t>(uint64_t(c.get("rows")) * kRowDotMaxRows, kMaxAccumulators) * sizeof(float) +
-           kSplitFlagBytes;
-  };
-  // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
-  f.dispatch_rule = [](const Config& c, DType) { return column_rule(c.get("rows"), c.get("splits"), true); };
-  f.one_pass_split = true;
+                           }}});
   // Screening: about 4 workgroups per SM slot of a large GPU first (N / ROWS x SPLITS near 2048), 128 invocations,
   // two chunks in flight per row. Each doubling of the splits costs a quarter point in f32 and a point in 16 bits:
   // on the H200 at 8x768x14336 nt 4 ranges won in f32 (23.2 us, unsplit 34.3 at best screened) and lost in f16
   // (16.4 against 13.2 unsplit; notes, issue 18 step 19).
   f.screening_rank = rowdot_screening_rank;
-  f.few_rows = true;
   // M is bounded by the kernel (16 rows), the accumulators (ROWS x M) and the unrolled trip (UNROLL x ROWS x M).
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;

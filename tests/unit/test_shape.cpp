@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <string>
 
 #include "core/error.hpp"
@@ -271,4 +273,16 @@ TEST(DType, QuantizedProblemsRefuseWhatBreaksTheirBlocks) {
             }).find("--stride-b: '100'"),
             std::string::npos);
   EXPECT_NE(refusal([](GemmProblem& p) { p.zero_b = 1; }).find("--zero-b"), std::string::npos);
+}
+
+TEST(DType, EveryTypeHasItsOwnNameAndTokenAndParsesBack) {
+  std::set<std::string_view> names, tokens;
+  for (DType d : kAllDTypes) {
+    EXPECT_TRUE(names.insert(dtype_name(d)).second) << dtype_name(d);
+    EXPECT_TRUE(tokens.insert(dtype_token(d)).second) << dtype_token(d);
+    EXPECT_EQ(parse_dtype(dtype_name(d)), d);
+    EXPECT_EQ(parse_dtype(dtype_token(d)), d);
+    EXPECT_EQ(a_dtype(a_dtype(d)), a_dtype(d));
+  }
+  EXPECT_EQ(names.size(), std::size(kAllDTypes));
 }
