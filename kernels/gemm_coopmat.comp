@@ -43,6 +43,11 @@ layout(std430, binding = 1) readonly buffer BufB { float16_t b_data[]; };
 layout(std430, binding = 0) readonly buffer BufA8 { uvec4 a_vec[]; };
 layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
 #include "common/gemm_common.glsl"
+#if defined(BLOCK_OPERANDS)
+// B in ggml's blocks (stored N x K): each group of 8 k of a row lies in one block, decoded while staging (scale x
+// code rounded to f16, within the f16 input bound the quantized types are held to).
+#include "common/quant_blocks.glsl"
+#endif
 
 const uint WG_SIZE = SG_M * SG_N * 32;
 const uint WM = BM / SG_M;  // rows of C per subgroup
@@ -108,7 +113,11 @@ uint a_first[A_PER], b_first[B_PER];
 void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   const bool rows_clamp = row0 + BM <= p.M || !TRANS_A || p.M % 8 == 0;
   const bool cols_clamp = col0 + BN <= p.N || TRANS_B || p.N % 8 == 0;
+#if defined(BLOCK_OPERANDS)
+  fast_steps = ALIGNED_A && rows_clamp;  // B's blocks are decoded group by group on every path
+#else
   fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
+#endif
   const uint last_row = TRANS_A ? max(p.M, 8u) - 8 : p.M - 1;  // the last row a group may start at
   const uint last_col = TRANS_B ? p.N - 1 : max(p.N, 8u) - 8;
   k_first = k_begin;
@@ -124,6 +133,53 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   }
 }
 
+#if defined(BLOCK_OPERANDS)
+void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
+  if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
+    const uint s = (k0 - k_first) / BK;
+    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8;
+    [[unroll]] for (uint j = 0; j < A_PER; ++j)
+      reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * a_step] : uvec4(0);
+  } else {
+    [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+      const uint g = lid + j * WG_SIZE;
+      uint r, kk;
+      a_group(g, r, kk);
+      const uint gr = row0 + r, gk = k0 + kk;
+      const bool whole = TRANS_A ? (gk < k_end && gr + 8 <= p.M) : (gr < p.M && gk + 8 <= k_end);
+      if (g >= A_GROUPS) {
+        reg_a[j] = uvec4(0);
+      } else if (ALIGNED_A && whole) {
+        reg_a[j] = a_vec[index_op_a(z, gr, gk) / 8];
+      } else {
+        float16_t v[8];
+        [[unroll]] for (uint e = 0; e < 8; ++e) {
+          const uint er = TRANS_A ? gr + e : gr, ek = TRANS_A ? gk : gk + e;
+          v[e] = (er < p.M && ek < k_end) ? a_data[index_op_a(z, er, ek)] : float16_t(0);
+        }
+        reg_a[j] = pack8(v);
+      }
+    }
+  }
+  // Stored N x K with K a multiple of 32 and k ranges of whole blocks: a group's 8 k are whole and in one block.
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint kk, c;
+    b_group(g, kk, c);
+    const uint gk = k0 + kk, gc = col0 + c;
+    if (g >= B_GROUPS || gk >= k_end || gc >= p.N) {
+      reg_b[j] = uvec4(0);
+    } else {
+      const uint first = index_op_b(z, gk, gc);
+      const uint byte0 = (first / 32) * BLOCK_BYTES, e0 = first % 32;
+      const float scale = block_scale(byte0);
+      float16_t v[8];
+      [[unroll]] for (uint e = 0; e < 8; ++e) v[e] = float16_t(scale * block_code(byte0, e0 + e));
+      reg_b[j] = pack8(v);
+    }
+  }
+}
+#else
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
@@ -173,6 +229,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     }
   }
 }
+#endif
 
 void store_step(uint lid, uint stage) {
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {

@@ -1,5 +1,6 @@
 // Block-quantized B (ggml's q8_0 and q4_0, src/core/block_format.hpp) and its activations A (f16 or f32), for the
-// kernels built with BLOCK_OPERANDS: the bindings and load_op_a / load_op_b in place of gemm_common.glsl's. B's
+// kernels built with BLOCK_OPERANDS: the bindings and load_op_a / load_op_b in place of gemm_common.glsl's (the
+// cooperative-matrix kernel keeps its own 16-bit A and decodes B's groups with block_scale and block_code). B's
 // element index (as index_op_b gives it: stored N x K, ld, offset and stride multiples of 32) names block
 // index / 32, whose bytes start at (index / 32) x BLOCK_BYTES: an f16 scale, then the codes. Blocks are 2-byte
 // aligned, so B is read as 32-bit words and shifted. Include after common/gemm_common.glsl.
@@ -18,16 +19,16 @@ const uint BLOCK_BYTES = 18;
 #endif
 
 #if defined(A_F16)
-layout(std430, binding = 0) readonly buffer BufA { uint a_words[]; };
+layout(std430, binding = 0) readonly buffer BufQA { uint a_words[]; };
 float load_a(uint i) {
   const vec2 pair = unpackHalf2x16(a_words[i >> 1]);
   return (i & 1u) == 0u ? pair.x : pair.y;
 }
 #else
-layout(std430, binding = 0) readonly buffer BufA { float a_floats[]; };
+layout(std430, binding = 0) readonly buffer BufQA { float a_floats[]; };
 float load_a(uint i) { return a_floats[i]; }
 #endif
-layout(std430, binding = 1) readonly buffer BufB { uint b_words[]; };
+layout(std430, binding = 1) readonly buffer BufQB { uint b_words[]; };
 
 /// Byte b of B.
 uint b_byte(uint b) { return bitfieldExtract(b_words[b >> 2], int(8 * (b & 3u)), 8); }

@@ -1,6 +1,7 @@
-// The cooperative-matrix family: kernels/gemm_coopmat.comp (16 x 16 x 16 f16/bf16 fragments, f32 sums) and, for
-// 8-bit integers, kernels/gemm_coopmat_int.comp (16 x 32 by 32 x 16 fragments, 32-bit wrapping sums), which takes
-// the same tuned constants.
+// The cooperative-matrix family: kernels/gemm_coopmat.comp (16 x 16 x 16 f16/bf16 fragments, f32 sums; also built
+// for f16 activations with B in ggml's q8_0 / q4_0 blocks, decoded while staging) and, for 8-bit integers,
+// kernels/gemm_coopmat_int.comp (16 x 32 by 32 x 16 fragments, 32-bit wrapping sums), which takes the same tuned
+// constants.
 #include <algorithm>
 #include <cmath>
 
@@ -47,12 +48,13 @@ KernelFamily make_coopmat() {
     // Integer sums are exact in any order, so only the float kernels are fast mode only.
     if (p.mode == Mode::deterministic && !is_integer(p.dtype))
       return std::string("fast mode only: matrix-unit summation order is the device's");
-    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype))))
+    // Weights in blocks (f16 activations) are decoded to f16 while staging: the f16 fragments serve them.
+    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(a_dtype(p.dtype)))))
       return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
   f.device_unsupported = [](DType t, const vk::DeviceInfo& d) {
-    return coopmat_unsupported(d, std::string(dtype_name(t)));
+    return coopmat_unsupported(d, std::string(dtype_name(a_dtype(t))));
   };
   f.constraints.push_back({"tile",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
@@ -74,9 +76,7 @@ KernelFamily make_coopmat() {
                                return "the integer coopmat kernel has no split-k (the splitk variant serves long k)";
                              return std::nullopt;
                            }});
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
+  describe_split_tiles(f);
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
@@ -89,12 +89,6 @@ KernelFamily make_coopmat() {
     if (is_integer(dtype)) return c.get("stages") * ((bm * bk + 16 * (bm + bk)) + (bk * bn + 16 * (bk + bn))) + staging;
     return std::max<uint64_t>(c.get("stages") * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2),
                               staging);
-  };
-  f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
-  f.shape_needs = [](const Config& c, DType) {
-    ShapeNeeds needs;
-    needs.splits = c.get("splits");
-    return needs;
   };
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.
