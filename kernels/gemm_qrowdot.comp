@@ -12,7 +12,8 @@
 // gemm_rowdot.comp: each range's sums to the scratch planes, the last workgroup of a block to arrive finishes it.
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup.
-// Problem constant 31: M_ROWS, the rows of op(A) (the problem's M, at most 16).
+// Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
+// contiguous in k and 16-byte aligned, so a block's 32 elements of a row are 4 (f16) or 8 (f32) vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
 
 #extension GL_EXT_control_flow_attributes : enable
@@ -29,6 +30,8 @@ const uint BLOCK_WORDS = 5;
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 31) const uint M_ROWS = 1;
+// Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
+layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
 
 #define BLOCK_OPERANDS 1
 #include "common/gemm_common.glsl"
@@ -42,8 +45,41 @@ shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
 float acc[ROWS * M_ROWS];
 
+#if defined(A_F16)
+layout(std430, binding = 0) readonly buffer BufQA8 { uvec4 a_u4[]; };  // 8 halves a load, for aligned rows
+#else
+layout(std430, binding = 0) readonly buffer BufQA4 { vec4 a_v4[]; };  // 4 floats a load, for aligned rows
+#endif
+
+/// op(A)'s row i at k = 32 blk .. 32 blk + 31 dotted with a block's 32 codes.
+float dot_row(uint z, uint i, uint blk, float code[32]) {
+  const uint a0 = index_op_a(z, i, blk * 32);
+  float dot = 0.0;
+  if (A_ROWS_VECTOR) {
+    // The row is contiguous in k and 16-byte aligned, and 32 elements are whole vectors.
+#if defined(A_F16)
+    [[unroll]] for (uint v = 0; v < 4; ++v) {
+      const uvec4 w = a_u4[a0 / 8 + v];
+      [[unroll]] for (uint h = 0; h < 4; ++h) {
+        const vec2 pair = unpackHalf2x16(w[h]);
+        dot = fma(pair.x, code[v * 8 + h * 2], dot);
+        dot = fma(pair.y, code[v * 8 + h * 2 + 1], dot);
+      }
+    }
+#else
+    [[unroll]] for (uint v = 0; v < 8; ++v) {
+      const vec4 a = a_v4[a0 / 4 + v];
+      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], code[v * 4 + e], dot);
+    }
+#endif
+  } else {
+    [[unroll]] for (uint j = 0; j < 32; ++j) dot = fma(load_a(TRANS_A ? a0 + j * p.lda : a0 + j), code[j], dot);
+  }
+  return dot;
+}
+
 /// Adds block `blk` (k = 32 blk .. 32 blk + 31) of row n of B times op(A)'s matching elements into the
-/// accumulators of output column r.
+/// accumulators of output column r: the block decoded once into registers, then a dot for every row of op(A).
 void add_block(uint z, uint r, uint n, uint blk) {
   // Element index of the block's first value, then its first byte.
   const uint first = index_op_b(z, blk * 32, n);
@@ -56,27 +92,19 @@ void add_block(uint z, uint r, uint n, uint blk) {
   [[unroll]] for (uint t = 0; t < BLOCK_WORDS; ++t)
     q[t] = odd_half ? (w[t] >> 16) | (t + 1 < BLOCK_WORDS ? w[t + 1] << 16 : 0u) : w[t];
   const float scale = unpackHalf2x16(q[0] & 0xffffu).x;
-  // Code byte j of the block is byte 2 + j: bits 16..23 of word (2 + j) / 4 and so on.
-  [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
-    const uint a0 = index_op_a(z, i, blk * 32);
-    float dot = 0.0;
+  // Code byte j of the block is byte 2 + j.
+  float code[32];
 #if defined(B_Q8)
-    [[unroll]] for (uint j = 0; j < 32; ++j) {
-      const uint byte = 2 + j;
-      const int code = bitfieldExtract(int(q[byte / 4]), int(8 * (byte % 4)), 8);
-      dot = fma(float(code), load_a(TRANS_A ? a0 + j * p.lda : a0 + j), dot);
-    }
+  [[unroll]] for (uint j = 0; j < 32; ++j)
+    code[j] = float(bitfieldExtract(int(q[(2 + j) / 4]), int(8 * ((2 + j) % 4)), 8));
 #else
-    [[unroll]] for (uint j = 0; j < 16; ++j) {
-      const uint byte = 2 + j;
-      const uint packed = bitfieldExtract(q[byte / 4], int(8 * (byte % 4)), 8);
-      const float low = float(int(packed & 15u) - 8), high = float(int(packed >> 4) - 8);
-      dot = fma(low, load_a(TRANS_A ? a0 + j * p.lda : a0 + j), dot);
-      dot = fma(high, load_a(TRANS_A ? a0 + (j + 16) * p.lda : a0 + j + 16), dot);
-    }
-#endif
-    acc[r * M_ROWS + i] = fma(scale, dot, acc[r * M_ROWS + i]);
+  [[unroll]] for (uint j = 0; j < 16; ++j) {
+    const uint packed = bitfieldExtract(q[(2 + j) / 4], int(8 * ((2 + j) % 4)), 8);
+    code[j] = float(int(packed & 15u) - 8), code[j + 16] = float(int(packed >> 4) - 8);
   }
+#endif
+  [[unroll]] for (uint i = 0; i < M_ROWS; ++i)
+    acc[r * M_ROWS + i] = fma(scale, dot_row(z, i, blk, code), acc[r * M_ROWS + i]);
 }
 
 void main() {
