@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""cuBLAS f32 GEMM with TF32 off and on, beside gemmtune's f32 kernels on the GPU machine (issue 44: an emulated f32
+on the matrix units is compared with cuBLAS SGEMM, and cuBLAS's own matrix-unit f32 is kept for the record with its
+error). Each figure: REP products captured in one CUDA graph, the graph replayed 15 times between CUDA events after
+3 warm-up replays; the median replay divided by REP. Its error, on the same inputs, is gemmtune's metric:
+max|gpu - ref| / max|ref| against a float64 product on the GPU, for uniform inputs in [-1, 1] ("uniform") and for
+rows whose magnitudes spread over 2^-30 .. 2^30 ("wide", the issue's wide-range set).
+One JSON line per shape, layout and mode on stdout: lib ("cublas"), dtype ("f32"), math ("fp32" or "tf32"), layout,
+M, N, K, cold (false), us, tflops, error_uniform, error_wide.
+  python3 scripts/cublas_tf32_anchor.py --shapes 4096x4096x4096,2048x2048x2048 --layouts nn"""
+import argparse
+import json
+
+import torch
+
+
+def operands(m, n, k, layout, dev, wide):
+    gen = torch.Generator(device=dev).manual_seed(7)
+    a = torch.rand((m, k), device=dev, generator=gen, dtype=torch.float32) * 2 - 1
+    b = torch.rand((k, n), device=dev, generator=gen, dtype=torch.float32) * 2 - 1
+    if wide:
+        # Each row of A and column of B scaled by 2^e, e uniform in -30..30: products meet at every magnitude.
+        ea = torch.randint(-30, 31, (m, 1), device=dev, generator=gen).to(torch.float32)
+        eb = torch.randint(-30, 31, (1, n), device=dev, generator=gen).to(torch.float32)
+        a = a * torch.exp2(ea)
+        b = b * torch.exp2(eb)
+    if layout[0] == "t":
+        a = a.t().contiguous().t()
+    if layout[1] == "t":
+        b = b.t().contiguous().t()
+    return a, b
+
+
+def error(a, b):
+    ref = a.to(torch.float64) @ b.to(torch.float64)
+    got = (a @ b).to(torch.float64)
+    return float((got - ref).abs().max() / ref.abs().max())
+
+
+def time_product(a, b, rep):
+    out = torch.empty((a.shape[0], b.shape[1]), device=a.device, dtype=torch.float32)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            torch.matmul(a, b, out=out)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(rep):
+            torch.matmul(a, b, out=out)
+    for _ in range(3):
+        graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(15):
+        e0 = torch.cuda.Event(enable_timing=True)
+        e1 = torch.cuda.Event(enable_timing=True)
+        e0.record()
+        graph.replay()
+        e1.record()
+        torch.cuda.synchronize()
+        times.append(e0.elapsed_time(e1) / rep)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shapes", default="4096x4096x4096,2048x2048x2048")
+    ap.add_argument("--layouts", default="nn")
+    ap.add_argument("--rep", type=int, default=10)
+    args = ap.parse_args()
+    dev = torch.device("cuda")
+    for shape in args.shapes.split(","):
+        m, n, k = (int(x) for x in shape.split("x"))
+        for layout in args.layouts.split(","):
+            for math in ("fp32", "tf32"):
+                torch.backends.cuda.matmul.allow_tf32 = math == "tf32"
+                a, b = operands(m, n, k, layout, dev, False)
+                err_uniform = error(a, b)
+                us = time_product(a, b, args.rep) * 1000.0
+                wa, wb = operands(m, n, k, layout, dev, True)
+                err_wide = error(wa, wb)
+                del wa, wb
+                print(json.dumps({"lib": "cublas", "dtype": "f32", "math": math, "layout": layout, "M": m, "N": n,
+                                  "K": k, "cold": False, "us": round(us, 3),
+                                  "tflops": round(2.0 * m * n * k / (us * 1e-6) / 1e12, 2),
+                                  "error_uniform": err_uniform, "error_wide": err_wide}), flush=True)
+    torch.backends.cuda.matmul.allow_tf32 = False
+
+
+if __name__ == "__main__":
+    main()
