@@ -161,8 +161,9 @@ std::vector<ShapeRequest> parse_shapes_file(const std::string& text, const std::
       const std::string token(tokens[t]);
       if (token == "cold" && !proto.cold) {
         proto.cold = true;
-      } else if ((token == "f32" || token == "f16" || token == "bf16") && !proto.dtype && !proto.layout &&
-                 !proto.cold) {
+      } else if (std::any_of(std::begin(kAllDTypes), std::end(kAllDTypes),
+                             [&](DType d) { return token == dtype_name(d); }) &&
+                 !proto.dtype && !proto.layout && !proto.cold) {
         proto.dtype = parse_dtype(token, where);
       } else if (token.size() == 2 && (token[0] == 'n' || token[0] == 't') && (token[1] == 'n' || token[1] == 't') &&
                  !proto.layout && !proto.cold) {

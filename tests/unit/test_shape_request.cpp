@@ -80,9 +80,13 @@ TEST(ShapesFile, NamesDtypesLayoutsColdCommentsAndDuplicates) {
       "128x768x768\n"
       "logits 1x51865x768 cold\n"
       "again  128x2304x768 f16 nt\n"  // the same problem under another name: dropped
-      "\t sweep 64:128:64x64x64 bf16\n";
+      "\t sweep 64:128:64x64x64 bf16\n"
+      "decode 4x4096x14336 f16:q4_0 nt\n"  // every dtype by name: weights in blocks, 8-bit integers
+      "int 32x64x96 i8\n";
   const std::vector<ShapeRequest> r = parse_shapes_file(text, "s.txt");
-  ASSERT_EQ(r.size(), 5u);
+  ASSERT_EQ(r.size(), 7u);
+  EXPECT_EQ(r[5].dtype, DType::f16_q4_0);
+  EXPECT_EQ(r[6].dtype, DType::i8);
   EXPECT_EQ(r[0].name, "qkv");
   EXPECT_EQ(r[0].shape, (Shape{128, 2304, 768, 1}));
   EXPECT_EQ(r[0].dtype, DType::f16);
