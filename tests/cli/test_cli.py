@@ -379,9 +379,10 @@ class Shapes(unittest.TestCase):
 
     def test_every_builtin_suite_loads(self):
         # whisper-base: the decoder's cross-attention query and attention output are one problem (1x512x512)
-        expected = {"bert-base": 8, "whisper-base": 9, "llama-7b": 15, "h200-suite": 8, "decode": 12, "models": 38}
+        expected = {"bert-base": 8, "whisper-base": 9, "llama-7b": 15, "h200-suite": 8, "decode": 12, "models": 38,
+                    "quantized": 15}
         for suite, count in expected.items():
-            problems = self.listed_problems("--suite", suite, "--kernels", "tiled_f32_bm64_bn64_bk16_tm4_tn4")
+            problems = self.listed_problems("--suite", suite, "--kernels", "tiled_*_bm64_bn64_bk16_tm4_tn4")
             self.assertEqual(len(problems), count, suite)
         self.assertIn("1x51865x512 f32 nn", self.listed_problems("--suite", "whisper-base", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1"))
         # decode: its lines name layout nt (a linear layer's weight)
@@ -392,7 +393,8 @@ class Shapes(unittest.TestCase):
         self.assertIn("16x4096x4096 f32 tt", models)
         rc, _, err = run("list", "--suite", "resnet")
         self.assertEqual(rc, 2)
-        self.assertIn("--suite: 'resnet': unknown suite (built in: bert-base, decode, h200-suite, llama-7b, models, whisper-base)", err)
+        self.assertIn("--suite: 'resnet': unknown suite (built in: bert-base, decode, h200-suite, llama-7b, models, quantized, "
+                      "whisper-base)", err)
 
     def test_shapes_file_lines_fix_their_dtype_and_layout(self):
         with tempfile.TemporaryDirectory() as d:
