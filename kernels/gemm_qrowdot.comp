@@ -44,11 +44,6 @@ shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 #include "common/split_one_pass.glsl"
 
 float acc[ROWS * M_ROWS];
-// Up to 4 rows of op(A), their block's 32 elements each are held in registers for all ROWS rows of B: loaded once a
-// block index instead of once a row of B. More rows of op(A) load a row's block at a time (a_held[0 .. 31]).
-const bool A_ALL_HELD = M_ROWS <= 4;
-const uint A_HELD = A_ALL_HELD ? M_ROWS * 32 : 32;
-float a_held[A_HELD];
 
 #if defined(A_F16)
 layout(std430, binding = 0) readonly buffer BufQA8 { uvec4 a_u4[]; };  // 8 halves a load, for aligned rows
@@ -56,28 +51,31 @@ layout(std430, binding = 0) readonly buffer BufQA8 { uvec4 a_u4[]; };  // 8 halv
 layout(std430, binding = 0) readonly buffer BufQA4 { vec4 a_v4[]; };  // 4 floats a load, for aligned rows
 #endif
 
-/// op(A)'s 32 elements of row i at k = 32 blk .. 32 blk + 31, into a_held[base ..].
-void load_a_block(uint z, uint i, uint blk, uint base) {
+/// op(A)'s row i at k = 32 blk .. 32 blk + 31 dotted with a block's 32 codes.
+float dot_row(uint z, uint i, uint blk, float code[32]) {
   const uint a0 = index_op_a(z, i, blk * 32);
+  float dot = 0.0;
   if (A_ROWS_VECTOR) {
+    // The row is contiguous in k and 16-byte aligned, and 32 elements are whole vectors.
 #if defined(A_F16)
     [[unroll]] for (uint v = 0; v < 4; ++v) {
       const uvec4 w = a_u4[a0 / 8 + v];
       [[unroll]] for (uint h = 0; h < 4; ++h) {
         const vec2 pair = unpackHalf2x16(w[h]);
-        a_held[base + v * 8 + h * 2] = pair.x;
-        a_held[base + v * 8 + h * 2 + 1] = pair.y;
+        dot = fma(pair.x, code[v * 8 + h * 2], dot);
+        dot = fma(pair.y, code[v * 8 + h * 2 + 1], dot);
       }
     }
 #else
     [[unroll]] for (uint v = 0; v < 8; ++v) {
       const vec4 a = a_v4[a0 / 4 + v];
-      [[unroll]] for (uint e = 0; e < 4; ++e) a_held[base + v * 4 + e] = a[e];
+      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], code[v * 4 + e], dot);
     }
 #endif
   } else {
-    [[unroll]] for (uint j = 0; j < 32; ++j) a_held[base + j] = load_a(TRANS_A ? a0 + j * p.lda : a0 + j);
+    [[unroll]] for (uint j = 0; j < 32; ++j) dot = fma(load_a(TRANS_A ? a0 + j * p.lda : a0 + j), code[j], dot);
   }
+  return dot;
 }
 
 /// Adds block `blk` (k = 32 blk .. 32 blk + 31) of row n of B times op(A)'s matching elements into the
@@ -105,13 +103,8 @@ void add_block(uint z, uint r, uint n, uint blk) {
     code[j] = float(int(packed & 15u) - 8), code[j + 16] = float(int(packed >> 4) - 8);
   }
 #endif
-  [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
-    if (!A_ALL_HELD) load_a_block(z, i, blk, 0);
-    const uint base = A_ALL_HELD ? i * 32 : 0;
-    float dot = 0.0;
-    [[unroll]] for (uint j = 0; j < 32; ++j) dot = fma(a_held[base + j], code[j], dot);
-    acc[r * M_ROWS + i] = fma(scale, dot, acc[r * M_ROWS + i]);
-  }
+  [[unroll]] for (uint i = 0; i < M_ROWS; ++i)
+    acc[r * M_ROWS + i] = fma(scale, dot_row(z, i, blk, code), acc[r * M_ROWS + i]);
 }
 
 void main() {
@@ -125,9 +118,6 @@ void main() {
 
   if (p.alpha != 0.0) {
     for (uint blk = kb / 32 + lid; blk < ke / 32; blk += wg) {
-      if (A_ALL_HELD) {
-        [[unroll]] for (uint i = 0; i < M_ROWS; ++i) load_a_block(z, i, blk, i * 32);
-      }
       [[unroll]] for (uint r = 0; r < ROWS; ++r) add_block(z, r, min(n0 + r, p.N - 1), blk);  // past N: the last
     }
   }
