@@ -13,6 +13,8 @@ import json
 import re
 import sys
 
+from cuda_graph_timing import median_graph_us
+
 DTYPES = ("f32", "f16", "bf16")
 LAYOUTS = ("nn", "nt", "tn", "tt")
 
@@ -60,23 +62,7 @@ def time_problem(torch, m, n, k, batch, layout, dtype, rep, dev):
     err = (c.double() - want).abs().max().item() / max(1e-30, want.abs().max().item())
     if err > 1e-2:
         raise RuntimeError(f"cuBLAS's product is off by {err:.3g} (normwise)")
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(rep):
-            torch.matmul(a, b, out=c)
-    for _ in range(3):
-        graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(15):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end) / rep)
-    times.sort()
-    return times[len(times) // 2] * 1e3  # us
+    return median_graph_us(torch, lambda: torch.matmul(a, b, out=c), rep)
 
 
 def main():

@@ -14,6 +14,8 @@ import sys
 
 import torch
 
+from cuda_graph_timing import median_graph_us
+
 
 def time_shape(m, n, k, layout, rep, dev):
     a = torch.randint(-128, 128, (m, k), device=dev, dtype=torch.int8)
@@ -32,24 +34,7 @@ def time_shape(m, n, k, layout, rep, dev):
     if not torch.equal(torch._int_mm(a, b).to(torch.int64), ref):
         raise RuntimeError("torch._int_mm result differs from the float64 reference")
     del ref
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(rep):
-            torch._int_mm(a, b)
-    for _ in range(3):
-        graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(15):
-        e0 = torch.cuda.Event(enable_timing=True)
-        e1 = torch.cuda.Event(enable_timing=True)
-        e0.record()
-        graph.replay()
-        e1.record()
-        torch.cuda.synchronize()
-        times.append(e0.elapsed_time(e1) / rep)
-    times.sort()
-    return times[len(times) // 2]
+    return median_graph_us(torch, lambda: torch._int_mm(a, b), rep) / 1e3  # ms, as the caller takes it
 
 
 def main():

@@ -13,6 +13,8 @@ import json
 
 import torch
 
+from cuda_graph_timing import median_graph_us
+
 
 def operands(m, n, k, layout, dev, wide):
     gen = torch.Generator(device=dev).manual_seed(7)
@@ -44,24 +46,7 @@ def time_product(a, b, rep):
         for _ in range(3):
             torch.matmul(a, b, out=out)
     torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(rep):
-            torch.matmul(a, b, out=out)
-    for _ in range(3):
-        graph.replay()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(15):
-        e0 = torch.cuda.Event(enable_timing=True)
-        e1 = torch.cuda.Event(enable_timing=True)
-        e0.record()
-        graph.replay()
-        e1.record()
-        torch.cuda.synchronize()
-        times.append(e0.elapsed_time(e1) / rep)
-    times.sort()
-    return times[len(times) // 2]
+    return median_graph_us(torch, lambda: torch.matmul(a, b, out=out), rep)
 
 
 def main():
@@ -78,7 +63,7 @@ def main():
                 torch.backends.cuda.matmul.allow_tf32 = math == "tf32"
                 a, b = operands(m, n, k, layout, dev, False)
                 err_uniform = error(a, b)
-                us = time_product(a, b, args.rep) * 1000.0
+                us = time_product(a, b, args.rep)
                 wa, wb = operands(m, n, k, layout, dev, True)
                 err_wide = error(wa, wb)
                 del wa, wb

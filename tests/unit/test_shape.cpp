@@ -105,19 +105,26 @@ TEST(DType, IntegerTypesParseWithTheirSignednessAndSize) {
   EXPECT_FALSE(is_integer(DType::bf16));
 }
 
+namespace {
+/// Why resolve() refuses the problem (a usage Error's text), or "accepted".
+std::string resolve_refusal(const GemmProblem& p) {
+  try {
+    resolve(p);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::usage);
+    return std::string(e.what());
+  }
+  return "accepted";
+}
+}  // namespace
+
 TEST(DType, IntegerProblemsRefuseFloatOptionsAndOutOfRangeZeroPoints) {
   auto refusal = [](auto change) {
     GemmProblem p;
     p.shape = {4, 4, 4, 1};
     p.dtype = DType::u8i8;
     change(p);
-    try {
-      resolve(p);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::usage);
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return resolve_refusal(p);
   };
   EXPECT_EQ(refusal([](GemmProblem&) {}), "accepted");
   EXPECT_EQ(refusal([](GemmProblem& p) {
@@ -243,13 +250,7 @@ TEST(DType, QuantizedProblemsRefuseWhatBreaksTheirBlocks) {
     p.dtype = DType::f16_q4_0;
     p.layout = Layout{false, true};
     change(p);
-    try {
-      resolve(p);
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ExitCode::usage);
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    return resolve_refusal(p);
   };
   EXPECT_EQ(refusal([](GemmProblem&) {}), "accepted");
   EXPECT_EQ(refusal([](GemmProblem& p) { p.layout = Layout{true, true}; }), "accepted");
