@@ -47,6 +47,15 @@ layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
 // B in ggml's blocks (stored N x K): each group of 8 k of a row lies in one block, decoded while staging (scale x
 // code rounded to f16, within the f16 input bound the quantized types are held to).
 #include "common/quant_blocks.glsl"
+// 1024's f16 bits in both halves: a byte OR-ed into a half's mantissa gives 1024 + byte exactly.
+const uint HALF_1024_PAIR = 0x64006400u;
+/// The two low bytes of w, each code + CODE_BIAS - 2^23 (the biased byte of quant_blocks.glsl), times the f16
+/// scale, packed as two f16: the same rounding as the f32 product rounded to f16, without conversions.
+uint scaled_code_pair(uint w, f16vec2 scale) {
+  const uint halves = HALF_1024_PAIR | (w & 0xffu) | ((w << 8) & 0xff0000u);
+  const f16vec2 code = unpackFloat2x16(halves) - f16vec2(float16_t(1024.0 + (CODE_BIAS - 8388608.0)));
+  return packFloat2x16(code * scale);
+}
 #endif
 
 const uint WG_SIZE = SG_M * SG_N * 32;
@@ -172,10 +181,16 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     } else {
       const uint first = index_op_b(z, gk, gc);
       const uint byte0 = (first / 32) * BLOCK_BYTES, e0 = first % 32;
-      const float scale = block_scale(byte0);
-      float16_t v[8];
-      [[unroll]] for (uint e = 0; e < 8; ++e) v[e] = float16_t(scale * block_code(byte0, e0 + e));
-      reg_b[j] = pack8(v);
+      const f16vec2 scale = f16vec2(float16_t(block_scale(byte0)));
+#if defined(B_Q8)
+      const uint w0 = b_word_at(byte0 + 2 + e0) ^ 0x80808080u, w1 = b_word_at(byte0 + 6 + e0) ^ 0x80808080u;
+#else
+      const uint shift = e0 < 16 ? 0 : 4;  // codes 16..31 are the high nibbles of code bytes 0..15
+      const uint w0 = (b_word_at(byte0 + 2 + (e0 & 15u)) >> shift) & 0x0f0f0f0fu;
+      const uint w1 = (b_word_at(byte0 + 6 + (e0 & 15u)) >> shift) & 0x0f0f0f0fu;
+#endif
+      reg_b[j] = uvec4(scaled_code_pair(w0, scale), scaled_code_pair(w0 >> 16, scale), scaled_code_pair(w1, scale),
+                       scaled_code_pair(w1 >> 16, scale));
     }
   }
 }

@@ -1,19 +1,22 @@
 #version 450
 // gemm_qrowdot: decoding-sized products (at most 16 rows of op(A)) with B a linear layer's weight in ggml's blocks
 // (core/block_format.hpp), stored N x K (layouts nt and tt): each block is 32 consecutive k of one row of B, an f16
-// scale and its codes. A workgroup streams ROWS rows of B once; each invocation takes every WG-th block of those
-// rows, decodes it in registers and adds scale x (the 32 codes . op(A)'s 32 elements) for every row of op(A). The
-// blocks are 34 (q8_0) or 18 (q4_0) bytes, so only 2-byte aligned: an invocation reads the 32-bit words that
-// cover its block and shifts them by half a word where the block starts mid-word.
+// scale and its codes. A workgroup streams ROWS rows of B once. With LANES 1 each invocation takes every WG-th block
+// of those rows and decodes it whole in registers; with LANES 4 four neighbouring invocations share a block, each
+// a quarter of its codes (8 k), so a subgroup's loads of B and of op(A) cover contiguous bytes. Every decoded code
+// is added scale x (codes . op(A)'s elements) for every row of op(A). The blocks are 34 (q8_0) or 18 (q4_0) bytes,
+// so only 2-byte aligned: an invocation reads the 32-bit words that cover its bytes and shifts them by half a word
+// where they start mid-word; codes become floats without conversions (common/quant_blocks.glsl).
 //
 // Summation order: each invocation chains its blocks in increasing k; a subgroup adds its invocations' sums by an
 // xor butterfly, and the subgroups' sums are added in subgroup order through shared memory (as gemm_rowdot.comp).
 // Split-k in one pass (problem constant 25: SPLIT > 1; ranges are multiples of 32 terms, so whole blocks) as in
 // gemm_rowdot.comp: each range's sums to the scratch planes, the last workgroup of a block to arrive finishes it.
 //
-// Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup.
+// Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
+// 2: LANES, invocations a block (1 or 4).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
-// contiguous in k and 16-byte aligned, so a block's 32 elements of a row are 4 (f16) or 8 (f32) vector loads.
+// contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
 
 #extension GL_EXT_control_flow_attributes : enable
@@ -21,14 +24,9 @@
 #extension GL_KHR_shader_subgroup_basic : enable
 #extension GL_KHR_shader_subgroup_shuffle : enable
 
-#if defined(INPUT_F16Q8) || defined(INPUT_F32Q8)
-const uint BLOCK_WORDS = 9;  // the 32-bit words covering a block, wherever it starts (blocks start on even bytes)
-#else
-const uint BLOCK_WORDS = 5;
-#endif
-
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ROWS = 2;
+layout(constant_id = 2) const uint LANES = 1;
 layout(constant_id = 31) const uint M_ROWS = 1;
 // Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
@@ -46,65 +44,73 @@ shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 float acc[ROWS * M_ROWS];
 
 #if defined(A_F16)
-layout(std430, binding = 0) readonly buffer BufQA8 { uvec4 a_u4[]; };  // 8 halves a load, for aligned rows
+layout(std430, binding = 0) readonly buffer BufQA8 { uvec2 a_u2[]; };  // 4 halves a load, for aligned rows
 #else
 layout(std430, binding = 0) readonly buffer BufQA4 { vec4 a_v4[]; };  // 4 floats a load, for aligned rows
 #endif
 
-/// op(A)'s row i at k = 32 blk .. 32 blk + 31 dotted with a block's 32 codes.
-float dot_row(uint z, uint i, uint blk, float code[32]) {
-  const uint a0 = index_op_a(z, i, blk * 32);
-  float dot = 0.0;
-  if (A_ROWS_VECTOR) {
-    // The row is contiguous in k and 16-byte aligned, and 32 elements are whole vectors.
+/// op(A)'s elements e .. e + 3 of the row whose element k = 0 is at index a0 (a block's first, 32-aligned k).
+vec4 load_a_run(uint a0, uint e) {
+  if (A_ROWS_VECTOR) {  // the row is contiguous in k and 16-byte aligned, so a run of 4 is one load
 #if defined(A_F16)
-    [[unroll]] for (uint v = 0; v < 4; ++v) {
-      const uvec4 w = a_u4[a0 / 8 + v];
-      [[unroll]] for (uint h = 0; h < 4; ++h) {
-        const vec2 pair = unpackHalf2x16(w[h]);
-        dot = fma(pair.x, code[v * 8 + h * 2], dot);
-        dot = fma(pair.y, code[v * 8 + h * 2 + 1], dot);
-      }
-    }
+    const uvec2 w = a_u2[(a0 + e) / 4];
+    return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y));
 #else
-    [[unroll]] for (uint v = 0; v < 8; ++v) {
-      const vec4 a = a_v4[a0 / 4 + v];
-      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], code[v * 4 + e], dot);
-    }
+    return a_v4[(a0 + e) / 4];
 #endif
-  } else {
-    [[unroll]] for (uint j = 0; j < 32; ++j) dot = fma(load_a(TRANS_A ? a0 + j * p.lda : a0 + j), code[j], dot);
   }
-  return dot;
+  vec4 run;
+  [[unroll]] for (uint j = 0; j < 4; ++j) run[j] = load_a(TRANS_A ? a0 + (e + j) * p.lda : a0 + e + j);
+  return run;
 }
 
 /// Adds block `blk` (k = 32 blk .. 32 blk + 31) of row n of B times op(A)'s matching elements into the
 /// accumulators of output column r: the block decoded once into registers, then a dot for every row of op(A).
 void add_block(uint z, uint r, uint n, uint blk) {
-  // Element index of the block's first value, then its first byte.
-  const uint first = index_op_b(z, blk * 32, n);
-  const uint byte0 = (first / 32) * BLOCK_BYTES;
-  uint w[BLOCK_WORDS];
-  [[unroll]] for (uint t = 0; t < BLOCK_WORDS; ++t) w[t] = b_words[byte0 / 4 + t];
-  // Realign so the scale is the low half of word 0 and the codes start at byte 2 of it.
-  const bool odd_half = (byte0 & 2u) != 0u;
-  uint q[BLOCK_WORDS];  // q[t]: bytes 4t .. 4t + 3 of the block
-  [[unroll]] for (uint t = 0; t < BLOCK_WORDS; ++t)
-    q[t] = odd_half ? (w[t] >> 16) | (t + 1 < BLOCK_WORDS ? w[t + 1] << 16 : 0u) : w[t];
-  const float scale = unpackHalf2x16(q[0] & 0xffffu).x;
-  // Code byte j of the block is byte 2 + j.
-  float code[32];
+  const uint byte0 = (index_op_b(z, blk * 32, n) / 32) * BLOCK_BYTES;
+  const float scale = block_scale(byte0);
+  // Codes 4t .. 4t + 3 (q8_0), or codes t .. t + 3 and t + 16 .. t + 19 (q4_0), from word t of the codes.
+  vec4 code[8];
 #if defined(B_Q8)
-  [[unroll]] for (uint j = 0; j < 32; ++j)
-    code[j] = float(bitfieldExtract(int(q[(2 + j) / 4]), int(8 * ((2 + j) % 4)), 8));
+  [[unroll]] for (uint t = 0; t < 8; ++t) code[t] = q8_codes(b_word_at(byte0 + 2 + 4 * t));
 #else
-  [[unroll]] for (uint j = 0; j < 16; ++j) {
-    const uint packed = bitfieldExtract(q[(2 + j) / 4], int(8 * ((2 + j) % 4)), 8);
-    code[j] = float(int(packed & 15u) - 8), code[j + 16] = float(int(packed >> 4) - 8);
+  [[unroll]] for (uint t = 0; t < 4; ++t) {
+    const uint w = b_word_at(byte0 + 2 + 4 * t);
+    code[t] = q4_low_codes(w), code[t + 4] = q4_high_codes(w);
   }
 #endif
-  [[unroll]] for (uint i = 0; i < M_ROWS; ++i)
-    acc[r * M_ROWS + i] = fma(scale, dot_row(z, i, blk, code), acc[r * M_ROWS + i]);
+  [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+    const uint a0 = index_op_a(z, i, blk * 32);
+    float dot = 0.0;
+    [[unroll]] for (uint t = 0; t < 8; ++t) {
+      const vec4 a = load_a_run(a0, 4 * t);
+      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], code[t][e], dot);
+    }
+    acc[r * M_ROWS + i] = fma(scale, dot, acc[r * M_ROWS + i]);
+  }
+}
+
+/// Adds a quarter (`quarter` 0..3) of block `blk` of row n of B, as add_block: codes 8q .. 8q + 7 (q8_0), or the
+/// nibbles of code bytes 4q .. 4q + 3, which are codes 4q .. 4q + 3 and 4q + 16 .. 4q + 19 (q4_0).
+void add_quarter(uint z, uint r, uint n, uint blk, uint quarter) {
+  const uint byte0 = (index_op_b(z, blk * 32, n) / 32) * BLOCK_BYTES;
+  const float scale = block_scale(byte0);
+#if defined(B_Q8)
+  const uint e0 = 8 * quarter, e1 = 8 * quarter + 4;
+  const vec4 c0 = q8_codes(b_word_at(byte0 + 2 + e0)), c1 = q8_codes(b_word_at(byte0 + 2 + e1));
+#else
+  const uint e0 = 4 * quarter, e1 = 4 * quarter + 16;
+  const uint w = b_word_at(byte0 + 2 + e0);
+  const vec4 c0 = q4_low_codes(w), c1 = q4_high_codes(w);
+#endif
+  [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+    const uint a0 = index_op_a(z, i, blk * 32);
+    const vec4 a = load_a_run(a0, e0), b = load_a_run(a0, e1);
+    float dot = 0.0;
+    [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], c0[e], dot);
+    [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(b[e], c1[e], dot);
+    acc[r * M_ROWS + i] = fma(scale, dot, acc[r * M_ROWS + i]);
+  }
 }
 
 void main() {
@@ -117,8 +123,15 @@ void main() {
   [[unroll]] for (uint t = 0; t < ROWS * M_ROWS; ++t) acc[t] = 0.0;
 
   if (p.alpha != 0.0) {
-    for (uint blk = kb / 32 + lid; blk < ke / 32; blk += wg) {
-      [[unroll]] for (uint r = 0; r < ROWS; ++r) add_block(z, r, min(n0 + r, p.N - 1), blk);  // past N: the last
+    // Rows past N read the last row (their sums are never stored).
+    if (LANES == 1) {
+      for (uint blk = kb / 32 + lid; blk < ke / 32; blk += wg) {
+        [[unroll]] for (uint r = 0; r < ROWS; ++r) add_block(z, r, min(n0 + r, p.N - 1), blk);
+      }
+    } else {
+      for (uint piece = kb / 8 + lid; piece < ke / 8; piece += wg) {
+        [[unroll]] for (uint r = 0; r < ROWS; ++r) add_quarter(z, r, min(n0 + r, p.N - 1), piece / 4, piece % 4);
+      }
     }
   }
 

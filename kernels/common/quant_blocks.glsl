@@ -32,17 +32,45 @@ layout(std430, binding = 1) readonly buffer BufQB { uint b_words[]; };
 
 /// Byte b of B.
 uint b_byte(uint b) { return bitfieldExtract(b_words[b >> 2], int(8 * (b & 3u)), 8); }
-/// The scale of the block starting at byte `byte0` (even).
-float block_scale(uint byte0) {
-  return unpackHalf2x16(bitfieldExtract(b_words[byte0 >> 2], int(8 * (byte0 & 2u)), 16)).x;
+/// Bytes at .. at + 3 of B (at even): the word, or two words' halves where they start mid-word.
+uint b_word_at(uint at) {
+  const uint lo = b_words[at >> 2];
+  if ((at & 2u) == 0u) return lo;
+  return (lo >> 16) | (b_words[(at >> 2) + 1] << 16);
 }
+/// The scale of the block starting at byte `byte0` (even).
+float block_scale(uint byte0) { return unpackHalf2x16((b_words[byte0 >> 2] >> (8 * (byte0 & 2u))) & 0xffffu).x; }
+
+// Codes become floats without integer-to-float conversions (which issue at a fraction of the FMA rate on some
+// GPUs): a byte OR-ed into the mantissa of 2^23 is the float 2^23 + byte exactly, and subtracting 2^23 plus the
+// code's offset leaves the code, exactly.
+const uint TWO_POW_23_BITS = 0x4B000000u;
+float biased_byte(uint byte) { return uintBitsToFloat(TWO_POW_23_BITS | byte); }
+/// The four bytes of a word as floats 2^23 + byte.
+vec4 biased_bytes(uint w) {
+  return vec4(biased_byte(w & 0xffu), biased_byte((w >> 8) & 0xffu), biased_byte((w >> 16) & 0xffu),
+              biased_byte(w >> 24));
+}
+#if defined(B_Q8)
+const uint CODE_BIAS_FLIP = 0x80u;  // the sign bit flipped makes an int8 code's byte code + 128
+const float CODE_BIAS = 8388736.0;  // 2^23 + 128
+/// Four q8_0 codes: the int8 bytes of a word.
+vec4 q8_codes(uint w) { return biased_bytes(w ^ 0x80808080u) - CODE_BIAS; }
+#else
+const uint CODE_BIAS_FLIP = 0u;     // a q4_0 nibble is already code + 8
+const float CODE_BIAS = 8388616.0;  // 2^23 + 8
+/// The low nibbles (codes j) or high nibbles (codes j + 16) of a word of q4_0 code bytes j .. j + 3.
+vec4 q4_low_codes(uint w) { return biased_bytes(w & 0x0f0f0f0fu) - CODE_BIAS; }
+vec4 q4_high_codes(uint w) { return biased_bytes((w >> 4) & 0x0f0f0f0fu) - CODE_BIAS; }
+#endif
+
 /// Element e (0..31) of the block starting at byte `byte0`, as a multiple of its scale.
 float block_code(uint byte0, uint e) {
 #if defined(B_Q8)
-  return float(bitfieldExtract(int(b_byte(byte0 + 2 + e)), 0, 8));
+  return biased_byte(b_byte(byte0 + 2 + e) ^ CODE_BIAS_FLIP) - CODE_BIAS;
 #else
   const uint packed = b_byte(byte0 + 2 + (e & 15u));
-  return float(int(e < 16 ? packed & 15u : packed >> 4) - 8);
+  return biased_byte(e < 16 ? packed & 15u : packed >> 4) - CODE_BIAS;
 #endif
 }
 /// B's element at element index i, decoded (scale x code: exact in f32).

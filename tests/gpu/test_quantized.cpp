@@ -28,9 +28,12 @@ GemmProblem quantized_problem(Shape shape, DType dtype, bool trans_a) {
   return p;
 }
 
-/// Verifies the `which`-th candidate of the family (modulo their count) and returns the measurement.
-Measurement verify_some(const KernelFamily& family, const GemmProblem& p, size_t which, RunOptions options = {}) {
+/// Verifies the `which`-th candidate of the family (modulo their count) among those with parameter `param` at
+/// `value` (every candidate where `param` is empty) and returns the measurement.
+Measurement verify_some(const KernelFamily& family, const GemmProblem& p, size_t which, RunOptions options = {},
+                        const std::string& param = "", uint32_t value = 0) {
   SearchSpace s = build_search_space({&family}, p, device().info());
+  std::erase_if(s.candidates, [&](const Candidate& c) { return !param.empty() && c.config.get(param) != value; });
   EXPECT_FALSE(s.candidates.empty()) << family.name << " " << dtype_name(p.dtype) << " " << p.shape.to_string();
   if (s.candidates.empty()) return {};
   const Candidate& c = s.candidates[which % s.candidates.size()];
@@ -46,14 +49,18 @@ class Quantized : public GpuTest, public ::testing::WithParamInterface<std::tupl
 TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
   const auto& [dtype, trans_a] = GetParam();
   size_t which = 0;
+  // Both mappings of invocations to blocks, a whole block each (lanes 1) and a quarter each (lanes 4), taking turns
+  // so each meets both placements.
+  uint32_t lanes = 1;
   for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{5, 40, 256, 3}}) {
     GemmProblem p = quantized_problem(s, dtype, trans_a);
-    verify_some(family_named("qrowdot"), p, which += 5);
+    verify_some(family_named("qrowdot"), p, which += 5, {}, "lanes", lanes);
+    lanes = 5 - lanes;
     p.b.ld = s.k + 64;                      // rows of B padded by two blocks
     p.b.offset = 96;                        // three blocks before it
     p.a.offset = 3;                         // A off its alignment
     if (s.batch > 1) p.b.batch_stride = 0;  // one weight for every product
-    verify_some(family_named("qrowdot"), p, which += 3);
+    verify_some(family_named("qrowdot"), p, which += 3, {}, "lanes", lanes);
   }
 }
 
