@@ -72,15 +72,23 @@ void shuffle_candidates(std::vector<Candidate>& c, uint64_t seed) {
   for (size_t i = c.size(); i > 1; --i) std::swap(c[i - 1], c[size_t(rng() % i)]);
 }
 
-/// Moves the candidates named in `seeds` to the front, in the seeds' order; the others keep theirs.
-void put_seeds_first(std::vector<Candidate>& c, const std::vector<std::string>& seeds) {
-  std::vector<Candidate> front;
+/// Moves the candidates named in `seeds` to the front, in the seeds' order, each followed by the next of the
+/// others in their order (the prior's), so neither the winners of similar problems nor the prior's first picks
+/// wait for the other's; the others keep their order.
+void interleave_seeds(std::vector<Candidate>& c, const std::vector<std::string>& seeds) {
+  std::vector<Candidate> seeded;
   for (const std::string& name : seeds) {
     auto it = std::find_if(c.begin(), c.end(), [&](const Candidate& x) { return x.name == name; });
     if (it == c.end()) continue;
-    front.push_back(std::move(*it));
+    seeded.push_back(std::move(*it));
     c.erase(it);
   }
+  std::vector<Candidate> front;
+  for (size_t i = 0; i < seeded.size(); ++i) {
+    front.push_back(std::move(seeded[i]));
+    if (i < c.size()) front.push_back(std::move(c[i]));
+  }
+  c.erase(c.begin(), c.begin() + std::ptrdiff_t(std::min(seeded.size(), c.size())));
   c.insert(c.begin(), std::make_move_iterator(front.begin()), std::make_move_iterator(front.end()));
 }
 
@@ -356,7 +364,7 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   r.strategy = o.strategy;
   r.timestamps = ev.timestamps();
   if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
-  put_seeds_first(candidates, o.seeds);
+  interleave_seeds(candidates, o.seeds);
   const std::unique_ptr<ScreeningStrategy> strategy =
       o.strategy == Strategy::adaptive ? neighbourhood_order(candidates) : prior_order(candidates.size());
   const double start = ev.now_s();

@@ -84,7 +84,8 @@ struct TuneOptions {
   double cut_factor = 1.5;
   /// Screening results already measured (a journal read by --resume): used as they are, not measured again.
   std::map<std::string, Measurement> known;
-  /// Config names screened first, in this order, where they are candidates (winners of similar problems).
+  /// Config names screened first, in this order, where they are candidates (winners of similar problems), each
+  /// followed by the prior's next pick.
   std::vector<std::string> seeds;
   /// Called for every measured config (screening and finals), before the search moves on: the journal.
   std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
