@@ -90,26 +90,40 @@ void add_block(uint z, uint r, uint n, uint blk) {
   }
 }
 
-/// Adds a quarter (`quarter` 0..3) of block `blk` of row n of B, as add_block: codes 8q .. 8q + 7 (q8_0), or the
-/// nibbles of code bytes 4q .. 4q + 3, which are codes 4q .. 4q + 3 and 4q + 16 .. 4q + 19 (q4_0).
-void add_quarter(uint z, uint r, uint n, uint blk, uint quarter) {
-  const uint byte0 = (index_op_b(z, blk * 32, n) / 32) * BLOCK_BYTES;
-  const float scale = block_scale(byte0);
+/// Adds a quarter (`quarter` 0..3) of block `blk` of each of the workgroup's ROWS rows of B, as add_block does a
+/// whole block: codes 8q .. 8q + 7 (q8_0), or the nibbles of code bytes 4q .. 4q + 3, which are codes 4q .. 4q + 3
+/// and 4q + 16 .. 4q + 19 (q4_0). Addresses come from each row's first byte (`row_byte`) and op(A)'s rows' first
+/// elements (`a_row`), so a step costs adds; the rows' codes are decoded first, then op(A)'s elements are loaded
+/// once for all of them.
+void add_quarters(uint row_byte[ROWS], uint a_row[M_ROWS], uint blk, uint quarter) {
 #if defined(B_Q8)
-  const uint e0 = 8 * quarter, e1 = 8 * quarter + 4;
-  const vec4 c0 = q8_codes(b_word_at(byte0 + 2 + e0)), c1 = q8_codes(b_word_at(byte0 + 2 + e1));
+  const uint e0 = 8 * quarter, e1 = e0 + 4;
 #else
-  const uint e0 = 4 * quarter, e1 = 4 * quarter + 16;
-  const uint w = b_word_at(byte0 + 2 + e0);
-  const vec4 c0 = q4_low_codes(w), c1 = q4_high_codes(w);
+  const uint e0 = 4 * quarter, e1 = e0 + 16;
 #endif
+  const uint blk_byte = blk * BLOCK_BYTES;
+  float scale[ROWS];
+  vec4 c0[ROWS], c1[ROWS];
+  [[unroll]] for (uint r = 0; r < ROWS; ++r) {
+    const uint byte0 = row_byte[r] + blk_byte;
+    scale[r] = block_scale(byte0);
+#if defined(B_Q8)
+    c0[r] = q8_codes(b_word_at(byte0 + 2 + e0)), c1[r] = q8_codes(b_word_at(byte0 + 6 + e0));
+#else
+    const uint w = b_word_at(byte0 + 2 + e0);
+    c0[r] = q4_low_codes(w), c1[r] = q4_high_codes(w);
+#endif
+  }
+  const uint a_k = TRANS_A ? p.lda : 1;  // elements between op(A)'s k and k + 1
   [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
-    const uint a0 = index_op_a(z, i, blk * 32);
+    const uint a0 = a_row[i] + blk * 32 * a_k;
     const vec4 a = load_a_run(a0, e0), b = load_a_run(a0, e1);
-    float dot = 0.0;
-    [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], c0[e], dot);
-    [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(b[e], c1[e], dot);
-    acc[r * M_ROWS + i] = fma(scale, dot, acc[r * M_ROWS + i]);
+    [[unroll]] for (uint r = 0; r < ROWS; ++r) {
+      float dot = 0.0;
+      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], c0[r][e], dot);
+      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(b[e], c1[r][e], dot);
+      acc[r * M_ROWS + i] = fma(scale[r], dot, acc[r * M_ROWS + i]);
+    }
   }
 }
 
@@ -129,9 +143,12 @@ void main() {
         [[unroll]] for (uint r = 0; r < ROWS; ++r) add_block(z, r, min(n0 + r, p.N - 1), blk);
       }
     } else {
-      for (uint piece = kb / 8 + lid; piece < ke / 8; piece += wg) {
-        [[unroll]] for (uint r = 0; r < ROWS; ++r) add_quarter(z, r, min(n0 + r, p.N - 1), piece / 4, piece % 4);
-      }
+      // Each invocation keeps one quarter (WG is a multiple of 4) and steps WG / 4 blocks.
+      uint row_byte[ROWS], a_row[M_ROWS];
+      [[unroll]] for (uint r = 0; r < ROWS; ++r)
+        row_byte[r] = (index_op_b(z, 0, min(n0 + r, p.N - 1)) / 32) * BLOCK_BYTES;
+      [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = index_op_a(z, i, 0);
+      for (uint blk = kb / 32 + lid / 4; blk < ke / 32; blk += wg / 4) add_quarters(row_byte, a_row, blk, lid % 4);
     }
   }
 

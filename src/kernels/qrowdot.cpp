@@ -21,13 +21,14 @@ std::optional<std::string> qrowdot_not_applicable(const GemmProblem& p, const vk
 }
 
 // About 4 workgroups per SM slot of a large GPU first (N / ROWS x SPLITS near 2048), 128 invocations, then fewer
-// accumulators; each doubling of the splits half a point.
+// accumulators; each doubling of the splits half a point; a whole block an invocation (lanes 1) after the quarters,
+// which were faster at every M of 1..8 on the one large GPU measured.
 double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
   const double groups =
       double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
   const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows));
   return std::abs(std::log2(groups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
-         (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators);
+         (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) + (c.get("lanes") == 1 ? 2.0 : 0.0);
 }
 
 KernelFamily make_qrowdot() {

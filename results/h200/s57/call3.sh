@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Session of 2026-12-05 (2), call 3 (issue 48 step 6): qrowdot's quarter-block loop stepping by adds; decoding at
+# M = 1..5, 8 of N 4096, K 14336 hot, each winner timed again with the other lanes value and cold (bench --cold),
+# beside ggml-vulkan's q8_0 / q4_0 cases, same call.
+set -uo pipefail
+source .gpu-kit/activate.sh
+d=/tmp/s57c3
+mkdir -p $d
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee $d/gpu.txt
+summary() { python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+for p in d['problems']:
+    b=p.get('best') or {}
+    print(p['problem'], 'cold' if p.get('cold') else 'hot', 'evaluated', p['evaluated'], 'failed', p['failed'], 'best', b.get('name'), b.get('median_us'), 'us', 'error', b.get('error'), 'bound', b.get('bound'))
+" "$1"; }
+build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
+  --layout nt --dtype f32:q8_0,f32:q4_0 --budget 16 --out $d/decode.json --json > $d/decode.out 2> $d/decode.log
+summary $d/decode.out | tee $d/summary.txt; cp $d/summary.txt $OUT/
+# Each winner timed hot with the other lanes value, and cold.
+python3 - $d/decode.out > $d/benches.txt <<'PY'
+import json, re, subprocess, sys
+for p in json.load(open(sys.argv[1]))['problems']:
+    name = (p.get('best') or {}).get('name') or ''
+    if not name.startswith('qrowdot'):
+        continue
+    other = name.replace('_lanes4', '') if '_lanes4' in name else re.sub(r'(_rows\d+)', r'\1_lanes4', name)
+    for cfg, cold in ((other, False), (name, True)):
+        cmd = ['build/gemmtune', 'bench', '--config', cfg, '--shape', f"{p['m']}x{p['n']}x{p['k']}", '--layout', 'nt',
+               '--dtype', p['dtype'], '--json'] + (['--cold'] if cold else [])
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            b = json.loads(r.stdout)['results'][0]
+            print(p['problem'], 'cold' if cold else 'hot', cfg, round(b['median_us'], 2), 'us', b['disposition'])
+        except Exception:
+            print(p['problem'], 'cold' if cold else 'hot', cfg, 'failed', r.stderr.strip()[-300:])
+PY
+cat $d/benches.txt | tee -a $d/summary.txt; cp $d/summary.txt $OUT/
+.gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $d/ggml.jsonl 2> $d/ggml.log
+cat $d/ggml.jsonl | tee -a $d/summary.txt; cp $d/summary.txt $d/ggml.jsonl $OUT/
+tar czf $OUT/call.tgz -C $d .
