@@ -67,6 +67,38 @@ void fill_blocks(const ResolvedOperand& op, uint64_t batch, BlockFormat f, Split
   }
 }
 
+/// OperandFill::wide: op(A) and op(B) of an f32 problem, element by element in op's coordinates.
+void fill_wide(const GemmProblem& problem, const ResolvedGemm& l, SplitMix64& rng, std::vector<float>& a,
+               std::vector<float>& b) {
+  auto uniform = [&rng] { return double(rng.next() >> 11) * (1.0 / 9007199254740992.0); };  // [0, 1)
+  auto value = [&] {
+    const double sign = rng.next() >> 63 ? -1.0 : 1.0;
+    const int exponent = int(std::floor(uniform() * 61.0)) - 30;  // -30..30
+    return float(std::ldexp(sign * (1.0 + uniform()), exponent));
+  };
+  const Shape& s = problem.shape;
+  const bool ta = problem.layout.trans_a, tb = problem.layout.trans_b;
+  auto a_at = [&](uint64_t z, uint64_t i, uint64_t t) -> float& {
+    return a[ta ? l.a.index(z, t, i) : l.a.index(z, i, t)];
+  };
+  auto b_at = [&](uint64_t z, uint64_t t, uint64_t j) -> float& {
+    return b[tb ? l.b.index(z, j, t) : l.b.index(z, t, j)];
+  };
+  for (uint64_t z = 0; z < (l.a.stride == 0 ? 1 : s.batch); ++z) {
+    for (uint64_t i = 0; i < s.m; ++i) {
+      for (uint64_t t = 0; t < s.k; ++t) a_at(z, i, t) = t % 2 == 1 ? a_at(z, i, t - 1) : value();
+    }
+  }
+  for (uint64_t z = 0; z < (l.b.stride == 0 ? 1 : s.batch); ++z) {
+    for (uint64_t t = 0; t < s.k; ++t) {
+      for (uint64_t j = 0; j < s.n; ++j) {
+        const double nudge = std::ldexp(2.0 * uniform() - 1.0, -10);
+        b_at(z, t, j) = t % 2 == 1 ? float(-double(b_at(z, t - 1, j)) * (1.0 + nudge)) : value();
+      }
+    }
+  }
+}
+
 float from_bits(uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
@@ -96,15 +128,19 @@ HostOperands make_operands(const GemmProblem& problem, uint64_t seed, uint64_t g
     return integer ? rng.uniform_integer(problem.dtype, is_a) : rng.uniform_nonzero(problem.dtype);
   };
   ops.a.assign(l.a.extent + guard, kNaN);
-  if (read_ab) for_each_element(l.a, batch, [&](uint64_t i) { ops.a[i] = fill.a ? *fill.a : value(true); });
   ops.b.assign(l.b.extent + guard, kNaN);
   const std::optional<BlockFormat> blocks = b_block_format(problem.dtype);
+  if (fill.wide) {
+    if (problem.dtype != DType::f32) throw std::invalid_argument("wide-range operands are f32's");
+    if (read_ab) fill_wide(problem, l, rng, ops.a, ops.b);
+  } else if (read_ab) {
+    for_each_element(l.a, batch, [&](uint64_t i) { ops.a[i] = fill.a ? *fill.a : value(true); });
+    if (!blocks) for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = fill.b ? *fill.b : value(false); });
+  }
   if (blocks) {
     if (fill.b) throw std::invalid_argument("a constant B fill has no block encoding");
     ops.b_device.assign(operand_bytes(problem.dtype, true, l.b.extent + guard), kUnreadByte);
     if (read_ab) fill_blocks(l.b, batch, *blocks, rng, ops.b, ops.b_device);
-  } else if (read_ab) {
-    for_each_element(l.b, batch, [&](uint64_t i) { ops.b[i] = fill.b ? *fill.b : value(false); });
   }
   ops.c0.assign(l.c.extent + guard, from_bits(kUntouchedBits));
   for_each_element(l.c, batch,

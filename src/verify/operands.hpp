@@ -28,9 +28,14 @@ struct HostOperands {
 /// turns into a wrong sum.
 inline constexpr uint8_t kUnreadByte = 0xa5;
 
-/// Every element of A (B) set to one value instead of random ones (tests of the integer extremes).
+/// Every element of A (B) set to one value instead of random ones (tests of the integer extremes), or f32 operands
+/// of wide range (issue 44's accuracy set for f32 on the matrix units): each element sign x [1, 2) x 2^e with e a
+/// whole number uniform in -30..30, so every row of op(A) and column of op(B) spans 2^-30..2^31, and in each pair of
+/// k (2t, 2t + 1) op(A)'s two elements are equal and op(B)'s opposite to within 2^-10, so every other term of a dot
+/// product cancels its neighbour.
 struct OperandFill {
   std::optional<float> a, b;
+  bool wide = false;
 };
 
 /// `guard` elements precede and follow every buffer. Values are uniform in [-1, 1], rounded to the input type,

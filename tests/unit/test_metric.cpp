@@ -73,6 +73,46 @@ TEST(Operands, AreSeededNonZeroAndRepresentable) {
   }
 }
 
+TEST(Operands, WideRangeSpreadEachRowOverSixtyOctavesAndCancelPairsOfTerms) {
+  for (const char* layout : {"nn", "tt"}) {
+    GemmProblem p{{6, 5, 400, 2}, DType::f32, 1.0f, 0.0f};
+    p.layout = parse_layout(layout);
+    const HostOperands ops = make_operands(p, 5, 0, OperandFill{{}, {}, true});
+    const ResolvedGemm& l = ops.layout;
+    auto a = [&](uint64_t z, uint64_t i, uint64_t t) {
+      return ops.a[p.layout.trans_a ? l.a.index(z, t, i) : l.a.index(z, i, t)];
+    };
+    auto b = [&](uint64_t z, uint64_t t, uint64_t j) {
+      return ops.b[p.layout.trans_b ? l.b.index(z, j, t) : l.b.index(z, t, j)];
+    };
+    for (uint64_t z = 0; z < 2; ++z) {
+      for (uint64_t i = 0; i < 6; ++i) {
+        int lo = 99, hi = -99;
+        for (uint64_t t = 0; t < 400; ++t) {
+          int e;
+          std::frexp(a(z, i, t), &e);
+          lo = std::min(lo, e), hi = std::max(hi, e);
+          if (t % 2 == 1) {
+            EXPECT_EQ(a(z, i, t), a(z, i, t - 1));
+          }
+        }
+        EXPECT_LE(lo, -25) << layout;  // 200 draws over 61 octaves reach both ends
+        EXPECT_GE(hi, 26) << layout;
+        EXPECT_GE(lo, -29) << layout;  // [1, 2) x 2^-30 has frexp exponent -29
+        EXPECT_LE(hi, 31) << layout;
+      }
+      for (uint64_t t = 0; t + 1 < 400; t += 2) {
+        for (uint64_t j = 0; j < 5; ++j) {
+          const double ratio = -double(b(z, t + 1, j)) / double(b(z, t, j));
+          EXPECT_NEAR(ratio, 1.0, std::ldexp(1.0, -10) * 1.001) << layout;
+        }
+      }
+    }
+  }
+  EXPECT_THROW(make_operands(GemmProblem{{2, 2, 2, 1}, DType::f16, 1.0f, 0.0f}, 1, 0, OperandFill{{}, {}, true}),
+               std::invalid_argument);
+}
+
 TEST(Reference, MatchesANaiveDoubleLoopWithAlphaBetaAndBatch) {
   GemmProblem p{{5, 6, 7, 3}, DType::bf16, 0.75f, -1.25f};
   auto ops = make_operands(p, 9, 0);

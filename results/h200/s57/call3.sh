@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Session of 2026-12-05 (2), call 3 (issue 48 step 6): qrowdot's quarter-block loop stepping by adds; decoding at
 # M = 1..5, 8 of N 4096, K 14336 hot, each winner timed again with the other lanes value and cold (bench --cold),
-# beside ggml-vulkan's q8_0 / q4_0 cases, same call.
+# beside ggml-vulkan's q8_0 / q4_0 cases, same call. Then (issue 44) the accuracy test of bf16x6 against native f32
+# on uniform and wide-range inputs and the quantized GPU tests (gpu_tests without the validation layer, which this
+# machine lacks), with cuBLAS SGEMM and TF32's errors on the same input sets.
 set -uo pipefail
 source .gpu-kit/activate.sh
 d=/tmp/s57c3
@@ -38,4 +40,11 @@ PY
 cat $d/benches.txt | tee -a $d/summary.txt; cp $d/summary.txt $OUT/
 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $d/ggml.jsonl 2> $d/ggml.log
 cat $d/ggml.jsonl | tee -a $d/summary.txt; cp $d/summary.txt $d/ggml.jsonl $OUT/
+GEMMTUNE_TEST_WITHOUT_VALIDATION=1 build/tests/gpu_tests \
+  --gtest_filter='EmulatedF32*:EveryTypeAndLayout/Quantized*:QuantizedGemm*' > $d/gpu_tests.txt 2>&1
+tail -3 $d/gpu_tests.txt
+cp $d/gpu_tests.txt $OUT/
+python3 scripts/cublas_tf32_anchor.py --shapes 128x96x1024,197x200x544,64x160x4096,4096x4096x4096 --layouts nn \
+  > $d/cublas_accuracy.jsonl 2> $d/cublas_accuracy.log
+cat $d/cublas_accuracy.jsonl; cp $d/cublas_accuracy.jsonl $OUT/
 tar czf $OUT/call.tgz -C $d .
