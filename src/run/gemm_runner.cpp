@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "run/gemm_runner_phases.hpp"
+#include "run/clock_keeper.hpp"
 #include "verify/reference.hpp"
 #include "vk/check.hpp"
 
@@ -94,6 +95,7 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     : device_(device),
       problem_(problem),
       options_(options),
+      keeper_(make_keeper(device, options_, true)),
       operands_(
           (check_problem_fits(problem, device, options.guard, input_copies(problem, options, largest_buffer(device))),
            make_operands(problem, options.seed, options.guard, options.fill))),
@@ -108,6 +110,7 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       staging_(device, std::max({operands_.a_device.size(), operands_.b_device.size(), c_.size(), bias_.size()}),
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true),
       dummy_(device, 16, vk::kStorageBufferUsage, false) {
+  release_clocks();  // the queue is the runner's from here: the uploads
   operation_ = operation_of(problem, operands_.layout);
   push_ = rules::push_constants(operation_, 1);
   copies_ = input_copies(problem, options, largest_buffer(device));

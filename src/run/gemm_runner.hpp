@@ -192,6 +192,9 @@ class GemmRunner {
   /// queue is used, and the device's idle then counts as what the keeper's run left of the warm-up it owed.
   void keep_clocks_up();
   void release_clocks();
+  /// A clock keeper, started when `start`, where the options and the device call for one; else nullptr (and
+  /// keep_clocks off where one cannot be made).
+  static std::unique_ptr<ClockKeeper> make_keeper(const vk::Device& device, RunOptions& options, bool start);
   /// Creates the pipelines of a config; touches no runner state (safe on worker threads once the scratch
   /// buffer is large enough).
   std::unique_ptr<Passes> build_passes(const KernelFamily& family, const Config& config, bool fused) const;
@@ -245,6 +248,11 @@ class GemmRunner {
   /// host computes the reference (the H200 screened the first config of a problem 3.5x slow with the idle
   /// counted from the end of construction instead: results/h200/notes.md, issue 18 step 28).
   std::chrono::steady_clock::time_point device_idle_since_ = std::chrono::steady_clock::now();
+  /// On while the host builds or waits; made and started before the operands and the reference, whose host work
+  /// (about a second for a 58 M-element weight) would otherwise leave the first screening a full warm-up to repay.
+  std::unique_ptr<ClockKeeper> keeper_;
+  std::chrono::steady_clock::time_point keeper_started_ = std::chrono::steady_clock::now();
+  double idle_before_keeper_ns_ = 0.0;
   HostOperands operands_;
   std::vector<double> reference_;
   std::vector<float> last_result_;
@@ -266,9 +274,6 @@ class GemmRunner {
   std::map<std::string, std::unique_ptr<Passes>> precompiled_;
   std::map<std::string, std::exception_ptr> precompile_errors_;
   BuildWorkers* workers_ = nullptr;
-  std::unique_ptr<ClockKeeper> keeper_;  ///< made at the first build or wait it covers
-  std::chrono::steady_clock::time_point keeper_started_;
-  double idle_before_keeper_ns_ = 0.0;
   std::map<std::string, std::vector<uint64_t>> worker_builds_;  ///< configs handed to the workers: their tickets
 };
 

@@ -68,17 +68,24 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   return *passes_.emplace(key, std::move(passes)).first->second;
 }
 
-void GemmRunner::keep_clocks_up() {
-  if (!options_.keep_clocks || device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) return;
-  if (keeper_ && keeper_->running()) return;
+std::unique_ptr<ClockKeeper> GemmRunner::make_keeper(const vk::Device& device, RunOptions& options, bool start) {
+  if (!options.keep_clocks || device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU) return nullptr;
   try {
-    if (!keeper_) keeper_ = std::make_unique<ClockKeeper>(device_, options_.fence_timeout_ns);
+    auto keeper = std::make_unique<ClockKeeper>(device, options.fence_timeout_ns);
+    if (start) keeper->start();
+    return keeper;
   } catch (const vk::VulkanError& e) {
     if (e.result() == VK_ERROR_DEVICE_LOST) throw;
     spdlog::warn("the clocks are not kept up between candidates: {}", e.what());
-    options_.keep_clocks = false;
-    return;
+    options.keep_clocks = false;
+    return nullptr;
   }
+}
+
+void GemmRunner::keep_clocks_up() {
+  if (keeper_ && keeper_->running()) return;
+  if (!keeper_) keeper_ = make_keeper(device_, options_, false);
+  if (!keeper_) return;
   idle_before_keeper_ns_ = device_idle_ns();
   keeper_started_ = std::chrono::steady_clock::now();
   keeper_->start();
