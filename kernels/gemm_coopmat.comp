@@ -56,6 +56,24 @@ uint scaled_code_pair(uint w, f16vec2 scale) {
   const f16vec2 code = unpackFloat2x16(halves) - f16vec2(float16_t(1024.0 + (CODE_BIAS - 8388608.0)));
   return packFloat2x16(code * scale);
 }
+#if defined(A_F16)
+/// Group g of A (8 elements at element 8 g): as stored.
+uvec4 a_group_at(uint g) { return a_vec[g]; }
+float16_t a_at(uint i) { return a_data[i]; }
+/// A's groups of 8 are whole 16-byte vectors.
+bool a_vectors() { return ALIGNED_A; }
+#else
+// f32 activations are rounded to f16 while staging (within the quantized types' f16 bound), so the f16 fragments
+// serve them as ggml's f16 and q8_1 paths do.
+layout(std430, binding = 0) readonly buffer BufA4 { vec4 a_f32x4[]; };
+uvec4 a_group_at(uint g) {
+  const vec4 lo = a_f32x4[2 * g], hi = a_f32x4[2 * g + 1];
+  return uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
+}
+float16_t a_at(uint i) { return float16_t(load_a(i)); }
+/// A's groups of 8 f32 are two whole 16-byte vectors where its rows start on 32 bytes (ALIGNED_A says 16).
+bool a_vectors() { return ALIGNED_A && p.lda % 8 == 0 && p.off_a % 8 == 0 && p.stride_a % 8 == 0; }
+#endif
 #endif
 
 const uint WG_SIZE = SG_M * SG_N * 32;
@@ -123,7 +141,7 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   const bool rows_clamp = row0 + BM <= p.M || !TRANS_A || p.M % 8 == 0;
   const bool cols_clamp = col0 + BN <= p.N || TRANS_B || p.N % 8 == 0;
 #if defined(BLOCK_OPERANDS)
-  fast_steps = ALIGNED_A && rows_clamp;  // B's blocks are decoded group by group on every path
+  fast_steps = a_vectors() && rows_clamp;  // B's blocks are decoded group by group on every path
 #else
   fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
 #endif
@@ -148,7 +166,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     const uint s = (k0 - k_first) / BK;
     const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8;
     [[unroll]] for (uint j = 0; j < A_PER; ++j)
-      reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * a_step] : uvec4(0);
+      reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_group_at(a_first[j] + s * a_step) : uvec4(0);
   } else {
     [[unroll]] for (uint j = 0; j < A_PER; ++j) {
       const uint g = lid + j * WG_SIZE;
@@ -158,13 +176,13 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
       const bool whole = TRANS_A ? (gk < k_end && gr + 8 <= p.M) : (gr < p.M && gk + 8 <= k_end);
       if (g >= A_GROUPS) {
         reg_a[j] = uvec4(0);
-      } else if (ALIGNED_A && whole) {
-        reg_a[j] = a_vec[index_op_a(z, gr, gk) / 8];
+      } else if (a_vectors() && whole) {
+        reg_a[j] = a_group_at(index_op_a(z, gr, gk) / 8);
       } else {
         float16_t v[8];
         [[unroll]] for (uint e = 0; e < 8; ++e) {
           const uint er = TRANS_A ? gr + e : gr, ek = TRANS_A ? gk : gk + e;
-          v[e] = (er < p.M && ek < k_end) ? a_data[index_op_a(z, er, ek)] : float16_t(0);
+          v[e] = (er < p.M && ek < k_end) ? a_at(index_op_a(z, er, ek)) : float16_t(0);
         }
         reg_a[j] = pack8(v);
       }

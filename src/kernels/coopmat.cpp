@@ -1,5 +1,5 @@
 // The cooperative-matrix family: kernels/gemm_coopmat.comp (16 x 16 x 16 f16/bf16 fragments, f32 sums; also built
-// for f16 activations with B in ggml's q8_0 / q4_0 blocks, decoded while staging) and, for 8-bit integers,
+// for f16 or f32 activations with B in ggml's q8_0 / q4_0 blocks, decoded while staging) and, for 8-bit integers,
 // kernels/gemm_coopmat_int.comp (16 x 32 by 32 x 16 fragments, 32-bit wrapping sums), which takes the same tuned
 // constants.
 #include <algorithm>
@@ -17,8 +17,12 @@ namespace {
 // 16-bit inputs, 128 for 8-bit; single-buffered since interior tiles stage from advanced indices; 64 bytes
 // double-buffered next) and 4 subgroups (8 and 16 lost at 4096^3 and 2048^3: issue 21 steps 3-5); split-k only
 // where the tiles alone leave the device idle; square tiles before others of the same area.
+/// The fragments' input type: the problem's, or f16 for weights in blocks (decoded to f16 while staging, with f32
+/// activations rounded to f16 there).
+std::string fragment_type(DType dtype) { return is_quantized(dtype) ? "f16" : std::string(dtype_name(a_dtype(dtype))); }
+
 double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
-  const uint64_t step_bytes = uint64_t(c.get("bk")) * dtype_bytes(p.dtype);
+  const uint64_t step_bytes = uint64_t(c.get("bk")) * (is_quantized(p.dtype) ? 2 : dtype_bytes(p.dtype));
   // Where the device's compute units are known, whole waves decide the tile (96 x 192 and 192 x 128 tiles won
   // mid-size grids by 1.1-1.45x on the H200: notes, issue 43 step 2), so oblong tiles are not held back.
   const bool units_known = d.compute_units > 0;
@@ -48,14 +52,11 @@ KernelFamily make_coopmat() {
     // Integer sums are exact in any order, so only the float kernels are fast mode only.
     if (p.mode == Mode::deterministic && !is_integer(p.dtype))
       return std::string("fast mode only: matrix-unit summation order is the device's");
-    // Weights in blocks (f16 activations) are decoded to f16 while staging: the f16 fragments serve them.
-    if (auto reason = coopmat_unsupported(d, std::string(dtype_name(a_dtype(p.dtype)))))
+    if (auto reason = coopmat_unsupported(d, fragment_type(p.dtype)))
       return "not supported on " + d.name + ": " + *reason;
     return std::nullopt;
   };
-  f.device_unsupported = [](DType t, const vk::DeviceInfo& d) {
-    return coopmat_unsupported(d, std::string(dtype_name(a_dtype(t))));
-  };
+  f.device_unsupported = [](DType t, const vk::DeviceInfo& d) { return coopmat_unsupported(d, fragment_type(t)); };
   f.constraints.push_back({"tile",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
                               const vk::DeviceInfo&) -> std::optional<std::string> {

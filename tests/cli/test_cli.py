@@ -736,7 +736,8 @@ class Devices(unittest.TestCase):
         self.assertIs(d["matrix"]["shader_int8"], True)  # lavapipe has shaderInt8
         # Each matrix-unit family's qualification per input type it has a kernel for, with the reason.
         support = d["kernel_support"]
-        self.assertEqual(sorted(support["coopmat"]), ["bf16", "f16", "f16:q4_0", "f16:q8_0", "i8", "u8", "u8i8"])
+        self.assertEqual(sorted(support["coopmat"]),
+                         ["bf16", "f16", "f16:q4_0", "f16:q8_0", "f32:q4_0", "f32:q8_0", "i8", "u8", "u8i8"])
         self.assertEqual(sorted(support["rowmma"]), ["bf16", "f16"])
         for name, family in support.items():
             for reason in family.values():
