@@ -201,7 +201,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
       const uint byte0 = (first / 32) * BLOCK_BYTES, e0 = first % 32;
       const f16vec2 scale = f16vec2(float16_t(block_scale(byte0)));
 #if defined(B_Q8)
-      const uint w0 = b_word_at(byte0 + 2 + e0) ^ 0x80808080u, w1 = b_word_at(byte0 + 6 + e0) ^ 0x80808080u;
+      const uint w0 = b_word_at(byte0 + 2 + e0) ^ Q8_SIGN_BITS, w1 = b_word_at(byte0 + 6 + e0) ^ Q8_SIGN_BITS;
 #else
       const uint shift = e0 < 16 ? 0 : 4;  // codes 16..31 are the high nibbles of code bytes 0..15
       const uint w0 = (b_word_at(byte0 + 2 + (e0 & 15u)) >> shift) & 0x0f0f0f0fu;

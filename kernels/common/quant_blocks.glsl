@@ -52,13 +52,12 @@ vec4 biased_bytes(uint w) {
               biased_byte(w >> 24));
 }
 #if defined(B_Q8)
-const uint CODE_BIAS_FLIP = 0x80u;  // the sign bit flipped makes an int8 code's byte code + 128
-const float CODE_BIAS = 8388736.0;  // 2^23 + 128
+const uint Q8_SIGN_BITS = 0x80808080u;  // each int8 byte's sign bit: flipped, the byte is code + 128
+const float CODE_BIAS = 8388736.0;      // 2^23 + 128
 /// Four q8_0 codes: the int8 bytes of a word.
-vec4 q8_codes(uint w) { return biased_bytes(w ^ 0x80808080u) - CODE_BIAS; }
+vec4 q8_codes(uint w) { return biased_bytes(w ^ Q8_SIGN_BITS) - CODE_BIAS; }
 #else
-const uint CODE_BIAS_FLIP = 0u;     // a q4_0 nibble is already code + 8
-const float CODE_BIAS = 8388616.0;  // 2^23 + 8
+const float CODE_BIAS = 8388616.0;  // 2^23 + 8: a q4_0 nibble is code + 8
 /// The low nibbles (codes j) or high nibbles (codes j + 16) of a word of q4_0 code bytes j .. j + 3.
 vec4 q4_low_codes(uint w) { return biased_bytes(w & 0x0f0f0f0fu) - CODE_BIAS; }
 vec4 q4_high_codes(uint w) { return biased_bytes((w >> 4) & 0x0f0f0f0fu) - CODE_BIAS; }
@@ -67,7 +66,7 @@ vec4 q4_high_codes(uint w) { return biased_bytes((w >> 4) & 0x0f0f0f0fu) - CODE_
 /// Element e (0..31) of the block starting at byte `byte0`, as a multiple of its scale.
 float block_code(uint byte0, uint e) {
 #if defined(B_Q8)
-  return biased_byte(b_byte(byte0 + 2 + e) ^ CODE_BIAS_FLIP) - CODE_BIAS;
+  return biased_byte(b_byte(byte0 + 2 + e) ^ (Q8_SIGN_BITS & 0xffu)) - CODE_BIAS;
 #else
   const uint packed = b_byte(byte0 + 2 + (e & 15u));
   return biased_byte(e < 16 ? packed & 15u : packed >> 4) - CODE_BIAS;

@@ -12,17 +12,18 @@ namespace gemmtune {
 
 namespace {
 
+/// The input type the fragments hold: the problem's, or f16 for weights in blocks (decoded to f16 while staging,
+/// with f32 activations rounded to f16 there).
+DType fragment_dtype(DType dtype) { return is_quantized(dtype) ? DType::f16 : dtype; }
+std::string fragment_type(DType dtype) { return std::string(dtype_name(a_dtype(fragment_dtype(dtype)))); }
+
 // Screening order, lower first: the winners on the H200 (results/h200/notes.md, issue 5 steps 5 and 10, issue 21
 // steps 5 and 16) are 128x128 tiles, or 64x64 where few tiles cover C, with k steps of 128 bytes a row (BK 64 for
 // 16-bit inputs, 128 for 8-bit; single-buffered since interior tiles stage from advanced indices; 64 bytes
 // double-buffered next) and 4 subgroups (8 and 16 lost at 4096^3 and 2048^3: issue 21 steps 3-5); split-k only
 // where the tiles alone leave the device idle; square tiles before others of the same area.
-/// The fragments' input type: the problem's, or f16 for weights in blocks (decoded to f16 while staging, with f32
-/// activations rounded to f16 there).
-std::string fragment_type(DType dtype) { return is_quantized(dtype) ? "f16" : std::string(dtype_name(a_dtype(dtype))); }
-
 double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
-  const uint64_t step_bytes = uint64_t(c.get("bk")) * (is_quantized(p.dtype) ? 2 : dtype_bytes(p.dtype));
+  const uint64_t step_bytes = uint64_t(c.get("bk")) * dtype_bytes(fragment_dtype(p.dtype));
   // Where the device's compute units are known, whole waves decide the tile (96 x 192 and 192 x 128 tiles won
   // mid-size grids by 1.1-1.45x on the H200: notes, issue 43 step 2), so oblong tiles are not held back.
   const bool units_known = d.compute_units > 0;

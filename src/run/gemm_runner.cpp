@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "run/gemm_runner_phases.hpp"
 #include "run/clock_keeper.hpp"
+#include "run/gemm_runner_phases.hpp"
 #include "verify/reference.hpp"
 #include "vk/check.hpp"
 

@@ -26,11 +26,11 @@ struct SplitMix64 {
     const int v = int(next() >> 56);  // 0..255
     return float((is_a ? a_signed(dtype) : b_signed(dtype)) ? v - 128 : v);
   }
+  double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }  // [0, 1)
   float uniform_nonzero(DType dtype) {
     float v;
     do {
-      double u = double(next() >> 11) * (1.0 / 9007199254740992.0);  // [0, 1)
-      v = float(2.0 * u - 1.0);
+      v = float(2.0 * uniform() - 1.0);
       if (a_dtype(dtype) == DType::f16) v = f16_to_f32(f32_to_f16(v));
       if (dtype == DType::bf16) v = bf16_to_f32(f32_to_bf16(v));
     } while (v == 0.0f);
@@ -70,11 +70,10 @@ void fill_blocks(const ResolvedOperand& op, uint64_t batch, BlockFormat f, Split
 /// OperandFill::wide: op(A) and op(B) of an f32 problem, element by element in op's coordinates.
 void fill_wide(const GemmProblem& problem, const ResolvedGemm& l, SplitMix64& rng, std::vector<float>& a,
                std::vector<float>& b) {
-  auto uniform = [&rng] { return double(rng.next() >> 11) * (1.0 / 9007199254740992.0); };  // [0, 1)
-  auto value = [&] {
+  auto value = [&rng] {
     const double sign = rng.next() >> 63 ? -1.0 : 1.0;
-    const int exponent = int(std::floor(uniform() * 61.0)) - 30;  // -30..30
-    return float(std::ldexp(sign * (1.0 + uniform()), exponent));
+    const int exponent = int(std::floor(rng.uniform() * 61.0)) - 30;  // -30..30
+    return float(std::ldexp(sign * (1.0 + rng.uniform()), exponent));
   };
   const Shape& s = problem.shape;
   const bool ta = problem.layout.trans_a, tb = problem.layout.trans_b;
@@ -92,7 +91,7 @@ void fill_wide(const GemmProblem& problem, const ResolvedGemm& l, SplitMix64& rn
   for (uint64_t z = 0; z < (l.b.stride == 0 ? 1 : s.batch); ++z) {
     for (uint64_t t = 0; t < s.k; ++t) {
       for (uint64_t j = 0; j < s.n; ++j) {
-        const double nudge = std::ldexp(2.0 * uniform() - 1.0, -10);
+        const double nudge = t % 2 == 1 ? std::ldexp(2.0 * rng.uniform() - 1.0, -10) : 0.0;
         b_at(z, t, j) = t % 2 == 1 ? float(-double(b_at(z, t - 1, j)) * (1.0 + nudge)) : value();
       }
     }
