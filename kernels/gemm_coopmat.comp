@@ -56,6 +56,10 @@ uint scaled_code_pair(uint w, f16vec2 scale) {
   const f16vec2 code = unpackFloat2x16(halves) - f16vec2(float16_t(1024.0 + (CODE_BIAS - 8388608.0)));
   return packFloat2x16(code * scale);
 }
+#if defined(B_PLANE)
+// B decoded once by the pre-pass into f16 rows of K (quant_blocks.glsl's plane_index): 16-byte groups, aligned.
+layout(std430, binding = 4) readonly buffer BufPlane8 { uvec4 plane_vec[]; };
+#endif
 #if defined(A_F16)
 /// Group g of A (8 elements at element 8 g): as stored.
 uvec4 a_group_at(uint g) { return a_vec[g]; }
@@ -140,7 +144,9 @@ uint a_first[A_PER], b_first[B_PER];
 void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   const bool rows_clamp = row0 + BM <= p.M || !TRANS_A || p.M % 8 == 0;
   const bool cols_clamp = col0 + BN <= p.N || TRANS_B || p.N % 8 == 0;
-#if defined(BLOCK_OPERANDS)
+#if defined(BLOCK_OPERANDS) && defined(B_PLANE)
+  fast_steps = a_vectors() && rows_clamp && cols_clamp;  // the plane's rows are whole 16-byte groups
+#elif defined(BLOCK_OPERANDS)
   fast_steps = a_vectors() && rows_clamp;  // B's blocks are decoded group by group on every path
 #else
   fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
@@ -156,7 +162,11 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     uint kk, c;
     b_group(lid + j * WG_SIZE, kk, c);
+#if defined(B_PLANE)
+    b_first[j] = plane_index(z, k_begin + kk, min(col0 + c, last_col)) / 8;
+#else
     b_first[j] = index_op_b(z, k_begin + kk, min(col0 + c, last_col)) / 8;
+#endif
   }
 }
 
@@ -188,6 +198,23 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
       }
     }
   }
+#if defined(B_PLANE)
+  // Rows of K a multiple of 32 with k ranges of whole blocks: a group's 8 k are whole.
+  const bool fast_b = fast_steps && k0 + BK <= k_end;
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint kk, c;
+    b_group(g, kk, c);
+    const uint gk = k0 + kk, gc = col0 + c;
+    if (g >= B_GROUPS) {
+      reg_b[j] = uvec4(0);
+    } else if (fast_b) {
+      reg_b[j] = plane_vec[b_first[j] + (k0 - k_first) / 8];
+    } else {
+      reg_b[j] = gk < k_end && gc < p.N ? plane_vec[plane_index(z, gk, gc) / 8] : uvec4(0);
+    }
+  }
+#else
   // Stored N x K with K a multiple of 32 and k ranges of whole blocks: a group's 8 k are whole and in one block.
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
@@ -211,6 +238,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
                        scaled_code_pair(w1 >> 16, scale));
     }
   }
+#endif
 }
 #else
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {

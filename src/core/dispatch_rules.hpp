@@ -124,7 +124,15 @@ struct DispatchRule {
   /// arrivals in a buffer of one uint32 a block (zero before the first run; every run leaves it zero). Otherwise
   /// the reduce pass adds them.
   bool one_pass_split = false;
+  /// A pass before the main one (Prepass): 0 none, 1 B's blocks decoded once into an f16 plane (decode_plane_*).
+  uint32_t prepass = 0;
 };
+
+/// What a DispatchRule's pre-pass does. decode_b: kernels/decode_blocks.comp reads B's blocks once and writes them
+/// as f16 to the scratch buffer (binding 4), element (z, n, k) of op(B) at z x N x K (0 where B is shared) +
+/// n x K + k; the main pass reads B from there instead of decoding it in every tile that stages it. The plane takes
+/// the scratch buffer, so such a rule has one split-k range.
+enum class Prepass : uint32_t { none = 0, decode_b = 1 };
 
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -152,6 +160,13 @@ inline uint64_t arrival_counters(const DispatchRule& rule, const Operation& op) 
 /// The reduce pass (kernels/splitk_reduce.comp): 16 x 16 outputs a workgroup.
 inline std::array<uint64_t, 3> reduce_grid(const Operation& op) {
   return {ceil_div(op.n, 16), ceil_div(op.m, 16), op.batch};
+}
+
+/// The f16 elements of the decoded plane of B, and the pre-pass's grid: 256 invocations a workgroup, 8 elements an
+/// invocation, one z per matrix of B.
+inline uint64_t decode_plane_halves(const Operation& op) { return (op.stride_b != 0 ? op.batch : 1) * op.n * op.k; }
+inline std::array<uint64_t, 3> decode_grid(const Operation& op) {
+  return {ceil_div(op.n * op.k, 8 * 256), 1, op.stride_b != 0 ? op.batch : 1};
 }
 
 /// The push constants of a run (base_* zero: for_each_dispatch sets them).
@@ -196,6 +211,7 @@ struct KernelConfig {
   uint32_t tuned_count = 0;
   uint32_t required_subgroup_size = 0;  ///< pinned with full subgroups where the device can (0: any)
   DispatchRule dispatch;
+  uint32_t prepass_module = 0;  ///< the pre-pass's module, where the rule has one
 };
 
 inline constexpr size_t kMaxPassConstants = 1 + kMaxTunedConstants + kOperationConstants;
@@ -209,12 +225,14 @@ struct Pass {
   std::array<uint64_t, 3> grid{};
 };
 
-/// A run: the passes in order, each after a full barrier on the one before it, with one push-constant block. Six
-/// storage buffers at bindings 0-5: A, B, C, bias (any buffer where there is none), split-k's scratch planes
-/// (`scratch_floats` floats: splits x batch x M x N) and its arrival counters (`arrival_counters` uint32s, zero).
+/// A run: the passes in order (pre-pass, main, reduce; main always, the others where the rule has them), each after
+/// a full barrier on the one before it, with one push-constant block. Six storage buffers at bindings 0-5: A, B, C,
+/// bias (any buffer where there is none), the scratch (`scratch_floats` floats: split-k's planes, splits x batch x
+/// M x N, or the pre-pass's decoded B) and split-k's arrival counters (`arrival_counters` uint32s, zero).
 struct Plan {
-  std::array<Pass, 2> passes{};
+  std::array<Pass, 3> passes{};
   uint32_t pass_count = 0;
+  uint32_t main_pass = 0;  ///< the index of the main pass in `passes`
   GemmPush push{};
   uint64_t scratch_floats = 0;
   uint64_t arrival_counters = 0;
@@ -228,7 +246,15 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
   const bool finishes_in_main = rule.splits == 1 || out.arrival_counters > 0;
   out.scratch_floats = rule.splits > 1 ? uint64_t(rule.splits) * op.batch * op.m * op.n : 0;
   out.push = push_constants(op, rule.splits);
-  Pass& main = out.passes[0];
+  if (rule.prepass == uint32_t(Prepass::decode_b)) {
+    Pass& pre = out.passes[out.pass_count++];
+    pre.module = config.prepass_module;
+    pre.grid = decode_grid(op);
+    for (const SpecConstant& c : operation_constants(op, false, 1)) pre.constants[pre.constant_count++] = c;
+    out.scratch_floats = (decode_plane_halves(op) + 1) / 2;
+  }
+  out.main_pass = out.pass_count;
+  Pass& main = out.passes[out.pass_count++];
   main.module = config.module;
   main.required_subgroup_size = config.required_subgroup_size;
   main.grid = main_grid(rule, op);
@@ -236,7 +262,6 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
   for (uint32_t i = 0; i < config.tuned_count; ++i) main.constants[main.constant_count++] = config.tuned[i];
   for (const SpecConstant& c : operation_constants(op, epilogue && finishes_in_main, rule.splits))
     main.constants[main.constant_count++] = c;
-  out.pass_count = 1;
   if (!finishes_in_main) {
     Pass& reduce = out.passes[out.pass_count++];
     reduce.module = config.reduce_module;

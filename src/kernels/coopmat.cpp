@@ -97,6 +97,8 @@ KernelFamily make_coopmat() {
   f.screening_rank = coopmat_screening_rank;
   f.screening_weight = 3;
   f.matrix_units = true;
+  // Weights in blocks: B decoded once by a pre-pass where many rows of tiles would each decode it while staging.
+  describe_decode_prepass(f, "coopmat_plane");
   return f;
 }
 }  // namespace

@@ -16,6 +16,13 @@ uint32_t Config::get(const std::string& name) const {
   throw std::out_of_range("config has no parameter '" + name + "'");
 }
 
+uint32_t Config::get_or(const std::string& name, uint32_t fallback) const {
+  for (const auto& [key, value] : values) {
+    if (key == name) return value;
+  }
+  return fallback;
+}
+
 SummationOrder ordered_sums(SummationOrder::Kind kind, uint32_t parts, uint32_t splits, const GemmProblem& problem) {
   SummationOrder order;
   order.kind = kind;
@@ -32,6 +39,16 @@ std::span<const uint32_t> KernelFamily::module_for(DType dtype, const vk::Device
     if (!alternative.empty()) return alternative;
   }
   return spirv(dtype);
+}
+
+std::span<const uint32_t> KernelFamily::main_module(const Config& config, DType dtype, const vk::DeviceInfo& device,
+                                                    bool allow_alternative) const {
+  if (decodes_first(config, dtype)) return plane_spirv(dtype);
+  return module_for(dtype, device, allow_alternative);
+}
+
+bool KernelFamily::decodes_first(const Config& config, DType dtype) const {
+  return plane_spirv && dispatch_rule && dispatch_rule(config, dtype).prepass == uint32_t(rules::Prepass::decode_b);
 }
 
 std::string modules_hash(const std::vector<std::span<const uint32_t>>& modules) {
@@ -58,6 +75,10 @@ std::vector<std::span<const uint32_t>> KernelFamily::modules(DType dtype) const 
     if (p.name == "splits")
       for (uint32_t v : p.values) reduces |= v > 1 && (!one_pass_split || reduce_pass_too);
   if (reduces) out.push_back(splitk_reduce_spirv(dtype));
+  if (plane_spirv && !plane_spirv(dtype).empty()) {
+    out.push_back(plane_spirv(dtype));
+    out.push_back(decode_blocks_spirv(dtype));
+  }
   out.push_back(epilogue_spirv());
   return out;
 }
@@ -82,6 +103,7 @@ rules::KernelConfig kernel_config(const KernelFamily& family, const Config& conf
   rules::KernelConfig k;
   k.module = 0;
   k.reduce_module = 1;
+  k.prepass_module = 2;
   k.workgroup_size_id = family.workgroup_size_constant_id;
   k.workgroup_size = family.workgroup_size(config);
   for (const ParamSpec& p : family.params) {
@@ -92,6 +114,38 @@ rules::KernelConfig kernel_config(const KernelFamily& family, const Config& conf
   k.required_subgroup_size = family.required_subgroup_size;
   if (family.dispatch_rule) k.dispatch = family.dispatch_rule(config, dtype);
   return k;
+}
+
+void describe_decode_prepass(KernelFamily& f, const std::string& plane_module) {
+  f.params.push_back({"prepass", kNoSpecConstant, {0, 1}, 0, [](DType d) { return is_quantized(d); }});
+  f.plane_spirv = spirv_modules_named(plane_module);
+  f.constraints.push_back(
+      {"prepass",
+       [](const KernelFamily& family, const Config& c, const GemmProblem& p,
+          const vk::DeviceInfo& d) -> std::optional<std::string> {
+         if (c.get_or("prepass", 0) == 0) return std::nullopt;
+         if (!is_quantized(p.dtype))
+           return "the pre-pass decodes weights in blocks: " + std::string(dtype_name(p.dtype)) + " has none";
+         if (p.mode == Mode::deterministic)
+           return std::string("fast mode only: the decoded plane rounds B to f16, unlike the deterministic model");
+         if (family.splits(c) > 1)
+           return std::string("the decoded plane takes the scratch buffer split-k's planes use");
+         const uint64_t bytes = rules::decode_plane_halves(operation_of(p)) * 2;
+         if (bytes > d.max_storage_buffer_range)
+           return "the decoded plane needs " + std::to_string(bytes) + " B, limit " +
+                  std::to_string(d.max_storage_buffer_range) + " B";
+         return std::nullopt;
+       }});
+  f.dispatch_rule = [rule = f.dispatch_rule](const Config& c, DType d) {
+    rules::DispatchRule r = rule(c, d);
+    r.prepass = c.get_or("prepass", 0);
+    return r;
+  };
+  if (!f.screening_rank) return;
+  f.screening_rank = [rank = f.screening_rank](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
+    const bool decode_once = rules::ceil_div(p.shape.m, c.get("bm")) >= 3;
+    return rank(c, p, d) + (is_quantized(p.dtype) && (c.get_or("prepass", 0) == 1) != decode_once ? 1.0 : 0.0);
+  };
 }
 
 rules::DispatchRule tile_rule(uint32_t bm, uint32_t bn, uint32_t splits) {

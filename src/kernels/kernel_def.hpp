@@ -29,12 +29,17 @@ struct ParamSpec {
   /// A parameter added to a family later: with this value it is left out of config names, so names written
   /// before it existed (tables, rerun lines) still name the same kernel.
   std::optional<uint32_t> unnamed_value = std::nullopt;
+  /// A parameter only some input types have (the decoding pre-pass: weights in blocks): for the others only its
+  /// `unnamed_value` is swept. Unset: every type.
+  std::function<bool(DType)> applies = nullptr;
 };
 
 /// One point of a family's parameter space, values in the order of the family's ParamSpecs.
 struct Config {
   std::vector<std::pair<std::string, uint32_t>> values;
   uint32_t get(const std::string& name) const;  ///< throws std::out_of_range for an unknown name
+  /// The value, or `fallback` where the config has no such parameter (one written before it existed).
+  uint32_t get_or(const std::string& name, uint32_t fallback) const;
 };
 
 struct KernelFamily;
@@ -90,12 +95,20 @@ struct KernelFamily {
   /// The main pass's module per input type (empty where there is none). Unset: the registry gives the family its
   /// name's modules, "<name>_<dtype>" (with_named_modules).
   std::function<std::span<const uint32_t>(DType)> spirv;
+  /// The main pass's module per input type for configs whose dispatch rule has the decoding pre-pass
+  /// (rules::Prepass::decode_b: B read as f16 from the plane the pre-pass wrote). Unset: no such configs.
+  std::function<std::span<const uint32_t>(DType)> plane_spirv;
   /// An alternative module used instead of `spirv` on devices where `alternative_applies` says so (the integer
   /// kernels' packed dot products, where the device has shaderIntegerDotProduct). Unset: none.
   std::function<std::span<const uint32_t>(DType)> alternative_spirv;
   std::function<bool(DType, const vk::DeviceInfo&)> alternative_applies;
   /// The module a pipeline for `dtype` is made from on `device` (`allow_alternative` false: always `spirv`).
   std::span<const uint32_t> module_for(DType dtype, const vk::DeviceInfo& device, bool allow_alternative = true) const;
+  /// The main pass's module of `config`: `plane_spirv` where its rule has the decoding pre-pass, else module_for.
+  std::span<const uint32_t> main_module(const Config& config, DType dtype, const vk::DeviceInfo& device,
+                                        bool allow_alternative = true) const;
+  /// The rule of `config` has the decoding pre-pass.
+  bool decodes_first(const Config& config, DType dtype) const;
   /// Split-k: ranges of k (1 = none; the dispatch rule's). With more than one range the main pass writes raw
   /// sums to scratch planes and the reduce pass (splitk_reduce.comp) adds them and applies the epilogue.
   uint32_t splits(const Config& config) const;
@@ -206,6 +219,14 @@ double tile_fill_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProbl
 double tile_wave_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem,
                       const vk::DeviceInfo& device);
 double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem, uint32_t compute_units);
+
+/// The decoding pre-pass as a tuned parameter of a tile family with a kernel for weights in blocks ("bm" rows a
+/// tile): "prepass" 1 decodes B once into f16 (kernels/decode_blocks.comp) and runs `plane_module`'s kernel on it,
+/// 0 (the name's default) decodes while staging. Only the quantized types sweep it; it needs one split-k range and
+/// fast mode (the plane rounds B to f16, which the deterministic order's host model does not). Where the family
+/// ranks its configs, the pre-pass goes first where B would be decoded in at least three rows of tiles. Call after
+/// the family's dispatch rule and screening rank are set.
+void describe_decode_prepass(KernelFamily& f, const std::string& plane_module);
 
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
 /// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize.

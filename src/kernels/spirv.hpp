@@ -29,6 +29,8 @@ std::function<std::span<const uint32_t>(DType)> spirv_modules_named(std::string 
 
 /// The split-k reduce pass: f32 planes with the epilogue, or int32 planes for 8-bit integer inputs.
 std::span<const uint32_t> splitk_reduce_spirv(DType dtype);
+/// The decoding pre-pass of weights in blocks (kernels/decode_blocks.comp; empty for the other types).
+std::span<const uint32_t> decode_blocks_spirv(DType dtype);
 /// The unfused epilogue pass (bias and activation over C), which verification compares the fused one with.
 std::span<const uint32_t> epilogue_spirv();
 /// Compares C with its expected image on the device (kernels/check_result.comp; src/run/device_check.hpp).

@@ -45,7 +45,8 @@ std::string braced(const std::string& inner) { return std::string("{").append(in
 
 std::string rule_source(const rules::DispatchRule& r) {
   return braced(numbers({r.columns, r.columns_unaligned_b, r.rows, r.splits}) +
-                (r.splits_along_x ? ", true" : ", false") + (r.one_pass_split ? ", true" : ", false"));
+                (r.splits_along_x ? ", true" : ", false") + (r.one_pass_split ? ", true, " : ", false, ") +
+                std::to_string(r.prepass));
 }
 
 std::string kernel_source(const rules::KernelConfig& k) {
@@ -54,7 +55,7 @@ std::string kernel_source(const rules::KernelConfig& k) {
     tuned.append(i ? ", " : "").append(braced(numbers({k.tuned[i].id, k.tuned[i].value})));
   return braced(numbers({k.module, k.reduce_module, k.workgroup_size_id, k.workgroup_size}) + ", " +
                 braced(braced(tuned)) + ", " + numbers({k.tuned_count, k.required_subgroup_size}) + ", " +
-                rule_source(k.dispatch));
+                rule_source(k.dispatch) + ", " + std::to_string(k.prepass_module));
 }
 
 /// The kit's modules, each once, by hash.
@@ -164,6 +165,7 @@ std::vector<std::pair<std::string, std::string>> export_kit_files(
   for (ExportedConfig& c : configs) {
     c.kernel.config.module = modules.add(c.kernel.main);
     c.kernel.config.reduce_module = modules.add(c.kernel.reduce);
+    if (!c.kernel.prepass.words.empty()) c.kernel.config.prepass_module = modules.add(c.kernel.prepass);
     if (!c.kernel.alternative.words.empty()) c.alternative = int(modules.add(c.kernel.alternative));
   }
 

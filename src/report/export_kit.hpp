@@ -22,8 +22,9 @@ struct KitModule {
 /// What a kit needs of one config, from its kernel family (the CLI asks the families).
 struct KitKernel {
   std::string variant;
-  rules::KernelConfig config;  ///< its module 0 is `main`, its reduce module 1 `reduce`
+  rules::KernelConfig config;  ///< its module 0 is `main`, its reduce module 1 `reduce`, its pre-pass module 2
   KitModule main, reduce;
+  KitModule prepass;        ///< the decoding pre-pass of weights in blocks, where the config has one (empty: none)
   KitModule alternative;    ///< the packed-dot module of the 8-bit types (empty: none)
   std::string kernel_hash;  ///< the family's today: an entry tuned with another is stale
 };

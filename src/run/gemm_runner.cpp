@@ -188,7 +188,7 @@ void GemmRunner::bind_passes(const KernelFamily& family, const Config& config, c
       arrivals_owner_ = name;
     }
   }
-  for (auto* pipeline : {passes.main.get(), passes.reduce.get()}) {
+  for (auto* pipeline : {passes.prepass.get(), passes.main.get(), passes.reduce.get()}) {
     if (pipeline) pipeline->bind(bindings());
   }
 }
@@ -222,6 +222,10 @@ void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t 
     const uint64_t copy = next_copy_++ % copies_;
     push.off_a = uint32_t(push_.off_a + copy * a_copy_);
     push.off_b = uint32_t(push_.off_b + copy * b_copy_);
+    if (passes.prepass) {
+      record_grid(cmd, *passes.prepass, passes.prepass_grid, push);
+      vk::record_compute_barrier(cmd);
+    }
     record_grid(cmd, *passes.main, passes.grid, push);
     if (passes.reduce) {
       vk::record_compute_barrier(cmd);

@@ -180,7 +180,7 @@ class GemmRunner {
     std::vector<vk::SpecConstant> constants;
     uint32_t required_subgroup_size = 0;
   };
-  std::vector<PassRecipe> pass_recipes(const KernelFamily& family, const rules::Plan& plan) const;
+  std::vector<PassRecipe> pass_recipes(const KernelFamily& family, const Config& config, const rules::Plan& plan) const;
   /// Hands a config's pipelines to the build workers (its split-k buffers are made first: their sizes go along).
   void submit_builds(const KernelFamily& family, const Config& config);
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);

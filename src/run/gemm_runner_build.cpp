@@ -163,7 +163,7 @@ void GemmRunner::submit_builds(const KernelFamily& family, const Config& config)
                                          scratch_ ? scratch_->size() : dummy_.size(),
                                          arrivals_ ? arrivals_->size() : dummy_.size()};
   std::vector<uint64_t>& tickets = worker_builds_[family.config_name(config, problem_.dtype)];
-  for (PassRecipe& recipe : pass_recipes(family, plan)) {
+  for (PassRecipe& recipe : pass_recipes(family, config, plan)) {
     BuildRequest request;
     request.spirv = recipe.spirv;
     request.constants = std::move(recipe.constants);
@@ -222,34 +222,41 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   // The plan a kit of `gemmtune export --format kit` makes for the same config (src/core/dispatch_rules.hpp).
   const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, fused);
   passes->splits = family.splits(config);
-  passes->grid = family.grid_override ? family.grid_override(config, problem_) : plan.passes[0].grid;
+  const uint32_t main = plan.main_pass;
+  passes->grid = family.grid_override ? family.grid_override(config, problem_) : plan.passes[main].grid;
   passes->k_split = plan.push.k_split;
   passes->arrival_counters = plan.arrival_counters;
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<PassRecipe> recipes = pass_recipes(family, plan);
-  passes->main = std::make_unique<vk::ComputePipeline>(device_, recipes[0].spirv, recipes[0].constants, bindings(),
-                                                       uint32_t(sizeof(GemmPush)), recipes[0].required_subgroup_size);
-  if (recipes.size() > 1) {
-    passes->reduce =
-        std::make_unique<vk::ComputePipeline>(device_, recipes[1].spirv, recipes[1].constants, bindings(),
-                                              uint32_t(sizeof(GemmPush)), recipes[1].required_subgroup_size);
-    passes->reduce_grid = plan.passes[1].grid;
+  const std::vector<PassRecipe> recipes = pass_recipes(family, config, plan);
+  auto pipeline = [&](uint32_t p) {
+    return std::make_unique<vk::ComputePipeline>(device_, recipes[p].spirv, recipes[p].constants, bindings(),
+                                                 uint32_t(sizeof(GemmPush)), recipes[p].required_subgroup_size);
+  };
+  passes->main = pipeline(main);
+  if (main > 0) {
+    passes->prepass = pipeline(0);
+    passes->prepass_grid = plan.passes[0].grid;
+  }
+  if (plan.pass_count > main + 1) {
+    passes->reduce = pipeline(main + 1);
+    passes->reduce_grid = plan.passes[main + 1].grid;
   }
   passes->compile_ms = ms_since(start);
   return passes;
 }
 
-std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily& family,
+std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily& family, const Config& config,
                                                              const rules::Plan& plan) const {
-  const std::array<std::span<const uint32_t>, 2> modules{
-      family.module_for(problem_.dtype, device_.info(), options_.alternative_kernels),
-      splitk_reduce_spirv(problem_.dtype)};
+  // Indexed as kernel_config numbers them: the main pass, the reduce pass, the decoding pre-pass.
+  const std::array<std::span<const uint32_t>, 3> modules{
+      family.main_module(config, problem_.dtype, device_.info(), options_.alternative_kernels),
+      splitk_reduce_spirv(problem_.dtype), decode_blocks_spirv(problem_.dtype)};
   std::vector<PassRecipe> out;
-  for (uint32_t p = 0; p < plan.pass_count && p < 2; ++p) {
+  for (uint32_t p = 0; p < plan.pass_count; ++p) {
     const rules::Pass& pass = plan.passes[p];
-    // Only the main pass pins a subgroup size (the reduce pass is subgroup-agnostic).
+    // Only the main pass pins a subgroup size (the others are subgroup-agnostic).
     out.push_back({modules.at(pass.module), pass_constants(pass),
-                   p == 0 ? vk::subgroup_size_to_pin(device_.info(), pass.required_subgroup_size) : 0u});
+                   p == plan.main_pass ? vk::subgroup_size_to_pin(device_.info(), pass.required_subgroup_size) : 0u});
   }
   return out;
 }

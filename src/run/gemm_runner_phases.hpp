@@ -15,9 +15,11 @@ constexpr double kScreenWarmupCapNs = 1e9;
 
 struct GemmRunner::Passes {
   std::unique_ptr<vk::ComputePipeline> main;
-  std::unique_ptr<vk::ComputePipeline> reduce;  ///< split-k only
+  std::unique_ptr<vk::ComputePipeline> reduce;   ///< split-k only
+  std::unique_ptr<vk::ComputePipeline> prepass;  ///< B decoded once before the main pass (rules::Prepass)
   std::array<uint64_t, 3> grid{};
   std::array<uint64_t, 3> reduce_grid{};
+  std::array<uint64_t, 3> prepass_grid{};
   uint32_t splits = 1;
   uint64_t k_split = 0;
   uint64_t arrival_counters = 0;  ///< split-k finished in the main pass: its counters (binding 5)

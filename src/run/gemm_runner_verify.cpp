@@ -62,6 +62,10 @@ const GemmRunner::Passes* GemmRunner::checked_passes(const KernelFamily& family,
     for (const vk::PipelineStatistic& s : passes->reduce->statistics())
       m.pipeline_statistics.emplace_back("reduce: " + s.name, s.value);
   }
+  if (passes->prepass) {
+    for (const vk::PipelineStatistic& s : passes->prepass->statistics())
+      m.pipeline_statistics.emplace_back("prepass: " + s.name, s.value);
+  }
   bind_passes(family, config, *passes);
   const auto start = std::chrono::steady_clock::now();
   const bool ok = (screening && passed_on_device(family, *passes, m)) || verified(family, config, *passes, m);

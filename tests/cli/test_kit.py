@@ -4,7 +4,8 @@ downstream example (tests/kit_example: its own CMake project, the kit, Vulkan he
 against it and run over every entry and a set of nearest-shape problems, each verified against Eigen; its choices
 equal `gemmtune lookup`'s; a table tuned into another config changes what the kit dispatches; a device other than
 the tuned one is reported; bad input is one line and writes nothing. Weights in ggml's q8_0 and q4_0 blocks run
-too: the example writes its own blocks, as a downstream engine holds them."""
+too: the example writes its own blocks, as a downstream engine holds them, and a config that decodes them in a
+pre-pass first runs its two passes."""
 import json
 import os
 import re
@@ -59,6 +60,8 @@ class Kit(unittest.TestCase):
         tune(cls.table, "32x64x96", "nt", "i8")
         tune(cls.table, "3x64x256", "nt", "f16:q4_0", "qrowdot")
         tune(cls.table, "40x24x128", "tt", "f32:q8_0")
+        # B decoded once by a pre-pass before the tiled kernel: a plan of two passes from a quantized entry.
+        tune(cls.table, "72x40x128", "nt", "f16:q8_0", "tiled", "tiled_*_prepass1")
         cls.kit, cls.output = cls.build_and_run("k1", cls.table)
 
     @classmethod
@@ -94,6 +97,8 @@ class Kit(unittest.TestCase):
         self.assertEqual(lines[(3, 64, 256, "f16:q4_0", "nt")][7].split("_")[:2], ["qrowdot", "f16q4"])
         default = lines[(4, 40, 64, "f32:q4_0", "nt")]
         self.assertEqual((default[6], default[7]), ("default", "tiled_f32q4_bm64_bn64_bk16_tm4_tn4"))
+        decoded = lines[(72, 40, 128, "f16:q8_0", "nt")]
+        self.assertEqual((decoded[7].endswith("_prepass1"), decoded[8], decoded[12]), (True, "2", "ok"), decoded[0])
         # The table's splits show in the plans: a reduce pass, and a k split finished in one pass.
         self.assertTrue(any(m[8] == "2" for m in lines.values()), self.output.stdout)
         self.assertTrue(any("splits" in m[7] and m[8] == "1" and "splits1" not in m[7] for m in lines.values()),

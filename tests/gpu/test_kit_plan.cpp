@@ -1,8 +1,8 @@
 // What a kit dispatches is what gemmtune's runner ran: rules::plan recorded by the kit's Vulkan helper
 // (src/kit/gemm_kit_vulkan.hpp, copied into every kit), on gemmtune's own operands, gives C bit for bit as the runner
 // does. Families with each kind of pass: tiled and splitk (its reduce pass) in deterministic mode, warptile split in
-// one pass and through the reduce pass, fewrows with its aligned-unit columns and a one-pass split, rowdot; with beta,
-// bias and an activation, offsets and batches.
+// one pass and through the reduce pass, fewrows with its aligned-unit columns and a one-pass split, rowdot, tiled with
+// the decoding pre-pass of weights in blocks; with beta, bias and an activation, offsets and batches.
 #include <cstring>
 
 #include "gpu/lavapipe_env.hpp"
@@ -35,8 +35,8 @@ std::vector<float> kit_result(const vk::Device& device, const KernelFamily& fami
   const RunOptions options;
   const HostOperands ops = make_operands(p, options.seed, options.guard);
   const rules::Plan plan = rules::plan(kernel_config(family, config, p.dtype), operation_of(p, ops.layout));
-  const std::span<const uint32_t> modules[2] = {family.module_for(p.dtype, device.info()),
-                                                splitk_reduce_spirv(p.dtype)};
+  const std::span<const uint32_t> modules[3] = {family.main_module(config, p.dtype, device.info()),
+                                                splitk_reduce_spirv(p.dtype), decode_blocks_spirv(p.dtype)};
   auto buffer = [&](const void* data, size_t bytes) {
     vk::Buffer b(device, std::max<size_t>(bytes, 16), kStorage, true);
     std::memset(b.mapped(), 0, size_t(b.size()));
@@ -50,7 +50,7 @@ std::vector<float> kit_result(const vk::Device& device, const KernelFamily& fami
   const vk::DeviceInfo& info = device.info();
   const kit::SubgroupControl subgroups{info.matrix.subgroup_size_control && info.matrix.full_subgroups,
                                        info.matrix.min_subgroup_size, info.matrix.max_subgroup_size};
-  kit::PassPipeline pipelines[2];
+  kit::PassPipeline pipelines[3];
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
     const std::span<const uint32_t> m = modules[plan.passes[i].module];
     EXPECT_EQ(
@@ -115,7 +115,10 @@ TEST_F(KitPlan, TheKitsRecordingOfAPlanGivesTheRunnersBits) {
       {&family_named("fewrows"), Config{{{"cols", 8}, {"slices", 8}, {"unroll", 4}, {"vec", 4}, {"splits", 4}}},
        kit_problem({3, 77, 1000, 1}, DType::f32, nn, true, det)},
       {&family_named("rowdot"), Config{{{"wg", 64}, {"rows", 2}, {"unroll", 1}, {"splits", 2}}},
-       kit_problem({2, 50, 600, 1}, DType::bf16, nt, false, det)}};
+       kit_problem({2, 50, 600, 1}, DType::bf16, nt, false, det)},
+      // Weights in blocks decoded once by the pre-pass, a batch of two.
+      {&family_named("tiled"), Config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}}},
+       kit_problem({40, 70, 320, 2}, DType::f16_q4_0, nt, true, fast)}};
   for (const Case& cs : cases) {
     ASSERT_NE(cs.family, nullptr);
     const std::string name = cs.family->config_name(cs.config, cs.problem.dtype) + " " + cs.problem.layout.name();

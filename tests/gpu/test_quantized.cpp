@@ -71,8 +71,14 @@ TEST_P(Quantized, PromptSizedProductsVerifyInTheTiledKernels) {
   const Shape s = trans_a ? Shape{64, 17, 160, 2} : Shape{37, 72, 256, 1};
   {
     const GemmProblem p = quantized_problem(s, dtype, trans_a);
-    verify_some(family_named("tiled"), p, which += 11);
+    verify_some(family_named("tiled"), p, which += 11, {}, "prepass", 0);
     verify_some(family_named("splitk"), p, which += 7);
+    // B decoded once by the pre-pass: as stored, and with padded rows, an offset and one weight for every product.
+    GemmProblem placed = p;
+    placed.b.ld = s.k + 32;
+    placed.b.offset = 64;
+    if (s.batch > 1) placed.b.batch_stride = 0;
+    for (const GemmProblem& q : {p, placed}) verify_some(family_named("tiled"), q, which += 13, {}, "prepass", 1);
     // The matrix units (f32 activations rounded to f16 while staging) where the device has f16 cooperative
     // matrices (the H200; not lavapipe, where the refusal must say why).
     const KernelFamily& coopmat = family_named("coopmat");
@@ -80,11 +86,13 @@ TEST_P(Quantized, PromptSizedProductsVerifyInTheTiledKernels) {
     if (!space.not_applicable.empty()) {
       EXPECT_NE(space.not_applicable[0].reason.find("not supported on"), std::string::npos);
     } else {
-      verify_some(coopmat, p, which += 5);
-      verify_some(coopmat, p, which += 9);
+      verify_some(coopmat, p, which += 5, {}, "prepass", 0);
+      verify_some(coopmat, p, which += 9, {}, "prepass", 0);
+      for (const GemmProblem& q : {p, placed}) verify_some(coopmat, q, which += 7, {}, "prepass", 1);
       GemmProblem padded = p;  // A's rows 16 bytes apart from 32-byte alignment in f32: the checked staging path
       padded.a.ld = (trans_a ? s.m : s.k) + 4;
-      verify_some(coopmat, padded, which += 3);
+      verify_some(coopmat, padded, which += 3, {}, "prepass", 0);
+      verify_some(coopmat, padded, which += 4, {}, "prepass", 1);
     }
   }
 }

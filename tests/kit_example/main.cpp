@@ -287,7 +287,7 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
   const std::vector<double> bv = weights.empty() ? fill(rng, pr.dtype, pr.k * pr.n, false, b.mapped)
                                                  : fill_blocks(rng, weights == "q8_0", pr.k * pr.n, b.mapped);
 
-  kit::kit::PassPipeline pipelines[2];
+  kit::kit::PassPipeline pipelines[3];
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
     const kit::KitModule& m = kit::kModules[plan.passes[i].module];
     const VkResult r =
@@ -338,11 +338,11 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
   const double error = integer ? worst : worst / scale;
   const double bound = integer ? 0.0 : pr.dtype == "f32" ? 1e-5 : pr.dtype == "bf16" ? 8e-3 : 2e-3;
   const bool ok = error <= bound;
+  const auto& main_grid = plan.passes[plan.main_pass].grid;
   std::printf("%s: %s %s, %u pass%s, grid %llux%llux%llu, error %.3g / %.3g: %s\n", name.c_str(),
               std::string(kp.choice.rule).c_str(), kp.choice.config.c_str(), plan.pass_count,
-              plan.pass_count > 1 ? "es" : "", (unsigned long long)plan.passes[0].grid[0],
-              (unsigned long long)plan.passes[0].grid[1], (unsigned long long)plan.passes[0].grid[2], error, bound,
-              ok ? "ok" : "FAILED");
+              plan.pass_count > 1 ? "es" : "", (unsigned long long)main_grid[0], (unsigned long long)main_grid[1],
+              (unsigned long long)main_grid[2], error, bound, ok ? "ok" : "FAILED");
   for (kit::kit::PassPipeline& p : pipelines) kit::kit::destroy_pass_pipeline(c.device, c.fns, p);
   for (Buffer* buf : {&a, &b, &out, &bias, &scratch, &arrivals}) free_buffer(c, *buf);
   return ok;

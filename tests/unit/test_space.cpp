@@ -28,7 +28,7 @@ vk::DeviceInfo fake_device(uint32_t shared, uint32_t invocations, uint32_t max_g
 
 TEST(TiledFamily, DeclaresTheDocumentedSpace) {
   const KernelFamily& f = family_named("tiled");
-  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4);
+  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4 * 2);  // "prepass" (0, 1) for weights in blocks
   Config c{{{"bm", 64}, {"bn", 128}, {"bk", 16}, {"tm", 4}, {"tn", 8}}};
   EXPECT_EQ(f.workgroup_size(c), 16u * 16);
   EXPECT_EQ(f.shared_bytes(c, DType::f32), 16u * (64 + 128) * 4);  // two unpadded k-major tiles
@@ -591,7 +591,8 @@ TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
   EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"gemv": {}}})").find("variants.gemv: unknown variant"),
             std::string::npos);
   const std::string param = space_error(R"({"space_version": 1, "variants": {"tiled": {"bq": [8]}}})");
-  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn)"), std::string::npos)
+  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn, prepass)"),
+            std::string::npos)
       << param;
   const std::string value = space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [48]}}})");
   EXPECT_NE(value.find("variants.tiled.bm: 48 is not supported (supported: 32, 64, 128)"), std::string::npos) << value;
@@ -912,5 +913,84 @@ TEST(Bf16x6Space, F32FastModeOnlyWithinRegistersAndSharedMemory) {
   EXPECT_FALSE(f.device_unsupported(DType::f32, matrix_device()));
   EXPECT_TRUE(f.device_unsupported(DType::f32, d));
 }
+TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMainPass) {
+  const vk::DeviceInfo d = matrix_device();
+  for (const char* name : {"tiled", "coopmat"}) {
+    const KernelFamily& f = family_named(name);
+    GemmProblem dense;
+    dense.shape = Shape{512, 256, 1024, 1};
+    dense.dtype = DType::f16;
+    dense.layout = Layout{false, true};
+    for (const Candidate& c : build_search_space({&f}, dense, d).candidates)
+      EXPECT_EQ(c.config.get("prepass"), 0u) << c.name;
+    GemmProblem q = dense;
+    q.dtype = DType::f16_q4_0;
+    std::set<uint32_t> seen;
+    for (const Candidate& c : build_search_space({&f}, q, d).candidates) seen.insert(c.config.get("prepass"));
+    EXPECT_EQ(seen, (std::set<uint32_t>{0, 1})) << name;
+  }
+  // The plan: pre-pass, main pass; B's plane in the scratch, one matrix where the batch shares B.
+  const KernelFamily& tiled = family_named("tiled");
+  Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}}};
+  EXPECT_EQ(tiled.config_name(c, DType::f32_q8_0), "tiled_f32q8_bm64_bn64_bk16_tm4_tn4_prepass1");
+  EXPECT_TRUE(tiled.decodes_first(c, DType::f32_q8_0));
+  rules::Operation op = rules::packed(100, 300, 4096, false, true, 4, 3);
+  rules::Plan plan = rules::plan(kernel_config(tiled, c, DType::f32_q8_0), op);
+  ASSERT_EQ(plan.pass_count, 2u);
+  EXPECT_EQ(plan.main_pass, 1u);
+  EXPECT_EQ(plan.passes[0].module, 2u);
+  EXPECT_EQ(plan.passes[1].module, 0u);
+  EXPECT_EQ(plan.passes[0].grid, (std::array<uint64_t, 3>{300 * 4096 / 2048, 1, 3}));
+  EXPECT_EQ(plan.passes[1].grid, (std::array<uint64_t, 3>{5, 2, 3}));
+  EXPECT_EQ(plan.scratch_floats, 3u * 300 * 4096 / 2);
+  op.stride_b = 0;
+  plan = rules::plan(kernel_config(tiled, c, DType::f32_q8_0), op);
+  EXPECT_EQ(plan.passes[0].grid[2], 1u);
+  EXPECT_EQ(plan.scratch_floats, 300u * 4096 / 2);
+  c.values.back().second = 0;
+  EXPECT_EQ(rules::plan(kernel_config(tiled, c, DType::f32_q8_0), op).pass_count, 1u);
+  // Refused with a reason: split-k (the plane takes the scratch) and deterministic mode (B rounded to f16).
+  const KernelFamily& coopmat = family_named("coopmat");
+  GemmProblem q;
+  q.shape = Shape{512, 256, 1024, 1};
+  q.dtype = DType::f16_q8_0;
+  q.layout = Layout{false, true};
+  Config split{
+      {{"bm", 128}, {"bn", 128}, {"bk", 64}, {"sgm", 2}, {"sgn", 2}, {"splits", 2}, {"stages", 1}, {"prepass", 1}}};
+  std::optional<std::string> why;
+  for (const Constraint& k : coopmat.constraints)
+    if (k.code == "prepass") why = k.check(coopmat, split, q, d);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("scratch"), std::string::npos) << *why;
+  q.mode = Mode::deterministic;
+  c.values.back().second = 1;
+  for (const Constraint& k : tiled.constraints)
+    if (k.code == "prepass") why = k.check(tiled, c, q, d);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("fast mode only"), std::string::npos) << *why;
+}
+
+TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) {
+  const KernelFamily& coopmat = family_named("coopmat");
+  const vk::DeviceInfo d = matrix_device();
+  auto rank = [&](uint64_t m, uint32_t prepass) {
+    GemmProblem q;
+    q.shape = Shape{m, 4096, 14336, 1};
+    q.dtype = DType::f16_q4_0;
+    q.layout = Layout{false, true};
+    Config c{{{"bm", 128},
+              {"bn", 128},
+              {"bk", 64},
+              {"sgm", 2},
+              {"sgn", 2},
+              {"splits", 1},
+              {"stages", 1},
+              {"prepass", prepass}}};
+    return coopmat.screening_rank(c, q, d);
+  };
+  EXPECT_LT(rank(512, 1), rank(512, 0));
+  EXPECT_LT(rank(128, 0), rank(128, 1));
+}
+
 }  // namespace
 }  // namespace gemmtune
