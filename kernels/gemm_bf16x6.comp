@@ -10,7 +10,9 @@
 // into kernels/prebuilt/ (scripts/regen-prebuilt.sh).
 //
 // Tiles, subgroups, staging and the output path are gemm_coopmat.comp's, with three part tiles per operand in shared
-// memory and groups of 8 f32 elements loaded as two 16-byte vectors where rows are aligned.
+// memory and groups of 8 f32 elements loaded as two 16-byte vectors where rows are aligned. Built with SPLIT_PLANES
+// (prebuilt bf16x6_planes_f32) it splits nothing: the pre-pass split_planes.comp has written every element's parts
+// once, and the staging copies them into the part tiles.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
@@ -39,6 +41,17 @@ layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
 layout(std430, binding = 0) readonly buffer BufA4 { uvec4 a_vec[]; };
 layout(std430, binding = 1) readonly buffer BufB4 { uvec4 b_vec[]; };
 #include "common/gemm_common.glsl"
+#if defined(SPLIT_PLANES)
+// The parts split once by the pre-pass (split_planes.comp; rules::Prepass::split_ab): rows of op(A) and of op(B)^T,
+// each group of 8 as three 16-byte vectors (hi, mid, lo). Staged as A stored M x K and B stored N x K whatever the
+// operands' layouts, always aligned; K is rounded up to whole groups with zeros.
+layout(std430, binding = 4) readonly buffer BufParts { uvec4 part_groups[]; };
+#define A_T false
+#define B_T true
+#else
+#define A_T TRANS_A
+#define B_T TRANS_B
+#endif
 
 const uint WG_SIZE = SG_M * SG_N * 32;
 const uint WM = BM / SG_M;
@@ -48,8 +61,8 @@ const uint FN = WN / 16;
 
 // Part tiles sit in shared memory as the operands sit in their buffers (gemm_coopmat.comp), 16-bit elements in rows
 // padded by 8; each stage holds the hi, mid and lo tiles of A, then those of B.
-const uint A_RUN = TRANS_A ? BM : BK;
-const uint B_RUN = TRANS_B ? BK : BN;
+const uint A_RUN = A_T ? BM : BK;
+const uint B_RUN = B_T ? BK : BN;
 const uint A_STRIDE = A_RUN + 8;
 const uint B_STRIDE = B_RUN + 8;
 const uint A_TILE = (BM * BK + 8 * (BM + BK)) / 8;  // uvec4s per part tile
@@ -66,18 +79,23 @@ const uint A_GROUPS = BM * BK / 8;
 const uint B_GROUPS = BK * BN / 8;
 const uint A_PER = (A_GROUPS + WG_SIZE - 1) / WG_SIZE;
 const uint B_PER = (B_GROUPS + WG_SIZE - 1) / WG_SIZE;
+#if defined(SPLIT_PLANES)
+uvec4 reg_a[A_PER][3];  // the group's parts, as the pre-pass wrote them
+uvec4 reg_b[B_PER][3];
+#else
 uvec4 reg_a[A_PER][2];
 uvec4 reg_b[B_PER][2];
+#endif
 
 #include "common/bf16_split.glsl"
 
 void a_group(uint g, out uint r, out uint kk) {
   const uint along = (g % (A_RUN / 8)) * 8, across = g / (A_RUN / 8);
-  if (TRANS_A) { r = along; kk = across; } else { r = across; kk = along; }
+  if (A_T) { r = along; kk = across; } else { r = across; kk = along; }
 }
 void b_group(uint g, out uint kk, out uint c) {
   const uint along = (g % (B_RUN / 8)) * 8, across = g / (B_RUN / 8);
-  if (TRANS_B) { kk = along; c = across; } else { kk = across; c = along; }
+  if (B_T) { kk = along; c = across; } else { kk = across; c = along; }
 }
 uint a_slot(uint g) { return (g / (A_RUN / 8)) * (A_STRIDE / 8) + g % (A_RUN / 8); }
 uint b_slot(uint g) { return (g / (B_RUN / 8)) * (B_STRIDE / 8) + g % (B_RUN / 8); }
@@ -88,12 +106,69 @@ bool fast_steps;
 uint k_first;
 uint a_first[A_PER], b_first[B_PER];
 
+#if defined(SPLIT_PLANES)
+// Every tile stages from indices advanced by a constant: rows past M (columns past N) read the last real one, whose
+// products reach only C's unstored rows (columns); groups from K on are zero in the parts, past the last group of a
+// row they would be the next row's, so the k tail checks its groups.
 void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
-  const bool rows_clamp = row0 + BM <= p.M || !TRANS_A || p.M % 8 == 0;
-  const bool cols_clamp = col0 + BN <= p.N || TRANS_B || p.N % 8 == 0;
+  const uint k8 = (p.K + 7) / 8, rows = p.M + p.N;
+  k_first = k_begin;
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    uint r, kk;
+    a_group(lid + j * WG_SIZE, r, kk);
+    a_first[j] = 3 * ((z * rows + min(row0 + r, p.M - 1)) * k8 + (k_begin + kk) / 8);
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    uint kk, c;
+    b_group(lid + j * WG_SIZE, kk, c);
+    b_first[j] = 3 * ((z * rows + p.M + min(col0 + c, p.N - 1)) * k8 + (k_begin + kk) / 8);
+  }
+}
+
+void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
+  const bool whole = k0 + BK <= k_end;  // uniform across the workgroup
+  const uint s = 3 * ((k0 - k_first) / 8);
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint r, kk;
+    a_group(g, r, kk);
+    const bool live = g < A_GROUPS && (whole || k0 + kk < k_end);
+    [[unroll]] for (uint part = 0; part < 3; ++part)
+      reg_a[j][part] = live ? part_groups[a_first[j] + s + part] : uvec4(0);
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint kk, c;
+    b_group(g, kk, c);
+    const bool live = g < B_GROUPS && (whole || k0 + kk < k_end);
+    [[unroll]] for (uint part = 0; part < 3; ++part)
+      reg_b[j][part] = live ? part_groups[b_first[j] + s + part] : uvec4(0);
+  }
+}
+
+void store_step(uint lid, uint stage) {
+  [[unroll]] for (uint j = 0; j < A_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    if (g < A_GROUPS) {
+      const uint base = stage * PARTS * A_TILE + a_slot(g);
+      [[unroll]] for (uint part = 0; part < 3; ++part) smem[base + part * A_TILE] = reg_a[j][part];
+    }
+  }
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    if (g < B_GROUPS) {
+      const uint base = B_BASE + stage * PARTS * B_TILE + b_slot(g);
+      [[unroll]] for (uint part = 0; part < 3; ++part) smem[base + part * B_TILE] = reg_b[j][part];
+    }
+  }
+}
+#else
+void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
+  const bool rows_clamp = row0 + BM <= p.M || !A_T || p.M % 8 == 0;
+  const bool cols_clamp = col0 + BN <= p.N || B_T || p.N % 8 == 0;
   fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
-  const uint last_row = TRANS_A ? max(p.M, 8u) - 8 : p.M - 1;
-  const uint last_col = TRANS_B ? p.N - 1 : max(p.N, 8u) - 8;
+  const uint last_row = A_T ? max(p.M, 8u) - 8 : p.M - 1;
+  const uint last_col = B_T ? p.N - 1 : max(p.N, 8u) - 8;
   k_first = k_begin;
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     uint r, kk;
@@ -110,7 +185,7 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
-    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 4, b_step = (TRANS_B ? BK : BK * p.ldb) / 4;
+    const uint a_step = (A_T ? BK * p.lda : BK) / 4, b_step = (B_T ? BK : BK * p.ldb) / 4;
     [[unroll]] for (uint j = 0; j < A_PER; ++j) {
       const bool real = lid + j * WG_SIZE < A_GROUPS;
       reg_a[j][0] = real ? a_vec[a_first[j] + s * a_step] : uvec4(0);
@@ -128,7 +203,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     uint r, kk;
     a_group(g, r, kk);
     const uint gr = row0 + r, gk = k0 + kk;
-    const bool whole = TRANS_A ? (gk < k_end && gr + 8 <= p.M) : (gr < p.M && gk + 8 <= k_end);
+    const bool whole = A_T ? (gk < k_end && gr + 8 <= p.M) : (gr < p.M && gk + 8 <= k_end);
     if (g >= A_GROUPS) {
       reg_a[j][0] = uvec4(0);
       reg_a[j][1] = uvec4(0);
@@ -139,7 +214,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     } else {
       uint v[8];
       [[unroll]] for (uint e = 0; e < 8; ++e) {
-        const uint er = TRANS_A ? gr + e : gr, ek = TRANS_A ? gk : gk + e;
+        const uint er = A_T ? gr + e : gr, ek = A_T ? gk : gk + e;
         v[e] = (er < p.M && ek < k_end) ? floatBitsToUint(a_data[index_op_a(z, er, ek)]) : 0u;
       }
       reg_a[j][0] = uvec4(v[0], v[1], v[2], v[3]);
@@ -151,7 +226,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     uint kk, c;
     b_group(g, kk, c);
     const uint gk = k0 + kk, gc = col0 + c;
-    const bool whole = TRANS_B ? (gk + 8 <= k_end && gc < p.N) : (gk < k_end && gc + 8 <= p.N);
+    const bool whole = B_T ? (gk + 8 <= k_end && gc < p.N) : (gk < k_end && gc + 8 <= p.N);
     if (g >= B_GROUPS) {
       reg_b[j][0] = uvec4(0);
       reg_b[j][1] = uvec4(0);
@@ -162,7 +237,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     } else {
       uint v[8];
       [[unroll]] for (uint e = 0; e < 8; ++e) {
-        const uint ek = TRANS_B ? gk + e : gk, ec = TRANS_B ? gc : gc + e;
+        const uint ek = B_T ? gk + e : gk, ec = B_T ? gc : gc + e;
         v[e] = (ek < k_end && ec < p.N) ? floatBitsToUint(b_data[index_op_b(z, ek, ec)]) : 0u;
       }
       reg_b[j][0] = uvec4(v[0], v[1], v[2], v[3]);
@@ -196,17 +271,19 @@ void store_step(uint lid, uint stage) {
   }
 }
 
+#endif
+
 #define ACC coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
 #define FRAG_A coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
 #define FRAG_B coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
 
 void load_a(out FRAG_A frag, uint a_base, uint part, uint r, uint kk) {
-  coopMatLoad(frag, smem, a_base + part * A_TILE + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8,
-              A_STRIDE / 8, TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
+  coopMatLoad(frag, smem, a_base + part * A_TILE + (A_T ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8,
+              A_STRIDE / 8, A_T ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
 }
 void load_b(out FRAG_B frag, uint b_base, uint part, uint kk, uint c) {
-  coopMatLoad(frag, smem, b_base + part * B_TILE + (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8,
-              B_STRIDE / 8, TRANS_B ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
+  coopMatLoad(frag, smem, b_base + part * B_TILE + (B_T ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8,
+              B_STRIDE / 8, B_T ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
 }
 
 void main() {

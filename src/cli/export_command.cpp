@@ -34,10 +34,10 @@ std::optional<KitKernel> kit_kernel(const std::string& name, const std::string& 
   k.variant = family.name;
   k.config = kernel_config(family, named.config, named.dtype);
   auto module = [](std::span<const uint32_t> words) { return KitModule{words, modules_hash({words})}; };
-  const bool decodes_first = family.decodes_first(named.config, named.dtype);
-  k.main = module(decodes_first ? family.plane_spirv(named.dtype) : family.spirv(named.dtype));
+  const bool prepass = family.runs_prepass(named.config, named.dtype);
+  k.main = module(prepass ? family.plane_spirv(named.dtype) : family.spirv(named.dtype));
   k.reduce = module(splitk_reduce_spirv(named.dtype));
-  if (decodes_first) k.prepass = module(decode_blocks_spirv(named.dtype));
+  if (prepass) k.prepass = module(prepass_spirv(family.prepass_kind, named.dtype));
   if (family.alternative_spirv) k.alternative = module(family.alternative_spirv(named.dtype));
   k.kernel_hash = family.kernel_hash(named.dtype);
   return k;

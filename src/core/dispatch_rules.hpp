@@ -124,15 +124,19 @@ struct DispatchRule {
   /// arrivals in a buffer of one uint32 a block (zero before the first run; every run leaves it zero). Otherwise
   /// the reduce pass adds them.
   bool one_pass_split = false;
-  /// A pass before the main one (Prepass): 0 none, 1 B's blocks decoded once into an f16 plane (decode_plane_*).
+  /// A pass before the main one (Prepass): 0 none, 1 B's blocks decoded once (decode_b), 2 A and B split once
+  /// into bfloat16 parts (split_ab).
   uint32_t prepass = 0;
 };
 
-/// What a DispatchRule's pre-pass does. decode_b: kernels/decode_blocks.comp reads B's blocks once and writes them
-/// as f16 to the scratch buffer (binding 4), element (z, n, k) of op(B) at z x N x K (0 where B is shared) +
-/// n x K + k; the main pass reads B from there instead of decoding it in every tile that stages it. The plane takes
-/// the scratch buffer, so such a rule has one split-k range.
-enum class Prepass : uint32_t { none = 0, decode_b = 1 };
+/// What a DispatchRule's pre-pass does; its output takes the scratch buffer (binding 4), so such a rule has one
+/// split-k range. decode_b: kernels/decode_blocks.comp reads B's blocks once and writes them as f16, element
+/// (z, n, k) of op(B) at z x N x K (0 where B is shared) + n x K + k; the main pass reads B from there instead of
+/// decoding it in every tile that stages it. split_ab: kernels/split_planes.comp splits every f32 element of op(A)
+/// and op(B) once into three bfloat16 parts (hi, mid, lo): for product z, rows of op(A) then rows of op(B)^T (M + N
+/// rows of split_k_padded(K) elements, zero past K), each group of 8 elements of a row as three 16-byte vectors, hi,
+/// mid and lo, at vector 3 x (z x (M + N) x K8 + row x K8 + group) + part, K8 = split_k_padded(K) / 8.
+enum class Prepass : uint32_t { none = 0, decode_b = 1, split_ab = 2 };
 
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -167,6 +171,18 @@ inline std::array<uint64_t, 3> reduce_grid(const Operation& op) {
 inline uint64_t decode_plane_halves(const Operation& op) { return (op.stride_b != 0 ? op.batch : 1) * op.n * op.k; }
 inline std::array<uint64_t, 3> decode_grid(const Operation& op) {
   return {ceil_div(op.n * op.k, 8 * 256), 1, op.stride_b != 0 ? op.batch : 1};
+}
+/// The split parts: rows of K rounded up to whole groups of 8, three 16-bit parts an element, every product's own.
+inline uint64_t split_k_padded(uint64_t k) { return ceil_div(k, 8) * 8; }
+inline uint64_t split_plane_halves(const Operation& op) { return 3 * op.batch * (op.m + op.n) * split_k_padded(op.k); }
+inline std::array<uint64_t, 3> split_grid(const Operation& op) {
+  return {ceil_div((op.m + op.n) * split_k_padded(op.k), 8 * 256), 1, op.batch};
+}
+/// The scratch a pre-pass writes, in f16 elements (0 for none).
+inline uint64_t prepass_halves(uint32_t prepass, const Operation& op) {
+  return prepass == uint32_t(Prepass::decode_b)   ? decode_plane_halves(op)
+         : prepass == uint32_t(Prepass::split_ab) ? split_plane_halves(op)
+                                                  : 0;
 }
 
 /// The push constants of a run (base_* zero: for_each_dispatch sets them).
@@ -246,12 +262,12 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
   const bool finishes_in_main = rule.splits == 1 || out.arrival_counters > 0;
   out.scratch_floats = rule.splits > 1 ? uint64_t(rule.splits) * op.batch * op.m * op.n : 0;
   out.push = push_constants(op, rule.splits);
-  if (rule.prepass == uint32_t(Prepass::decode_b)) {
+  if (rule.prepass != uint32_t(Prepass::none)) {
     Pass& pre = out.passes[out.pass_count++];
     pre.module = config.prepass_module;
-    pre.grid = decode_grid(op);
+    pre.grid = rule.prepass == uint32_t(Prepass::decode_b) ? decode_grid(op) : split_grid(op);
     for (const SpecConstant& c : operation_constants(op, false, 1)) pre.constants[pre.constant_count++] = c;
-    out.scratch_floats = (decode_plane_halves(op) + 1) / 2;
+    out.scratch_floats = (prepass_halves(rule.prepass, op) + 1) / 2;
   }
   out.main_pass = out.pass_count;
   Pass& main = out.passes[out.pass_count++];

@@ -1,6 +1,7 @@
 // f32 GEMM on the matrix units (kernels/gemm_bf16x6.comp): each f32 element split into three bfloat16 parts while
-// staging, six products of parts on 16 x 16 x 16 fragments, each k step's sums flushed into an f32 accumulator
-// (src/verify/split_model.hpp models it: within f32's bounds and 4x native f32's error on any data).
+// staging (or once, by a pre-pass: `prepass1`), six products of parts on 16 x 16 x 16 fragments, each k step's sums
+// flushed into an f32 accumulator (src/verify/split_model.hpp models it: within f32's bounds and 4x native f32's error
+// on any data).
 #include <algorithm>
 #include <cmath>
 
@@ -61,6 +62,9 @@ KernelFamily make_bf16x6() {
   f.screening_weight = 1;
   f.matrix_units = true;
   f.numerics = "bf16x6";
+  // Each element split once by a pre-pass where the tiles would split it in three or more tiles each (the same parts,
+  // so the same error model).
+  describe_prepass(f, rules::Prepass::split_ab, "bf16x6_planes");
   return f;
 }
 }  // namespace

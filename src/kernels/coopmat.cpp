@@ -98,7 +98,7 @@ KernelFamily make_coopmat() {
   f.screening_weight = 3;
   f.matrix_units = true;
   // Weights in blocks: B decoded once by a pre-pass where many rows of tiles would each decode it while staging.
-  describe_decode_prepass(f, "coopmat_plane");
+  describe_prepass(f, rules::Prepass::decode_b, "coopmat_plane");
   return f;
 }
 }  // namespace

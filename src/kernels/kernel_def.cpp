@@ -43,12 +43,12 @@ std::span<const uint32_t> KernelFamily::module_for(DType dtype, const vk::Device
 
 std::span<const uint32_t> KernelFamily::main_module(const Config& config, DType dtype, const vk::DeviceInfo& device,
                                                     bool allow_alternative) const {
-  if (decodes_first(config, dtype)) return plane_spirv(dtype);
+  if (runs_prepass(config, dtype)) return plane_spirv(dtype);
   return module_for(dtype, device, allow_alternative);
 }
 
-bool KernelFamily::decodes_first(const Config& config, DType dtype) const {
-  return plane_spirv && dispatch_rule && dispatch_rule(config, dtype).prepass == uint32_t(rules::Prepass::decode_b);
+bool KernelFamily::runs_prepass(const Config& config, DType dtype) const {
+  return plane_spirv && dispatch_rule && dispatch_rule(config, dtype).prepass != uint32_t(rules::Prepass::none);
 }
 
 std::string modules_hash(const std::vector<std::span<const uint32_t>>& modules) {
@@ -77,7 +77,7 @@ std::vector<std::span<const uint32_t>> KernelFamily::modules(DType dtype) const 
   if (reduces) out.push_back(splitk_reduce_spirv(dtype));
   if (plane_spirv && !plane_spirv(dtype).empty()) {
     out.push_back(plane_spirv(dtype));
-    out.push_back(decode_blocks_spirv(dtype));
+    out.push_back(prepass_spirv(prepass_kind, dtype));
   }
   out.push_back(epilogue_spirv());
   return out;
@@ -116,35 +116,41 @@ rules::KernelConfig kernel_config(const KernelFamily& family, const Config& conf
   return k;
 }
 
-void describe_decode_prepass(KernelFamily& f, const std::string& plane_module) {
-  f.params.push_back({"prepass", kNoSpecConstant, {0, 1}, 0, [](DType d) { return is_quantized(d); }});
+void describe_prepass(KernelFamily& f, rules::Prepass kind, const std::string& plane_module) {
+  const bool decode = kind == rules::Prepass::decode_b;
+  f.params.push_back({"prepass", kNoSpecConstant, {0, 1}, 0});
+  if (decode) f.params.back().applies = [](DType d) { return is_quantized(d); };
+  f.prepass_kind = kind;
   f.plane_spirv = spirv_modules_named(plane_module);
   f.constraints.push_back(
       {"prepass",
-       [](const KernelFamily& family, const Config& c, const GemmProblem& p,
-          const vk::DeviceInfo& d) -> std::optional<std::string> {
+       [decode](const KernelFamily& family, const Config& c, const GemmProblem& p,
+                const vk::DeviceInfo& d) -> std::optional<std::string> {
          if (c.get_or("prepass", 0) == 0) return std::nullopt;
-         if (!is_quantized(p.dtype))
+         if (decode && !is_quantized(p.dtype))
            return "the pre-pass decodes weights in blocks: " + std::string(dtype_name(p.dtype)) + " has none";
          if (p.mode == Mode::deterministic)
-           return std::string("fast mode only: the decoded plane rounds B to f16, unlike the deterministic model");
+           return std::string("fast mode only: the pre-pass's parts are outside the deterministic order's model");
          if (family.splits(c) > 1)
-           return std::string("the decoded plane takes the scratch buffer split-k's planes use");
-         const uint64_t bytes = rules::decode_plane_halves(operation_of(p)) * 2;
+           return std::string("the pre-pass's output takes the scratch buffer split-k's planes use");
+         const uint64_t bytes = rules::prepass_halves(uint32_t(family.prepass_kind), operation_of(p)) * 2;
          if (bytes > d.max_storage_buffer_range)
-           return "the decoded plane needs " + std::to_string(bytes) + " B, limit " +
+           return "the pre-pass's output needs " + std::to_string(bytes) + " B, limit " +
                   std::to_string(d.max_storage_buffer_range) + " B";
          return std::nullopt;
        }});
-  f.dispatch_rule = [rule = f.dispatch_rule](const Config& c, DType d) {
+  f.dispatch_rule = [rule = f.dispatch_rule, kind](const Config& c, DType d) {
     rules::DispatchRule r = rule(c, d);
-    r.prepass = c.get_or("prepass", 0);
+    r.prepass = c.get_or("prepass", 0) == 1 ? uint32_t(kind) : 0u;
     return r;
   };
   if (!f.screening_rank) return;
-  f.screening_rank = [rank = f.screening_rank](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
-    const bool decode_once = rules::ceil_div(p.shape.m, c.get("bm")) >= 3;
-    return rank(c, p, d) + (is_quantized(p.dtype) && (c.get_or("prepass", 0) == 1) != decode_once ? 1.0 : 0.0);
+  f.screening_rank = [rank = f.screening_rank, decode](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
+    // Decoding repeats B once a row of tiles; the split repeats A once a column of tiles and B once a row.
+    const uint64_t rows = rules::ceil_div(p.shape.m, c.get("bm")), cols = rules::ceil_div(p.shape.n, c.get("bn"));
+    const bool once = (decode ? rows : std::min(rows, cols)) >= 3;
+    const bool swept = !decode || is_quantized(p.dtype);
+    return rank(c, p, d) + (swept && (c.get_or("prepass", 0) == 1) != once ? 1.0 : 0.0);
   };
 }
 

@@ -95,20 +95,21 @@ struct KernelFamily {
   /// The main pass's module per input type (empty where there is none). Unset: the registry gives the family its
   /// name's modules, "<name>_<dtype>" (with_named_modules).
   std::function<std::span<const uint32_t>(DType)> spirv;
-  /// The main pass's module per input type for configs whose dispatch rule has the decoding pre-pass
-  /// (rules::Prepass::decode_b: B read as f16 from the plane the pre-pass wrote). Unset: no such configs.
+  /// The main pass's module per input type for configs whose dispatch rule has a pre-pass (reading what the pre-pass
+  /// wrote: B decoded to f16, or A's and B's bfloat16 parts), and which pre-pass that is. Unset: no such configs.
   std::function<std::span<const uint32_t>(DType)> plane_spirv;
+  rules::Prepass prepass_kind = rules::Prepass::none;
   /// An alternative module used instead of `spirv` on devices where `alternative_applies` says so (the integer
   /// kernels' packed dot products, where the device has shaderIntegerDotProduct). Unset: none.
   std::function<std::span<const uint32_t>(DType)> alternative_spirv;
   std::function<bool(DType, const vk::DeviceInfo&)> alternative_applies;
   /// The module a pipeline for `dtype` is made from on `device` (`allow_alternative` false: always `spirv`).
   std::span<const uint32_t> module_for(DType dtype, const vk::DeviceInfo& device, bool allow_alternative = true) const;
-  /// The main pass's module of `config`: `plane_spirv` where its rule has the decoding pre-pass, else module_for.
+  /// The main pass's module of `config`: `plane_spirv` where its rule has a pre-pass, else module_for.
   std::span<const uint32_t> main_module(const Config& config, DType dtype, const vk::DeviceInfo& device,
                                         bool allow_alternative = true) const;
-  /// The rule of `config` has the decoding pre-pass.
-  bool decodes_first(const Config& config, DType dtype) const;
+  /// The rule of `config` has a pre-pass (`prepass_kind`'s).
+  bool runs_prepass(const Config& config, DType dtype) const;
   /// Split-k: ranges of k (1 = none; the dispatch rule's). With more than one range the main pass writes raw
   /// sums to scratch planes and the reduce pass (splitk_reduce.comp) adds them and applies the epilogue.
   uint32_t splits(const Config& config) const;
@@ -220,13 +221,14 @@ double tile_wave_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProbl
                       const vk::DeviceInfo& device);
 double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem, uint32_t compute_units);
 
-/// The decoding pre-pass as a tuned parameter of a tile family with a kernel for weights in blocks ("bm" rows a
-/// tile): "prepass" 1 decodes B once into f16 (kernels/decode_blocks.comp) and runs `plane_module`'s kernel on it,
-/// 0 (the name's default) decodes while staging. Only the quantized types sweep it; it needs one split-k range and
-/// fast mode (the plane rounds B to f16, which the deterministic order's host model does not). Where the family
-/// ranks its configs, the pre-pass goes first where B would be decoded in at least three rows of tiles. Call after
-/// the family's dispatch rule and screening rank are set.
-void describe_decode_prepass(KernelFamily& f, const std::string& plane_module);
+/// A pre-pass (rules::Prepass) as a tuned parameter of a tile family ("bm" x "bn" tiles): "prepass" 1 runs the
+/// pre-pass of `kind` and then `plane_module`'s kernel on its output, 0 (the name's default) does the work while
+/// staging. decode_b: weights in blocks decoded once into f16 (kernels/decode_blocks.comp), swept by the quantized
+/// types only; split_ab: f32 A and B split once into bfloat16 parts (kernels/split_planes.comp). Either needs one
+/// split-k range (its output takes the scratch) and fast mode. Where the family ranks its configs, the pre-pass goes
+/// first where the staging would repeat its work at least three times (decoding: rows of tiles; the split: rows and
+/// columns of tiles). Call after the family's dispatch rule and screening rank are set.
+void describe_prepass(KernelFamily& f, rules::Prepass kind, const std::string& plane_module);
 
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
 /// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize.

@@ -22,7 +22,11 @@ std::function<std::span<const uint32_t>(DType)> spirv_modules_named(std::string 
 std::span<const uint32_t> splitk_reduce_spirv(DType dtype) {
   return spirv_module(is_integer(dtype) ? "splitk_reduce_i32" : "splitk_reduce_f32");
 }
-std::span<const uint32_t> decode_blocks_spirv(DType dtype) { return spirv_module("decode_blocks", dtype); }
+std::span<const uint32_t> prepass_spirv(rules::Prepass kind, DType dtype) {
+  if (kind == rules::Prepass::decode_b) return spirv_module("decode_blocks", dtype);
+  if (kind == rules::Prepass::split_ab) return spirv_module("split_planes", dtype);
+  return {};
+}
 std::span<const uint32_t> epilogue_spirv() { return spirv_module("epilogue_f32"); }
 std::span<const uint32_t> check_result_spirv() { return spirv_module("check_result_f32"); }
 

@@ -56,7 +56,7 @@ KernelFamily make_tiled() {
   f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::tiled_groups, 1, 1, p);
   };
-  describe_decode_prepass(f, "tiled_plane");
+  describe_prepass(f, rules::Prepass::decode_b, "tiled_plane");
   return f;
 }
 

@@ -250,7 +250,7 @@ std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily&
   // Indexed as kernel_config numbers them: the main pass, the reduce pass, the decoding pre-pass.
   const std::array<std::span<const uint32_t>, 3> modules{
       family.main_module(config, problem_.dtype, device_.info(), options_.alternative_kernels),
-      splitk_reduce_spirv(problem_.dtype), decode_blocks_spirv(problem_.dtype)};
+      splitk_reduce_spirv(problem_.dtype), prepass_spirv(family.prepass_kind, problem_.dtype)};
   std::vector<PassRecipe> out;
   for (uint32_t p = 0; p < plan.pass_count; ++p) {
     const rules::Pass& pass = plan.passes[p];

@@ -1,6 +1,7 @@
 // The bf16x6 kernel's split (kernels/common/bf16_split.glsl), run on lavapipe: every f32 value's three bfloat16 parts
 // are the host model's (src/verify/split_model.hpp) bit for bit, sum to the value, and are packed as the part tiles
-// hold them; infinities, NaN and values past bfloat16's largest keep their meaning.
+// hold them; infinities, NaN and values past bfloat16's largest keep their meaning; the pre-pass that splits whole
+// operands once (kernels/split_planes.comp) writes every element's parts where the planes build of the kernel reads.
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <random>
 
 #include "gpu/lavapipe_env.hpp"
+#include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 #include "verify/numeric.hpp"
 #include "verify/split_model.hpp"
@@ -87,6 +89,74 @@ TEST_F(Bf16Split, InfinityNanAndTheLargestFloatsKeepTheirMeaning) {
   }
   EXPECT_EQ(parts[6], (std::array<uint16_t, 3>{0, 0, 0}));
   EXPECT_EQ(parts[7][0], 0x8000u);
+}
+
+TEST_F(Bf16Split, ThePrePassSplitsEveryElementOfBothOperandsOnceInEveryLayout) {
+  // bf16x6's pre-pass (rules::Prepass::split_ab) as its plan dispatches it: odd M and N, K off the groups of 8 (the
+  // rows padded with zeros), padded leading dimensions, offsets, a batch of two with A shared by both products.
+  const KernelFamily& bf16x6 = family_named("bf16x6");
+  const Config config{
+      {{"bm", 64}, {"bn", 64}, {"bk", 32}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}, {"prepass", 1}}};
+  std::mt19937 rng(45);
+  std::uniform_real_distribution<float> value(-3.0f, 3.0f);
+  for (const bool trans_a : {false, true}) {
+    for (const bool trans_b : {false, true}) {
+      rules::Operation op = rules::packed(5, 7, 13, trans_a, trans_b, 4, 2);
+      // Rows on 16 bytes (the vector loads) in half the cases: lda 16 for A as stored, ldb 16 for B transposed.
+      op.lda += 3, op.ldb += 3, op.off_a = trans_b ? 8 : 5, op.off_b = trans_a ? 8 : 9, op.stride_a = 0;
+      op.stride_b = (trans_b ? op.n : op.k) * op.ldb;
+      const rules::Plan plan = rules::plan(kernel_config(bf16x6, config, DType::f32), op);
+      ASSERT_EQ(plan.pass_count, 2u);
+      const uint64_t a_len = op.off_a + (trans_a ? op.k : op.m) * op.lda, b_len = op.off_b + 2 * op.stride_b;
+      std::vector<float> a(a_len), b(b_len);
+      for (float& x : a) x = value(rng);
+      for (float& x : b) x = value(rng);
+      const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+      vk::Buffer ab(device(), a.size() * 4, storage, true), bb(device(), b.size() * 4, storage, true);
+      vk::Buffer scratch(device(), plan.scratch_floats * 4, storage, true), other(device(), 16, storage, true);
+      std::memcpy(ab.mapped(), a.data(), a.size() * 4);
+      std::memcpy(bb.mapped(), b.data(), b.size() * 4);
+      std::memset(scratch.mapped(), 0xAB, plan.scratch_floats * 4);
+      const rules::Pass& pass = plan.passes[0];
+      std::vector<vk::SpecConstant> constants;
+      for (uint32_t i = 0; i < pass.constant_count; ++i)
+        constants.push_back({pass.constants[i].id, pass.constants[i].value});
+      vk::ComputePipeline split(
+          device(), prepass_spirv(rules::Prepass::split_ab, DType::f32), constants,
+          {ab.handle(), bb.handle(), other.handle(), other.handle(), scratch.handle(), other.handle()},
+          uint32_t(sizeof(rules::GemmPush)));
+      vk::Submitter submitter(device(), 10'000'000'000ull);
+      submitter.run([&](VkCommandBuffer cmd) {
+        split.record_dispatch(cmd, &plan.push, uint32_t(pass.grid[0]), uint32_t(pass.grid[1]), uint32_t(pass.grid[2]));
+      });
+      const auto* halves = static_cast<const uint16_t*>(scratch.mapped());
+      const uint64_t k8 = rules::split_k_padded(op.k) / 8;
+      int wrong = 0;
+      for (uint64_t z = 0; z < 2; ++z) {
+        for (uint64_t row = 0; row < op.m + op.n; ++row) {
+          for (uint64_t k = 0; k < k8 * 8; ++k) {
+            const bool is_b = row >= op.m;
+            const uint64_t r = is_b ? row - op.m : row;
+            float x = 0.0f;
+            if (k < op.k)
+              x = is_b ? b[op.off_b + z * op.stride_b + (trans_b ? r * op.ldb + k : k * op.ldb + r)]
+                       : a[op.off_a + (trans_a ? k * op.lda + r : r * op.lda + k)];
+            const std::vector<float> want = bf16_parts(x, 3);
+            for (uint64_t part = 0; part < 3; ++part) {
+              // Group g's parts are vectors 3 g .. 3 g + 2 (8 halves each).
+              const uint64_t g = (z * (op.m + op.n) + row) * k8 + k / 8;
+              const float got = from_bf16(halves[(3 * g + part) * 8 + k % 8]);
+              if (got != want[part] && ++wrong < 5)
+                ADD_FAILURE() << op.m << "x" << op.n << "x" << op.k << " trans " << trans_a << trans_b << " z " << z
+                              << (is_b ? " B" : " A") << " row " << r << " k " << k << " part " << part << ": " << got
+                              << ", want " << want[part];
+            }
+          }
+        }
+      }
+      EXPECT_EQ(wrong, 0) << trans_a << trans_b;
+    }
+  }
 }
 
 }  // namespace gemmtune::test

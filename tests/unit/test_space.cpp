@@ -933,7 +933,7 @@ TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMai
   const KernelFamily& tiled = family_named("tiled");
   Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}}};
   EXPECT_EQ(tiled.config_name(c, DType::f32_q8_0), "tiled_f32q8_bm64_bn64_bk16_tm4_tn4_prepass1");
-  EXPECT_TRUE(tiled.decodes_first(c, DType::f32_q8_0));
+  EXPECT_TRUE(tiled.runs_prepass(c, DType::f32_q8_0));
   rules::Operation op = rules::packed(100, 300, 4096, false, true, 4, 3);
   rules::Plan plan = rules::plan(kernel_config(tiled, c, DType::f32_q8_0), op);
   ASSERT_EQ(plan.pass_count, 2u);
@@ -990,6 +990,36 @@ TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) 
   };
   EXPECT_LT(rank(512, 1), rank(512, 0));
   EXPECT_LT(rank(128, 0), rank(128, 1));
+}
+
+TEST(SplitPrepass, Bf16x6SplitsBothOperandsOnceIntoPartsItsMainPassReadsInOneLayout) {
+  const KernelFamily& bf16x6 = family_named("bf16x6");
+  EXPECT_EQ(bf16x6.prepass_kind, rules::Prepass::split_ab);
+  Config c{
+      {{"bm", 128}, {"bn", 128}, {"bk", 32}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}, {"prepass", 1}}};
+  EXPECT_EQ(bf16x6.config_name(c, DType::f32), "bf16x6_f32_bm128_bn128_bk32_sgm2_sgn2_splits1_stages1_prepass1");
+  const rules::Operation op = rules::packed(300, 200, 1001, true, false, 4, 2);
+  const rules::Plan plan = rules::plan(kernel_config(bf16x6, c, DType::f32), op);
+  ASSERT_EQ(plan.pass_count, 2u);
+  EXPECT_EQ(plan.main_pass, 1u);
+  // Rows of op(A) and op(B)^T, K rounded up to 1008, three 16-bit parts an element, each product its own.
+  EXPECT_EQ(rules::split_k_padded(1001), 1008u);
+  EXPECT_EQ(plan.scratch_floats, 3u * 2 * (300 + 200) * 1008 / 2);
+  EXPECT_EQ(plan.passes[0].grid, (std::array<uint64_t, 3>{(500 * 1008 / 8 + 255) / 256, 1, 2}));
+  EXPECT_FALSE(prepass_spirv(rules::Prepass::split_ab, DType::f32).empty());
+  EXPECT_FALSE(bf16x6.plane_spirv(DType::f32).empty());
+  // First where the tiles would split each element three times or more (A once a column of tiles, B once a row).
+  const vk::DeviceInfo d = matrix_device();
+  auto rank = [&](Shape shape, uint32_t prepass) {
+    GemmProblem p;
+    p.shape = shape;
+    p.dtype = DType::f32;
+    Config k = c;
+    k.values.back().second = prepass;
+    return bf16x6.screening_rank(k, p, d);
+  };
+  EXPECT_LT(rank({4096, 4096, 4096, 1}, 1), rank({4096, 4096, 4096, 1}, 0));
+  EXPECT_LT(rank({128, 768, 3072, 1}, 0), rank({128, 768, 3072, 1}, 1));
 }
 
 }  // namespace
