@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session of 2026-12-05 (3), call 4 (issue 48): q4_0 decoding tuned alone (call 1 gave it one config at M = 1, 2, 5,
-# 8, its 6-7 s a problem spent elsewhere), the log timestamped to show where a problem's time goes; and the decoding
+# Session of 2026-12-05 (3), call 4 (issue 48): call 1's decoding tune again (q4_0 got one config at M = 1, 2, 5, 8,
+# its 6-7 s a problem spent elsewhere), the debug log timestamped to show where a problem's time goes; and the decoding
 # pre-pass's own cost: at M = 16 the main pass is small, so prepass1 less the f16 kernel on the same tile is about the
 # pre-pass.
 d=/tmp/s58c4
@@ -9,10 +9,10 @@ stamp() { python3 -c "
 import sys,time
 t0=time.time()
 for l in sys.stdin: sys.stdout.write('%.3f %s' % (time.time()-t0, l))"; }
-build/gemmtune tune --shape 1x4096x14336,2x4096x14336,5x4096x14336,8x4096x14336 --layout nt --dtype f32:q4_0 \
-  --budget 10 --out $d/q4.json --json 2>&1 > $d/q4.out | stamp > $d/q4.log
+build/gemmtune -v tune --shape 1x4096x14336,2x4096x14336,5x4096x14336,8x4096x14336 --layout nt --dtype f32:q8_0,f32:q4_0 \
+  --budget 12 --out $d/q4.json --json 2>&1 > $d/q4.out | stamp > $d/q4.log
 summary $d/q4.out | tee $d/summary.txt
-grep -E "reference|screening|finals|\[1/|\[2/" $d/q4.log | head -40 | tee -a $d/summary.txt
+grep -E "reference|screening|finals|\[1/|\[2/" $d/q4.log | head -60 | tee -a $d/summary.txt
 cp $d/summary.txt $OUT/
 bench() {  # bench NAME SHAPE DTYPE
   build/gemmtune bench --config "$1" --shape "$2" --layout nt --dtype "$3" --json 2>>$d/bench.log | python3 -c "
