@@ -3,7 +3,8 @@
 // (core/block_format.hpp), stored N x K (layouts nt and tt): each block is 32 consecutive k of one row of B, an f16
 // scale and its codes. A workgroup streams ROWS rows of B once. With LANES 1 each invocation takes every WG-th block
 // of those rows and decodes it whole in registers; with LANES 4 four neighbouring invocations share a block, each
-// a quarter of its codes (8 k), so a subgroup's loads of B and of op(A) cover contiguous bytes. Every decoded code
+// a quarter of its codes (8 k), so a subgroup's loads of B and of op(A) cover contiguous bytes, and load the words
+// of AHEAD blocks before decoding any, so that more of B is in flight. Every decoded code
 // is added scale x (codes . op(A)'s elements) for every row of op(A). The blocks are 34 (q8_0) or 18 (q4_0) bytes,
 // so only 2-byte aligned: an invocation reads the 32-bit words that cover its bytes and shifts them by half a word
 // where they start mid-word; codes become floats without conversions (common/quant_blocks.glsl).
@@ -14,7 +15,7 @@
 // gemm_rowdot.comp: each range's sums to the scratch planes, the last workgroup of a block to arrive finishes it.
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
-// 2: LANES, invocations a block (1 or 4).
+// 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
@@ -27,6 +28,7 @@
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 2) const uint LANES = 1;
+layout(constant_id = 3) const uint AHEAD = 1;
 layout(constant_id = 31) const uint M_ROWS = 1;
 // Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
@@ -90,28 +92,49 @@ void add_block(uint z, uint r, uint n, uint blk) {
   }
 }
 
-/// Adds a quarter (`quarter` 0..3) of block `blk` of each of the workgroup's ROWS rows of B, as add_block does a
-/// whole block: codes 8q .. 8q + 7 (q8_0), or the nibbles of code bytes 4q .. 4q + 3, which are codes 4q .. 4q + 3
-/// and 4q + 16 .. 4q + 19 (q4_0). Addresses come from each row's first byte (`row_byte`) and op(A)'s rows' first
-/// elements (`a_row`), so a step costs adds; the rows' codes are decoded first, then op(A)'s elements are loaded
-/// once for all of them.
-void add_quarters(uint row_byte[ROWS], uint a_row[M_ROWS], uint blk, uint quarter) {
+// Quarters loaded ahead (slot u of AHEAD): for each of the workgroup's ROWS rows of B, the word whose low half is the
+// block's scale and the code words: codes 8q .. 8q + 7 (q8_0: two words), or the nibbles of code bytes 4q .. 4q + 3,
+// which are codes 4q .. 4q + 3 and 4q + 16 .. 4q + 19 (q4_0: one word).
+uint ahead_scale[AHEAD * ROWS], ahead_w0[AHEAD * ROWS];
+#if defined(B_Q8)
+uint ahead_w1[AHEAD * ROWS];
+#endif
+
+/// Loads quarter `quarter` (0..3) of block `blk` of each row into slot u. Addresses come from each row's first byte
+/// (`row_byte`), so a step costs adds.
+void load_quarter(uint row_byte[ROWS], uint blk, uint quarter, uint u) {
+#if defined(B_Q8)
+  const uint e0 = 8 * quarter;
+#else
+  const uint e0 = 4 * quarter;
+#endif
+  const uint blk_byte = blk * BLOCK_BYTES;
+  [[unroll]] for (uint r = 0; r < ROWS; ++r) {
+    const uint byte0 = row_byte[r] + blk_byte;
+    ahead_scale[u * ROWS + r] = b_words[byte0 >> 2] >> (8 * (byte0 & 2u));
+    ahead_w0[u * ROWS + r] = b_word_at(byte0 + 2 + e0);
+#if defined(B_Q8)
+    ahead_w1[u * ROWS + r] = b_word_at(byte0 + 6 + e0);
+#endif
+  }
+}
+
+/// Adds the quarter in slot u times op(A)'s matching elements (from its rows' first elements, `a_row`) into the
+/// accumulators: the rows' codes are decoded first, then op(A)'s elements are loaded once for all of them.
+void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
 #if defined(B_Q8)
   const uint e0 = 8 * quarter, e1 = e0 + 4;
 #else
   const uint e0 = 4 * quarter, e1 = e0 + 16;
 #endif
-  const uint blk_byte = blk * BLOCK_BYTES;
   float scale[ROWS];
   vec4 c0[ROWS], c1[ROWS];
   [[unroll]] for (uint r = 0; r < ROWS; ++r) {
-    const uint byte0 = row_byte[r] + blk_byte;
-    scale[r] = block_scale(byte0);
+    scale[r] = unpackHalf2x16(ahead_scale[u * ROWS + r] & 0xffffu).x;
 #if defined(B_Q8)
-    c0[r] = q8_codes(b_word_at(byte0 + 2 + e0)), c1[r] = q8_codes(b_word_at(byte0 + 6 + e0));
+    c0[r] = q8_codes(ahead_w0[u * ROWS + r]), c1[r] = q8_codes(ahead_w1[u * ROWS + r]);
 #else
-    const uint w = b_word_at(byte0 + 2 + e0);
-    c0[r] = q4_low_codes(w), c1[r] = q4_high_codes(w);
+    c0[r] = q4_low_codes(ahead_w0[u * ROWS + r]), c1[r] = q4_high_codes(ahead_w0[u * ROWS + r]);
 #endif
   }
   const uint a_k = TRANS_A ? p.lda : 1;  // elements between op(A)'s k and k + 1
@@ -148,7 +171,15 @@ void main() {
       [[unroll]] for (uint r = 0; r < ROWS; ++r)
         row_byte[r] = (index_op_b(z, 0, min(n0 + r, p.N - 1)) / 32) * BLOCK_BYTES;
       [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = index_op_a(z, i, 0);
-      for (uint blk = kb / 32 + lid / 4; blk < ke / 32; blk += wg / 4) add_quarters(row_byte, a_row, blk, lid % 4);
+      // AHEAD blocks a step, every one's words loaded before any is decoded, so more of B is in flight at once;
+      // steps past the range load its last block again and add nothing.
+      const uint stride = wg / 4, end = ke / 32;
+      for (uint blk = kb / 32 + lid / 4; blk < end; blk += AHEAD * stride) {
+        [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_quarter(row_byte, min(blk + u * stride, end - 1), lid % 4, u);
+        [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
+          if (blk + u * stride < end) add_quarter(u, a_row, blk + u * stride, lid % 4);
+        }
+      }
     }
   }
 

@@ -11,6 +11,7 @@ namespace {
 constexpr uint64_t kMaxRows = 16;          // rows of op(A): the kernel's accumulators are sized by M (constant 31)
 constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
 constexpr uint32_t kMinSubgroup = 8;       // one partial sum per 8 invocations (one per subgroup)
+constexpr uint64_t kMaxAheadWords = 16;    // AHEAD x ROWS quarters' words held at once
 
 std::optional<std::string> qrowdot_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
   if (!is_quantized(p.dtype)) return std::string("block-quantized B only (f16:q8_0, f16:q4_0, f32:q8_0, f32:q4_0)");
@@ -18,6 +19,13 @@ std::optional<std::string> qrowdot_not_applicable(const GemmProblem& p, const vk
     return std::string("fast mode only: its summation order is not modelled for deterministic mode");
   if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": qrowdot serves at most 16 rows of op(A)";
   return subgroup_reduction_unsupported(d, "qrowdot");
+}
+
+// Blocks loaded ahead: a second one first where few rows of op(A) leave the loop memory-bound (M <= 4), one where
+// the arithmetic of more rows hides the loads.
+double ahead_cost(uint32_t ahead, uint64_t m) {
+  const uint32_t wanted = m <= 4 ? 2 : 1;
+  return ahead == wanted ? 0.0 : 0.5;
 }
 
 // About 4 workgroups per SM slot of a large GPU first (N / ROWS x SPLITS near 2048), 128 invocations, then fewer
@@ -28,7 +36,8 @@ double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::D
       double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
   const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows));
   return std::abs(std::log2(groups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
-         (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) + (c.get("lanes") == 1 ? 2.0 : 0.0);
+         (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) + (c.get("lanes") == 1 ? 2.0 : 0.0) +
+         ahead_cost(c.get("ahead"), p.shape.m);
 }
 
 KernelFamily make_qrowdot() {
@@ -39,11 +48,23 @@ KernelFamily make_qrowdot() {
               {"rows", 1, {1, 2, 4, 8}},
               // Invocations a block: 4 share one, so a subgroup's loads cover contiguous bytes of B and op(A).
               {"lanes", 2, {1, 4}, 1},
-              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}}};
+              {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}},
+              // Blocks whose words a quarter-block invocation loads before decoding them: more of B in flight.
+              {"ahead", 3, {1, 2, 4}, 1}};
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
-  describe_row_streaming(f, kMaxRows, kMaxAccumulators);
+  describe_row_streaming(f, kMaxRows, kMaxAccumulators,
+                         {{"ahead",
+                           [](const KernelFamily&, const Config& c, const GemmProblem&,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (c.get("ahead") > 1 && c.get("lanes") == 1)
+                               return std::string("a whole block an invocation (lanes 1) loads one block at a time");
+                             if (uint64_t(c.get("ahead")) * c.get("rows") > kMaxAheadWords)
+                               return "ahead x rows = " + std::to_string(c.get("ahead") * c.get("rows")) +
+                                      " blocks' words > " + std::to_string(kMaxAheadWords) + " held in registers";
+                             return std::nullopt;
+                           }}});
   f.screening_rank = qrowdot_screening_rank;
   f.shape_needs = [](const Config& c, DType) {
     ShapeNeeds needs;

@@ -1,7 +1,8 @@
 // Block-quantized weights (q8_0, q4_0) on the device: every family that serves them (qrowdot for decoding, tiled and
 // splitk for any M, coopmat where the device has the matrix units) verifies against the double
 // product of the exactly decoded blocks, for f16 and f32 activations, in layouts nt and tt, at odd M and N, with
-// padded rows, offsets, batches sharing one weight, the epilogue and cold copies; a block decoded wrongly is caught.
+// padded rows, offsets, batches sharing one weight, the epilogue and cold copies (qrowdot with blocks loaded ahead
+// too); a block decoded wrongly is caught.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -55,6 +56,8 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
   for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{5, 40, 256, 3}}) {
     GemmProblem p = quantized_problem(s, dtype, trans_a);
     verify_some(family_named("qrowdot"), p, which += 5, {}, "lanes", lanes);
+    // Quarters of 2 or 4 blocks loaded ahead, the step past the range's last block included (K of 1 to 17 blocks).
+    verify_some(family_named("qrowdot"), p, which += 7, {}, "ahead", s.k % 64 == 0 ? 4 : 2);
     lanes = 5 - lanes;
     p.b.ld = s.k + 64;                      // rows of B padded by two blocks
     p.b.offset = 96;                        // three blocks before it
