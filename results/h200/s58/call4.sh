@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Session of 2026-12-05 (3), call 4 (issue 48): call 1's decoding tune again (q4_0 got one config at M = 1, 2, 5, 8,
-# its 6-7 s a problem spent elsewhere), the debug log timestamped to show where a problem's time goes; and the decoding
+# Session of 2026-12-05 (3), call 4 (issue 48 step 9, qrowdot's blocks loaded ahead; and the q4_0 operands made
+# faster): call 1's decoding tune again (q4_0 got one config at M = 1, 2, 5, 8), the debug log timestamped to show
+# where a problem's time goes, beside ggml-vulkan in the same call; and the decoding
 # pre-pass's own cost: at M = 16 the main pass is small, so prepass1 less the f16 kernel on the same tile is about the
 # pre-pass.
 d=/tmp/s58c4
@@ -14,6 +15,8 @@ build/gemmtune -v tune --shape 1x4096x14336,2x4096x14336,5x4096x14336,8x4096x143
 summary $d/q4.out | tee $d/summary.txt
 grep -E "reference|screening|finals|\[1/|\[2/" $d/q4.log | head -60 | tee -a $d/summary.txt
 cp $d/summary.txt $OUT/
+.gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $d/ggml.jsonl 2> $d/ggml.log
+cp $d/ggml.jsonl $OUT/
 bench() {  # bench NAME SHAPE DTYPE
   build/gemmtune bench --config "$1" --shape "$2" --layout nt --dtype "$3" --json 2>>$d/bench.log | python3 -c "
 import json,sys
