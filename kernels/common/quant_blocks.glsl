@@ -78,21 +78,6 @@ float load_b_block_elem(uint i) {
   return block_scale(byte0) * block_code(byte0, i % 32);
 }
 
-/// The 8 elements of B from element index `first` (a multiple of 8, so within one block), decoded: 4 in lo, 4 in hi.
-void decode_group(uint first, out vec4 lo, out vec4 hi) {
-  const uint byte0 = (first / 32) * BLOCK_BYTES, e0 = first % 32;
-  const float scale = block_scale(byte0);
-#if defined(B_Q8)
-  lo = q8_codes(b_word_at(byte0 + 2 + e0)) * scale;
-  hi = q8_codes(b_word_at(byte0 + 6 + e0)) * scale;
-#else
-  // Codes 16..31 are the high nibbles of code bytes 0..15.
-  const uint w0 = b_word_at(byte0 + 2 + (e0 & 15u)), w1 = b_word_at(byte0 + 6 + (e0 & 15u));
-  lo = (e0 < 16 ? q4_low_codes(w0) : q4_high_codes(w0)) * scale;
-  hi = (e0 < 16 ? q4_low_codes(w1) : q4_high_codes(w1)) * scale;
-#endif
-}
-
 float load_op_a(uint z, uint i, uint kk) { return load_a(index_op_a(z, i, kk)); }
 #if defined(B_PLANE)
 // B decoded once by the pre-pass (decode_blocks.comp) into f16 in the scratch buffer, packed N x K per matrix.

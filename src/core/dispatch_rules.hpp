@@ -166,11 +166,11 @@ inline std::array<uint64_t, 3> reduce_grid(const Operation& op) {
   return {ceil_div(op.n, 16), ceil_div(op.m, 16), op.batch};
 }
 
-/// The f16 elements of the decoded plane of B, and the pre-pass's grid: 256 invocations a workgroup, 8 elements an
-/// invocation, one z per matrix of B.
+/// The f16 elements of the decoded plane of B, and the pre-pass's grid: 64 blocks (2048 k) of one row of B a
+/// workgroup, a row of workgroups per row of B, one z per matrix of B.
 inline uint64_t decode_plane_halves(const Operation& op) { return (op.stride_b != 0 ? op.batch : 1) * op.n * op.k; }
 inline std::array<uint64_t, 3> decode_grid(const Operation& op) {
-  return {ceil_div(op.n * op.k, 8 * 256), 1, op.stride_b != 0 ? op.batch : 1};
+  return {ceil_div(op.k, 64 * 32), op.n, op.stride_b != 0 ? op.batch : 1};
 }
 /// The split parts: rows of K rounded up to whole groups of 8, three 16-bit parts an element, every product's own.
 inline uint64_t split_k_padded(uint64_t k) { return ceil_div(k, 8) * 8; }

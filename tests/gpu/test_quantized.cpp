@@ -131,6 +131,15 @@ TEST_F(QuantizedGemm, TheEpilogueAndSplitsAndColdCopiesVerify) {
   EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
 }
 
+TEST_F(QuantizedGemm, TheDecodingPrePassCoversRowsOfSeveralWorkgroupsAndAShortLastOne) {
+  // 67 blocks a row: the pre-pass's workgroups take 64 blocks of a row, so each row has a second one of 3 blocks.
+  for (const DType dtype : {DType::f16_q4_0, DType::f32_q8_0}) {
+    GemmProblem p = quantized_problem({9, 40, 67 * 32, 1}, dtype, false);
+    p.b.ld = p.shape.k + 64;  // rows 2-byte but not 4-byte aligned in q4_0: 69 blocks of 18 bytes
+    verify_some(family_named("tiled"), p, 3, {}, "prepass", 1);
+  }
+}
+
 TEST_F(QuantizedGemm, DeterministicModeHoldsTheTiledKernelsToTheirSummationOrder) {
   GemmProblem p = quantized_problem({5, 40, 256, 1}, DType::f32_q4_0, true);
   p.mode = Mode::deterministic;

@@ -940,7 +940,7 @@ TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMai
   EXPECT_EQ(plan.main_pass, 1u);
   EXPECT_EQ(plan.passes[0].module, 2u);
   EXPECT_EQ(plan.passes[1].module, 0u);
-  EXPECT_EQ(plan.passes[0].grid, (std::array<uint64_t, 3>{300 * 4096 / 2048, 1, 3}));
+  EXPECT_EQ(plan.passes[0].grid, (std::array<uint64_t, 3>{4096 / 2048, 300, 3}));
   EXPECT_EQ(plan.passes[1].grid, (std::array<uint64_t, 3>{5, 2, 3}));
   EXPECT_EQ(plan.scratch_floats, 3u * 300 * 4096 / 2);
   op.stride_b = 0;
