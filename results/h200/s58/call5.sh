@@ -17,7 +17,7 @@ for m in 16 512; do
   bench coopmat_f16_${t} ${m}x4096x14336 f16 | tee -a $d/summary.txt
 done
 cp $d/summary.txt $OUT/
-build/gemmtune tune --shape 512x4096x14336 --layout nt --dtype f16:q4_0,f16:q8_0 --budget 30 \
+build/gemmtune tune --shape 512x4096x14336 --layout nt --dtype f16:q4_0,f16:q8_0 --budget 20 \
   --out $d/prompt.json --json > $d/prompt.out 2> $d/prompt.log
 summary $d/prompt.out | tee -a $d/summary.txt; cp $d/summary.txt $OUT/
 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $d/ggml.jsonl 2> $d/ggml.log
