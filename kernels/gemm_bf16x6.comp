@@ -383,11 +383,15 @@ void main() {
         if (gr < p.M && gc < p.N) {
           const uint word = r * OUT_STRIDE + c;
           const float sum = uintBitsToFloat(smem[out_base + word / 4][word % 4]);
+#if defined(SPLIT_PLANES)
+          c_data[c_index(z, gr, gc)] = finish(sum, z, gr, gc);  // one k range: binding 4 holds the pre-pass's output
+#else
           if (SPLIT > 1) {
             scratch_data[scratch_index(z, range, gr, gc)] = sum;
           } else {
             c_data[c_index(z, gr, gc)] = finish(sum, z, gr, gc);
           }
+#endif
         }
       }
       subgroupBarrier();

@@ -312,11 +312,15 @@ void main() {
 #else
       if (gc >= p.N) continue;
 #endif
+#if defined(B_PLANE)
+      c_data[c_index(z, gr, gc)] = total[i * TN + j];  // one k range: binding 4 holds the pre-pass's output
+#else
       if (SPLIT > 1) {
         scratch_data[scratch_index(z, range, gr, gc)] = total[i * TN + j];
       } else {
         c_data[c_index(z, gr, gc)] = total[i * TN + j];
       }
+#endif
     }
   }
 }

@@ -61,7 +61,12 @@ float load_b_elem(uint i) { return decode16(b_data[i >> 1], i); }
 
 layout(std430, binding = 2) buffer BufC { float c_data[]; };
 layout(std430, binding = 3) readonly buffer BufBias { float bias_data[]; };
+#if defined(B_PLANE) || defined(SPLIT_PLANES)
+// Binding 4 holds a pre-pass's output (rules::Prepass), which these builds declare themselves and only read: they
+// have one k range, so no split-k sums are written there and the binding has no writable view.
+#else
 layout(std430, binding = 4) buffer BufScratch { float scratch_data[]; };
+#endif
 
 /// Buffer indices of op(A)[z][i][kk] and op(B)[z][kk][j].
 uint index_op_a(uint z, uint i, uint kk) {
