@@ -138,6 +138,12 @@ class GemmRunner {
   /// One timed batch of `runs` runs of a config (verified before through evaluate or prepare): per-run us.
   /// The finals take their samples this way, in rounds across the finalists, so clock drift hits all alike.
   double sample(const KernelFamily& family, const Config& config, uint32_t runs);
+  /// Where a run's time goes for a config of several passes (verified before through evaluate or prepare): each
+  /// pass alone ("prepass", "main", "reduce", in run order), `runs` back-to-back dispatches of it timed as one batch,
+  /// per-run us. Each pass reads what the last full run left (the pre-pass's output, split-k's planes), so the
+  /// times are of the same work; on the first copy of the operands (hot).
+  std::vector<std::pair<std::string, double>> pass_times(const KernelFamily& family, const Config& config,
+                                                         uint32_t runs);
   /// How long the device has idled for this runner: since its last evaluation ended, or since construction began
   /// (the screening warm-up grows with it).
   double device_idle_ns() const;

@@ -124,4 +124,28 @@ double GemmRunner::sample(const KernelFamily& family, const Config& config, uint
   return submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, passes, runs); }) / runs / 1000.0;
 }
 
+std::vector<std::pair<std::string, double>> GemmRunner::pass_times(const KernelFamily& family, const Config& config,
+                                                                   uint32_t runs) {
+  const IdleMark idle_mark{device_idle_since_};
+  Passes& passes = passes_for(family, config, true);
+  bind_passes(family, config, passes);
+  GemmPush push = push_;
+  push.k_split = uint32_t(passes.k_split);
+  std::vector<std::pair<std::string, double>> out;
+  auto time_pass = [&](const char* name, const vk::ComputePipeline* pipeline, std::array<uint64_t, 3> grid) {
+    if (!pipeline) return;
+    const double ns = submitter_.run_timed([&](VkCommandBuffer cmd) {
+      for (uint32_t r = 0; r < runs; ++r) {
+        if (r > 0) vk::record_compute_barrier(cmd);
+        record_grid(cmd, *pipeline, grid, push);
+      }
+    });
+    out.emplace_back(name, ns / runs / 1000.0);
+  };
+  time_pass("prepass", passes.prepass.get(), passes.prepass_grid);
+  time_pass("main", passes.main.get(), passes.grid);
+  time_pass("reduce", passes.reduce.get(), passes.reduce_grid);
+  return out;
+}
+
 }  // namespace gemmtune

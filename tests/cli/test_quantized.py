@@ -62,6 +62,19 @@ class QuantizedCli(unittest.TestCase):
                 "--samples", "1")
         self.assertEqual(r.returncode, 0, r.stderr)
 
+    def test_bench_times_each_pass_of_a_config_that_decodes_first(self):
+        config = "tiled_f16q8_bm32_bn32_bk16_tm4_tn4_prepass1"
+        r = run("bench", "--config", config, "--shape", "8x64x256", "--layout", "nt", "--samples", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"each pass alone: prepass [0-9.]+ us, main [0-9.]+ us")
+        r = run("bench", "--config", config, "--shape", "8x64x256", "--layout", "nt", "--samples", "1", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(sorted(json.loads(r.stdout)["results"][0]["passes_us"]), ["main", "prepass"])
+        # One pass: no pass times.
+        r = run("bench", "--config", "tiled_f16q8_bm32_bn32_bk16_tm4_tn4", "--shape", "8x64x256", "--layout", "nt",
+                "--samples", "1", "--json")
+        self.assertNotIn("passes_us", json.loads(r.stdout)["results"][0])
+
     def test_the_exported_header_chooses_as_lookup_does(self):
         header = os.path.join(self.tmp.name, "tuned.hpp")
         r = run("export", self.table, "--format", "cpp", "--out", header)

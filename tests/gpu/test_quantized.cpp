@@ -140,6 +140,26 @@ TEST_F(QuantizedGemm, TheDecodingPrePassCoversRowsOfSeveralWorkgroupsAndAShortLa
   }
 }
 
+TEST_F(QuantizedGemm, EachPassOfAPlanIsTimedAloneInRunOrder) {
+  // What `gemmtune bench` prints for a config of several passes: the pre-pass, then the main pass.
+  const GemmProblem p = quantized_problem({8, 40, 256, 1}, DType::f16_q4_0, false);
+  const Config config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}}};
+  GemmRunner runner(device(), p, RunOptions{});
+  const Measurement m = runner.evaluate(family_named("tiled"), config, 0, 1);
+  ASSERT_EQ(m.disposition, Disposition::passed) << m.detail;
+  const auto passes = runner.pass_times(family_named("tiled"), config, 2);
+  ASSERT_EQ(passes.size(), 2u);
+  EXPECT_EQ(passes[0].first, "prepass");
+  EXPECT_EQ(passes[1].first, "main");
+  for (const auto& [name, us] : passes) EXPECT_GT(us, 0.0) << name;
+  // One pass: the main pass alone.
+  const Config plain{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 0}}};
+  ASSERT_EQ(runner.evaluate(family_named("tiled"), plain, 0, 1).disposition, Disposition::passed);
+  const auto one = runner.pass_times(family_named("tiled"), plain, 2);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].first, "main");
+}
+
 TEST_F(QuantizedGemm, DeterministicModeHoldsTheTiledKernelsToTheirSummationOrder) {
   GemmProblem p = quantized_problem({5, 40, 256, 1}, DType::f32_q4_0, true);
   p.mode = Mode::deterministic;
