@@ -54,7 +54,6 @@ void main() {
   lo = (e0 < 16 ? q4_low_codes(w0) : q4_high_codes(w0)) * scale;
   hi = (e0 < 16 ? q4_low_codes(w1) : q4_high_codes(w1)) * scale;
 #endif
-  const uint plane_first = (p.stride_b != 0u ? z * p.N * p.K : 0u) + n * p.K + k0 + lid * 8;
-  plane_groups[plane_first / 8] =
+  plane_groups[plane_index(z, k0 + lid * 8, n) / 8] =
       uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
 }

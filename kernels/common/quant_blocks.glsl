@@ -79,10 +79,12 @@ float load_b_block_elem(uint i) {
 }
 
 float load_op_a(uint z, uint i, uint kk) { return load_a(index_op_a(z, i, kk)); }
-#if defined(B_PLANE)
-// B decoded once by the pre-pass (decode_blocks.comp) into f16 in the scratch buffer, packed N x K per matrix.
-layout(std430, binding = 4) readonly buffer BufPlane { uint plane_words[]; };
+/// Where the decoding pre-pass (decode_blocks.comp) puts op(B)[z][kk][j] in the scratch buffer: f16, packed N x K
+/// per matrix of B (one where the batch shares it).
 uint plane_index(uint z, uint kk, uint j) { return (p.stride_b != 0u ? z * p.N * p.K : 0u) + j * p.K + kk; }
+#if defined(B_PLANE)
+// B read from that plane.
+layout(std430, binding = 4) readonly buffer BufPlane { uint plane_words[]; };
 float load_op_b(uint z, uint kk, uint j) {
   const uint i = plane_index(z, kk, j);
   const vec2 pair = unpackHalf2x16(plane_words[i >> 1]);

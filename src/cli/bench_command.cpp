@@ -111,8 +111,9 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
       if (m.disposition != Disposition::passed) worst = ExitCode::unverified;
       // A config of several passes (a pre-pass, split-k's reduce pass): each pass alone, where the time goes.
       PassTimes passes;
-      if (m.disposition == Disposition::passed) passes = runner.pass_times(*family, named.config, m.runs_per_sample);
-      if (passes.size() < 2) passes.clear();
+      const rules::Plan plan = rules::plan(kernel_config(*family, named.config, dtype), operation_of(problem));
+      if (m.disposition == Disposition::passed && plan.pass_count > 1)
+        passes = runner.pass_times(*family, named.config, m.runs_per_sample);
       if (o.json) {
         results.push_back(result_json(problem, o.cold, config_name, m, passes));
         continue;

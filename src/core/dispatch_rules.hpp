@@ -178,11 +178,14 @@ inline uint64_t split_plane_halves(const Operation& op) { return 3 * op.batch * 
 inline std::array<uint64_t, 3> split_grid(const Operation& op) {
   return {ceil_div((op.m + op.n) * split_k_padded(op.k), 8 * 256), 1, op.batch};
 }
-/// The scratch a pre-pass writes, in f16 elements (0 for none).
+/// The scratch a pre-pass writes, in f16 elements (0 for none), and its grid.
 inline uint64_t prepass_halves(uint32_t prepass, const Operation& op) {
   return prepass == uint32_t(Prepass::decode_b)   ? decode_plane_halves(op)
          : prepass == uint32_t(Prepass::split_ab) ? split_plane_halves(op)
                                                   : 0;
+}
+inline std::array<uint64_t, 3> prepass_grid(uint32_t prepass, const Operation& op) {
+  return prepass == uint32_t(Prepass::decode_b) ? decode_grid(op) : split_grid(op);
 }
 
 /// The push constants of a run (base_* zero: for_each_dispatch sets them).
@@ -265,7 +268,7 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
   if (rule.prepass != uint32_t(Prepass::none)) {
     Pass& pre = out.passes[out.pass_count++];
     pre.module = config.prepass_module;
-    pre.grid = rule.prepass == uint32_t(Prepass::decode_b) ? decode_grid(op) : split_grid(op);
+    pre.grid = prepass_grid(rule.prepass, op);
     for (const SpecConstant& c : operation_constants(op, false, 1)) pre.constants[pre.constant_count++] = c;
     out.scratch_floats = (prepass_halves(rule.prepass, op) + 1) / 2;
   }

@@ -247,7 +247,7 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
 
 std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily& family, const Config& config,
                                                              const rules::Plan& plan) const {
-  // Indexed as kernel_config numbers them: the main pass, the reduce pass, the decoding pre-pass.
+  // Indexed as kernel_config numbers them: the main pass, the reduce pass, the family's pre-pass.
   const std::array<std::span<const uint32_t>, 3> modules{
       family.main_module(config, problem_.dtype, device_.info(), options_.alternative_kernels),
       splitk_reduce_spirv(problem_.dtype), prepass_spirv(family.prepass_kind, problem_.dtype)};
