@@ -177,6 +177,12 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8;
     [[unroll]] for (uint j = 0; j < A_PER; ++j)
       reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_group_at(a_first[j] + s * a_step) : uvec4(0);
+#if defined(B_PLANE)
+    // The plane's rows are whole groups (K a multiple of 32): the step's loads issue as the dense kernel's do.
+    [[unroll]] for (uint j = 0; j < B_PER; ++j)
+      reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? plane_vec[b_first[j] + s * (BK / 8)] : uvec4(0);
+    return;
+#endif
   } else {
     [[unroll]] for (uint j = 0; j < A_PER; ++j) {
       const uint g = lid + j * WG_SIZE;
@@ -200,19 +206,12 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   }
 #if defined(B_PLANE)
   // Rows of K a multiple of 32 with k ranges of whole blocks: a group's 8 k are whole.
-  const bool fast_b = fast_steps && k0 + BK <= k_end;
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
     uint kk, c;
     b_group(g, kk, c);
     const uint gk = k0 + kk, gc = col0 + c;
-    if (g >= B_GROUPS) {
-      reg_b[j] = uvec4(0);
-    } else if (fast_b) {
-      reg_b[j] = plane_vec[b_first[j] + (k0 - k_first) / 8];
-    } else {
-      reg_b[j] = gk < k_end && gc < p.N ? plane_vec[plane_index(z, gk, gc) / 8] : uvec4(0);
-    }
+    reg_b[j] = g < B_GROUPS && gk < k_end && gc < p.N ? plane_vec[plane_index(z, gk, gc) / 8] : uvec4(0);
   }
 #else
   // Stored N x K with K a multiple of 32 and k ranges of whole blocks: a group's 8 k are whole and in one block.
@@ -303,6 +302,34 @@ void store_step(uint lid, uint stage) {
   }
 }
 
+// Where the k loop's sums go: C through the epilogue, or with SPLIT > 1 the range's scratch plane as raw sums.
+// B_PLANE builds have one k range (binding 4 holds the pre-pass's output).
+layout(std430, binding = 2) buffer BufC4 { vec4 c_vec4[]; };
+#if !defined(B_PLANE)
+layout(std430, binding = 4) buffer BufScratch4 { vec4 scratch_vec4[]; };
+#endif
+void write_sum(float sum, uint z, uint range, uint gr, uint gc) {
+#if !defined(B_PLANE)
+  if (SPLIT > 1) {
+    scratch_data[scratch_index(z, range, gr, gc)] = sum;
+    return;
+  }
+#endif
+  c_data[c_index(z, gr, gc)] = finish(sum, z, gr, gc);
+}
+/// Four sums of columns gc..gc+3 (gc's index a multiple of 4): one 16-byte store, the same bits as write_sum.
+void write_sums4(vec4 sums, uint z, uint range, uint gr, uint gc) {
+#if !defined(B_PLANE)
+  if (SPLIT > 1) {
+    scratch_vec4[scratch_index(z, range, gr, gc) / 4] = sums;
+    return;
+  }
+#endif
+  vec4 out_v;
+  [[unroll]] for (uint e = 0; e < 4; ++e) out_v[e] = finish(sums[e], z, gr, gc + e);
+  c_vec4[c_index(z, gr, gc) / 4] = out_v;
+}
+
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint sg = lid / 32;
@@ -363,29 +390,37 @@ void main() {
     }
   }
 
-  // Out through shared memory, one fragment per subgroup at a time: each lane writes 8 of its 256 elements. The
-  // k loop ended with a barrier after its last fragment loads, so the tiles are free.
+  // Out through shared memory, one fragment per subgroup at a time. Where the fragment's 16 columns lie inside C
+  // (or the split-k plane) and its rows start on 16 bytes, each lane moves two runs of 4 sums (a 16-byte shared read
+  // and one 16-byte store each); else each lane writes 8 of its 256 elements. The k loop ended with a barrier after
+  // its last fragment loads, so the tiles are free.
   const uint out_base = sg * 16 * OUT_STRIDE / 4;  // uvec4s
+#if defined(B_PLANE)
+  const bool out_vec4 = p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
+#else
+  const bool out_vec4 = SPLIT > 1 ? p.N % 4 == 0 : p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
+#endif
   [[unroll]] for (uint i = 0; i < FM; ++i) {
     [[unroll]] for (uint j = 0; j < FN; ++j) {
       coopMatStore(acc[i * FN + j], smem, out_base, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
       subgroupBarrier();
-      for (uint e = lane; e < 256; e += 32) {
-        const uint r = e / 16, c = e % 16;
-        const uint gr = row0 + sg_row * WM + i * 16 + r;
-        const uint gc = col0 + sg_col * WN + j * 16 + c;
-        if (gr < p.M && gc < p.N) {
-          const uint word = r * OUT_STRIDE + c;
-          const float sum = uintBitsToFloat(smem[out_base + word / 4][word % 4]);
-#if defined(B_PLANE)
-          c_data[c_index(z, gr, gc)] = finish(sum, z, gr, gc);  // one k range: binding 4 holds the pre-pass's output
-#else
-          if (SPLIT > 1) {
-            scratch_data[scratch_index(z, range, gr, gc)] = sum;
-          } else {
-            c_data[c_index(z, gr, gc)] = finish(sum, z, gr, gc);
+      const uint frag_row = row0 + sg_row * WM + i * 16, frag_col = col0 + sg_col * WN + j * 16;
+      if (out_vec4 && frag_col + 16 <= p.N) {
+        [[unroll]] for (uint v = lane; v < 64; v += 32) {
+          const uint r = v / 4, q = (v % 4) * 4, gr = frag_row + r;
+          if (gr < p.M) {
+            const vec4 sums = uintBitsToFloat(smem[out_base + (r * OUT_STRIDE + q) / 4]);
+            write_sums4(sums, z, range, gr, frag_col + q);
           }
-#endif
+        }
+      } else {
+        for (uint e = lane; e < 256; e += 32) {
+          const uint r = e / 16, c = e % 16;
+          const uint gr = frag_row + r, gc = frag_col + c;
+          if (gr < p.M && gc < p.N) {
+            const uint word = r * OUT_STRIDE + c;
+            write_sum(uintBitsToFloat(smem[out_base + word / 4][word % 4]), z, range, gr, gc);
+          }
         }
       }
       subgroupBarrier();
