@@ -1,11 +1,13 @@
 #version 450
-// gemm_rowmma: decoding-sized products (at most 16 rows of op(A)) with B stored N x K (layouts nt and tt) on the
-// matrix units through VK_KHR_cooperative_matrix, 16 x 16 x 16 f16 fragments with f32 sums, subgroups of 32.
+// gemm_rowmma: decoding-sized products (at most 16 rows of op(A)) on the matrix units through
+// VK_KHR_cooperative_matrix, 16 x 16 x 16 f16 fragments with f32 sums, subgroups of 32.
 // Written for f16; the bf16 SPIR-V is this kernel's with its 16-bit float type retyped (scripts/spirv_bf16.py),
 // sound because the kernel only moves and multiplies those values. Built with glslang 15 into kernels/prebuilt/.
 //
-// It computes C^T = B op(A)^T: a 16-row block of B as stored (rows n, contiguous k) is the matrix units' A
-// operand, loaded row-major, and op(A)^T, padded to 16 columns with zeros, is their B operand. One pass over B
+// It computes C^T = op(B)^T op(A)^T: a block of 16 columns n of op(B) is the matrix units' A operand (rows n, columns
+// k): B stored N x K (layouts nt and tt) stages it as stored and loads it row-major; B stored K x N (nn and tn) stages
+// 16 rows of k of 16 values of n each and loads it column-major. op(A)^T, padded to 16 columns with zeros, is their B
+// operand. One pass over B
 // serves all M rows of op(A), and the multiplies that cost the SIMT row-dot kernel its time at M = 4..16 (M
 // products per loaded element of B) are a few matrix instructions per 512 bytes of B.
 //
@@ -23,7 +25,9 @@
 // Edges: the last block of rows starts at N - 16 where 16 rows do not fit (rows already owned by the block
 // before are computed again, not written); k beyond the last whole fragment is one more fragment ending at K
 // whose op(A) values below that k are zero. Hence N >= 16, K >= 16, K a multiple of 8 and B's rows aligned to
-// 16 bytes (src/kernels/rowmma.cpp refuses the rest; row-dot serves them).
+// 16 bytes, and for B stored K x N also N a multiple of 8, so that the last block's rows start on 16 bytes; WIDE and
+// REGS read rows of k and so serve B stored N x K only (src/kernels/rowmma.cpp refuses the rest; row-dot and few-rows
+// serve them).
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SUBGROUPS * 32   1: FRAGS, 16-row blocks of B per workgroup
@@ -119,8 +123,10 @@ void fetch(uint buf, uint z, uint k0, uint count, uint k_low, uint lane) {
       if (!live(f)) continue;
       if (WIDE && count == UNROLL) {
         reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + wide_k, row0(f) + u * LOAD_ROWS + wide_row) / 8];
-      } else {
+      } else if (TRANS_B) {
         reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + u * 16 + h, row0(f) + r) / 8];
+      } else {  // B stored K x N: lane l loads half a row of k (row l / 2, columns (l % 2) * 8 onwards)
+        reg_b[buf][f * UNROLL + u] = b_vec[index_op_b(z, k0 + u * 16 + r, row0(f) + h) / 8];
       }
     }
   [[unroll]] for (uint i = 0; i < A_PER; ++i) {
@@ -161,7 +167,8 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
   [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
     if (!live(f)) continue;
     FRAG_A b_frag;
-    coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
+    coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW,
+                TRANS_B ? gl_CooperativeMatrixLayoutRowMajor : gl_CooperativeMatrixLayoutColumnMajor);
     acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
   }
   staged();  // read before the next fragment is stored

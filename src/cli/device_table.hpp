@@ -25,6 +25,7 @@ void adopt_device(TuningTable& table, const vk::DeviceInfo& device, const std::s
 std::string kernel_status(const ConfigResult& result, const std::string& dtype);
 
 /// What a table's configs need of other shapes, as this build's kernel families say (lookup and export).
-std::optional<ShapeNeeds> family_shape_needs(const ConfigResult& result, const std::string& dtype);
+std::optional<ShapeNeeds> family_shape_needs(const ConfigResult& result, const std::string& dtype,
+                                             const std::string& layout);
 
 }  // namespace gemmtune

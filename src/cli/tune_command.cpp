@@ -63,8 +63,10 @@ std::string kernel_status(const ConfigResult& result, const std::string& dtype) 
   return family && family->kernel_hash(parse_dtype(dtype, "table dtype")) == result.kernel_hash ? "current" : "stale";
 }
 
-std::optional<ShapeNeeds> family_shape_needs(const ConfigResult& result, const std::string& dtype) {
-  return tuned_shape_needs(result.variant, result.params, parse_dtype(dtype, "table dtype"));
+std::optional<ShapeNeeds> family_shape_needs(const ConfigResult& result, const std::string& dtype,
+                                             const std::string& layout) {
+  return tuned_shape_needs(result.variant, result.params, parse_dtype(dtype, "table dtype"),
+                           parse_layout(layout, "table layout"));
 }
 
 DeviceIdentity device_identity(const vk::DeviceInfo& d) {

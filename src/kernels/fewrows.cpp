@@ -36,7 +36,7 @@ uint64_t column_tiles(const Config& c, const GemmProblem& p) {
 /// The rows of op(A) the kernel holds, K's split-k ranges and, where rows of B are not 16-byte aligned and are read
 /// in units of UNIT elements, an N that makes SLICES x N a whole number of units (the unit_shift constraint; B
 /// stored K x N, N its leading dimension).
-ShapeNeeds shape_needs(const Config& c, DType dtype) {
+ShapeNeeds shape_needs(const Config& c, DType dtype, Layout) {
   ShapeNeeds needs;
   needs.max_m = max_rows_of(dtype);
   if (!is_integer(dtype) && c.get("vec") > 1) {

@@ -244,7 +244,7 @@ void describe_split_tiles(KernelFamily& f) {
   f.constraints.push_back(split_scratch_constraint());
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
-  f.shape_needs = [](const Config& c, DType) {
+  f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.splits = c.get("splits");
     return needs;

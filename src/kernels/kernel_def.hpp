@@ -84,7 +84,7 @@ struct KernelFamily {
   std::function<uint64_t(const Config&, const GemmProblem&)> problem_shared_bytes;
   /// What a config needs of M, N and K on any device: the numbers the family's shape constraints check (a test holds
   /// them to agree), which lookup and export use for shapes the config was not tuned on. Unset: any shape.
-  std::function<ShapeNeeds(const Config&, DType)> shape_needs;
+  std::function<ShapeNeeds(const Config&, DType, Layout)> shape_needs;
   /// How a config covers C (tiles, split-k ranges and how they are finished; src/core/dispatch_rules.hpp, which
   /// the runner plans every run with and kits copy). Unset only for the test variants, which set `grid_override`.
   std::function<rules::DispatchRule(const Config&, DType)> dispatch_rule;

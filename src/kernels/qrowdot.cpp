@@ -66,7 +66,7 @@ KernelFamily make_qrowdot() {
                              return std::nullopt;
                            }}});
   f.screening_rank = qrowdot_screening_rank;
-  f.shape_needs = [](const Config& c, DType) {
+  f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.max_m = std::min(kMaxRows, kMaxAccumulators / c.get("rows"));
     needs.k_multiple = 32;

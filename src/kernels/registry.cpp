@@ -78,7 +78,8 @@ std::string emulating_variant_names() {
 }
 
 std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant,
-                                            const std::vector<std::pair<std::string, uint32_t>>& params, DType dtype) {
+                                            const std::vector<std::pair<std::string, uint32_t>>& params, DType dtype,
+                                            Layout layout) {
   const KernelFamily* family = find_family(variant);
   if (!family) return std::nullopt;
   Config config;
@@ -96,7 +97,7 @@ std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant,
     if (std::none_of(family->params.begin(), family->params.end(), [&](const ParamSpec& s) { return s.name == name; }))
       return std::nullopt;
   }
-  return family->shape_needs ? family->shape_needs(config, dtype) : ShapeNeeds{};
+  return family->shape_needs ? family->shape_needs(config, dtype, layout) : ShapeNeeds{};
 }
 
 std::vector<const KernelFamily*> parse_variant_list(const std::string& text, const std::string& what) {

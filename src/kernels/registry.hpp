@@ -53,11 +53,12 @@ std::string emulating_variant_names();
 /// The family called `name` (naive included), or nullptr.
 const KernelFamily* find_family(const std::string& name);
 
-/// What a tuned config (its variant and parameters as a table records them) needs of other shapes on any device
-/// (KernelFamily::shape_needs; a parameter left out takes its unnamed value), or nullopt for a variant or a
-/// parameter this build does not know.
+/// What a tuned config (its variant and parameters as a table records them, and its entry's layout) needs of other
+/// shapes on any device (KernelFamily::shape_needs; a parameter left out takes its unnamed value), or nullopt for a
+/// variant or a parameter this build does not know.
 std::optional<ShapeNeeds> tuned_shape_needs(const std::string& variant,
-                                            const std::vector<std::pair<std::string, uint32_t>>& params, DType dtype);
+                                            const std::vector<std::pair<std::string, uint32_t>>& params, DType dtype,
+                                            Layout layout);
 /// Parses a comma-separated variant list (--variants); unknown names are a usage Error.
 std::vector<const KernelFamily*> parse_variant_list(const std::string& text, const std::string& what = "--variants");
 

@@ -72,7 +72,7 @@ KernelFamily make_rowdot() {
   // (16.4 against 13.2 unsplit; notes, issue 18 step 19).
   f.screening_rank = rowdot_screening_rank;
   // M is bounded by the kernel (16 rows), the accumulators (ROWS x M) and the unrolled trip (UNROLL x ROWS x M).
-  f.shape_needs = [](const Config& c, DType) {
+  f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.max_m = std::min({kRowDotMaxRows, kMaxAccumulators / c.get("rows"),
                             kMaxTripProducts / (uint64_t(c.get("rows")) * c.get("unroll"))});

@@ -1,6 +1,6 @@
-// The row-dot family on the matrix units (kernels/gemm_rowmma.comp): decoding-sized 16-bit products with B
-// stored N x K, computed as C^T = B op(A)^T with 16 x 16 x 16 cooperative-matrix fragments of B loaded along its
-// rows and op(A) padded to 16 rows, B streamed once.
+// The row-dot family on the matrix units (kernels/gemm_rowmma.comp): decoding-sized 16-bit products, computed as
+// C^T = op(B)^T op(A)^T with 16 x 16 x 16 cooperative-matrix fragments of B (stored N x K or K x N) and op(A) padded
+// to 16 rows, B streamed once.
 #include <cmath>
 
 #include "kernels/matrix_requirements.hpp"
@@ -21,7 +21,6 @@ std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk:
     return std::string("f16 and bf16 inputs only (16 x 16 x 16 matrix fragments)");
   if (p.shape.m > kRowMmaMaxRows)
     return "M = " + std::to_string(p.shape.m) + ": row-mma serves at most 16 rows of op(A)";
-  if (!p.layout.trans_b) return std::string("B stored K x N: row-mma loads fragments along rows of B stored N x K");
   if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
   // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
   if (p.shape.n < kMinNK || p.shape.k < kMinNK)
@@ -32,6 +31,10 @@ std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk:
   if (b.ld % 8 != 0 || b.offset % 8 != 0 || b.stride % 8 != 0)
     return std::string(
         "rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
+  // B stored K x N: the last block of columns starts at N - 16, which its 16-byte loads need on an 8-column boundary.
+  if (!p.layout.trans_b && p.shape.n % kKMultiple != 0)
+    return "B stored K x N with N = " + std::to_string(p.shape.n) +
+           ", not a multiple of 8 (the last block's 16-byte loads start at column N - 16; few-rows serves it)";
   if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype))))
     return "not supported on " + d.name + ": " + *reason;
   return std::nullopt;
@@ -71,6 +74,14 @@ KernelFamily make_rowmma() {
                "wide loads are a way of staging fragments; fragments built in registers load their rows their own way");
          return std::nullopt;
        }});
+  f.constraints.push_back({"rows_of_k",
+                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (!p.layout.trans_b && (c.get("wide") == 1 || c.get("regs") == 1))
+                               return std::string(
+                                   "wide loads and fragments built in registers read rows of k: B stored N x K only");
+                             return std::nullopt;
+                           }});
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.workgroup_size_constant_id = 0;
@@ -83,11 +94,12 @@ KernelFamily make_rowmma() {
   };
   // Workgroup x: block of rows x / SPLITS, k range x % SPLITS (the workgroups resident at once share their rows).
   f.dispatch_rule = [](const Config& c, DType) { return column_rule(16 * c.get("frags"), c.get("splits"), false); };
-  f.shape_needs = [](const Config& c, DType) {
+  f.shape_needs = [](const Config& c, DType, Layout layout) {
     ShapeNeeds needs;
     needs.max_m = kRowMmaMaxRows;
     needs.min_n = needs.min_k = kMinNK;
     needs.k_multiple = kKMultiple;
+    if (!layout.trans_b) needs.n_multiple = kKMultiple;  // B stored K x N: the last block starts on 16 bytes
     needs.splits = c.get("splits");
     return needs;
   };

@@ -78,7 +78,7 @@ KernelFamily make_splitk() {
   f.constraints.push_back(split_scratch_constraint());
   f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
   // The planes are added in range order by the reduce pass (kernels/splitk_reduce.comp).
-  f.shape_needs = [](const Config& c, DType) {
+  f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.min_k = kMinSplitK;
     needs.splits = c.get("splits");

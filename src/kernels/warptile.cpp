@@ -122,7 +122,7 @@ KernelFamily make_warptile() {
   };
   f.one_pass_split = true;
   f.reduce_pass_too = true;
-  f.shape_needs = [](const Config& c, DType) {
+  f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.splits = c.get("splits");
     return needs;

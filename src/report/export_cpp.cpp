@@ -62,7 +62,7 @@ std::string lookup_source(const TuningTable& table, const ShapeNeedsOf& needs_of
   size_t count = 0;
   for (const TableEntry& e : table.entries) {
     if (!e.best) continue;
-    const std::optional<ShapeNeeds> needs = needs_of(*e.best, e.dtype);
+    const std::optional<ShapeNeeds> needs = needs_of(*e.best, e.dtype, e.layout);
     const ShapeNeeds n = needs.value_or(ShapeNeeds{});
     char us[64];
     std::snprintf(us, sizeof us, "%.17g", e.best->median_us);

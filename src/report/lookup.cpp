@@ -44,7 +44,7 @@ LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uin
     if (e.m == m && e.n == n && e.k == k && e.batch == batch &&
         (!exact || (plain_operation(e) && !plain_operation(*exact))))
       exact = &e;
-    const std::optional<ShapeNeeds> needs = needs_of(*e.best, dtype);
+    const std::optional<ShapeNeeds> needs = needs_of(*e.best, dtype, layout);
     if (!needs || unmet_shape_needs(*needs, m, n, k)) continue;
     const double dm = std::log(double(e.m)) - std::log(double(m));
     const double dn = std::log(double(e.n)) - std::log(double(n));

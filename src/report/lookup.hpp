@@ -29,7 +29,8 @@ struct LookupResult {
 /// What a tuned config needs of other shapes: its kernel family's ShapeNeeds (the CLI asks the families:
 /// `tuned_shape_needs` in src/kernels/registry.hpp), or nullopt for a variant it does not know (then the config
 /// serves only the shape it was tuned on).
-using ShapeNeedsOf = std::function<std::optional<ShapeNeeds>(const ConfigResult& config, const std::string& dtype)>;
+using ShapeNeedsOf = std::function<std::optional<ShapeNeeds>(const ConfigResult& config, const std::string& dtype,
+                                                             const std::string& layout)>;
 
 /// The config for M x N x K x batch in `dtype` and `layout`: an entry of that shape and batch (the plain
 /// operation, alpha 1, beta 0, no epilogue, fast, hot, first when several), else the verified entry of the same

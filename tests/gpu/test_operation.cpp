@@ -108,15 +108,15 @@ class Operation : public GpuTest, public ::testing::WithParamInterface<std::tupl
 TEST_P(Operation, VerifiesEveryCaseAndFusedEqualsUnfusedBitForBit) {
   const auto& [variant, dtype, layout] = GetParam();
   const KernelFamily& family = *find_family(variant);
-  // Float few-rows streams B stored K x N and row-dot (and row-mma) B stored N x K: each must refuse the other
-  // layouts. The cooperative-matrix variants (row-mma included) serve 16-bit inputs on devices that qualify (on
-  // lavapipe every case must be refused).
+  // Float few-rows streams B stored K x N and row-dot B stored N x K: each must refuse the other layouts. The
+  // cooperative-matrix variants (row-mma included) serve 16-bit inputs on devices that qualify (on lavapipe every
+  // case must be refused).
   const std::string input(dtype_name(dtype));
   const bool coopmat_serves = dtype != DType::f32 && !coopmat_unsupported(device().info(), input);
   const bool coopmat2_serves = dtype != DType::f32 && !coopmat2_unsupported(device().info(), input);
   const bool serves_layout = !(variant == "fewrows" && layout.trans_b) && !(variant == "rowdot" && !layout.trans_b) &&
-                             (variant != "rowmma" || (layout.trans_b && coopmat_serves)) &&
-                             (variant != "coopmat" || coopmat_serves) && (variant != "coopmat2" || coopmat2_serves);
+                             (variant != "rowmma" || coopmat_serves) && (variant != "coopmat" || coopmat_serves) &&
+                             (variant != "coopmat2" || coopmat2_serves);
   size_t ran = 0;
   for (size_t i = 0; i < operation_cases().size(); ++i) {
     const OperationCase& oc = operation_cases()[i];

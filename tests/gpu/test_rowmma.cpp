@@ -1,9 +1,10 @@
-// The row-dot family on the matrix units (B stored N x K, M <= 16, f16 and bf16): what it refuses, with the
+// The row-dot family on the matrix units (M <= 16, f16 and bf16, B stored either way): what it refuses, with the
 // reason, on every device; on a device with 16 x 16 x 16 cooperative matrices (the H200 run, see
 // results/h200/notes.md) every config at the edges it handles: a last block of rows that overlaps the one
 // before (N = 37), whole-fragment leftovers and a last partial fragment of k (K = 584, 1032), k split over 2 and 4
 // ranges (the last one ending in the partial fragment), op(A) staged from vector loads and element by element
-// (tt), batches with shared B, beta, bias and activations; fragments built in registers (REGS) at M = 5 and 16.
+// (tt), batches with shared B, beta, bias and activations; fragments built in registers (REGS) at M = 5 and 16; B
+// stored K x N (nn, tn) at N = 40 (the last block overlapping) and 104.
 // The fragment-layout probe prints which elements of a 16 x 16 fragment each invocation holds.
 #include <algorithm>
 #include <cstdio>
@@ -43,9 +44,10 @@ TEST_F(RowMma, RefusesWhatItCannotServeWithTheReason) {
   std::vector<Refusal> refusals;
   refusals.push_back({"f32", rowmma_problem({4, 64, 64, 1}, DType::f32, false), "f16 and bf16 inputs only"});
   refusals.push_back({"M 17", rowmma_problem({17, 64, 64, 1}, DType::f16, false), "at most 16 rows"});
-  GemmProblem nn = rowmma_problem({4, 64, 64, 1}, DType::f16, false);
+  GemmProblem nn = rowmma_problem({4, 100, 64, 1}, DType::f16, false);
   nn.layout.trans_b = false;
-  refusals.push_back({"nn", nn, "B stored K x N"});
+  nn.b.ld = 104;  // rows on 16 bytes, but the last block of columns would start at column 84
+  refusals.push_back({"nn N 100", nn, "B stored K x N with N = 100, not a multiple of 8"});
   refusals.push_back({"K 999", rowmma_problem({4, 64, 999, 1}, DType::bf16, false), "K = 999 is not a multiple of 8"});
   refusals.push_back({"N 9", rowmma_problem({4, 9, 64, 1}, DType::f16, false), "N and K of at least 16"});
   GemmProblem offset = rowmma_problem({4, 64, 64, 1}, DType::f16, false);
@@ -91,18 +93,33 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
     const Measurement r = edge_runner.verify(family_named("rowmma"), c.config);
     EXPECT_EQ(r.disposition, Disposition::passed) << c.name << ": " << r.detail;
   }
-  // Every row count and type, both layouts, a K of many trips with a partial fragment, rotating configs.
+  // B stored K x N (nn and tn): every config at N = 40 (the last block starts at column 24, overlapping the one
+  // before) and K = 584, op(A) stored both ways.
+  for (bool trans_a : {false, true}) {
+    GemmProblem kxn = rowmma_problem({5, 40, 584, 1}, DType::f16, trans_a);
+    kxn.layout.trans_b = false;
+    SearchSpace s = build_search_space({&family_named("rowmma")}, kxn, device().info());
+    ASSERT_GE(s.candidates.size(), 30u);
+    GemmRunner runner(device(), kxn, RunOptions{});
+    for (const Candidate& c : s.candidates) {
+      const Measurement r = runner.verify(family_named("rowmma"), c.config);
+      EXPECT_EQ(r.disposition, Disposition::passed) << kxn.layout.name() << " " << c.name << ": " << r.detail;
+    }
+  }
+  // Every row count and type, all four layouts, a K of many trips with a partial fragment, rotating configs.
   size_t turn = 0;
   for (uint64_t m : {1u, 2u, 5u, 8u, 16u}) {
     for (DType dtype : {DType::f16, DType::bf16}) {
-      for (bool trans_a : {false, true}) {
+      for (uint32_t layout = 0; layout < 4; ++layout) {
+        const bool trans_a = layout % 2 == 1, trans_b = layout < 2;
         for (uint64_t k : {1024u, 1032u}) {
-          GemmProblem p = rowmma_problem({m, 100, k, 1}, dtype, trans_a);
+          GemmProblem p = rowmma_problem({m, trans_b ? 100u : 104u, k, 1}, dtype, trans_a);
+          p.layout.trans_b = trans_b;
           if (!device_serves_rowmma(dtype)) continue;
           SearchSpace s = build_search_space({&family_named("rowmma")}, p, device().info());
           ASSERT_FALSE(s.candidates.empty());
           std::vector<const Candidate*> configs{&s.candidates[(turn++ * 7919) % s.candidates.size()]};
-          if (m == 5 || m == 16) {  // and the first with fragments in registers (rows g + 8 of op(A) at M = 16)
+          if (trans_b && (m == 5 || m == 16)) {  // and the first with fragments in registers (rows g + 8 at M = 16)
             auto regs = std::find_if(s.candidates.begin(), s.candidates.end(),
                                      [](const Candidate& c) { return c.config.get("regs") == 1; });
             ASSERT_NE(regs, s.candidates.end());

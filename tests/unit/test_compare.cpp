@@ -213,8 +213,8 @@ namespace gemmtune {
 namespace {
 
 /// What the kernel families say a table's config needs of other shapes (as `gemmtune lookup` asks them).
-std::optional<ShapeNeeds> needs_of(const ConfigResult& c, const std::string& dtype) {
-  return tuned_shape_needs(c.variant, c.params, parse_dtype(dtype, "dtype"));
+std::optional<ShapeNeeds> needs_of(const ConfigResult& c, const std::string& dtype, const std::string& layout) {
+  return tuned_shape_needs(c.variant, c.params, parse_dtype(dtype, "dtype"), parse_layout(layout, "layout"));
 }
 
 LookupResult lookup(const TuningTable& t, uint64_t m, uint64_t n, uint64_t k, const std::string& dtype,

@@ -305,6 +305,43 @@ vk::DeviceInfo matrix_device() {
 }
 }  // namespace
 
+TEST(RowMmaSpace, BStoredKByNTakesStagedConfigsAndNeedsWholeGroupsOfColumns) {
+  const vk::DeviceInfo d = matrix_device();
+  GemmProblem p;
+  p.dtype = DType::f16;
+  p.shape = {8, 4096, 4096, 1};
+  const KernelFamily& rowmma = family_named("rowmma");
+  for (Layout layout : {Layout{false, false}, Layout{true, false}}) {
+    p.layout = layout;
+    EXPECT_FALSE(rowmma.not_applicable(p, d)) << layout.name();
+    const SearchSpace s = build_search_space({&rowmma}, p, d);
+    ASSERT_FALSE(s.candidates.empty()) << layout.name();
+    // Wide loads and fragments built in registers read rows of k, which B stored K x N does not have.
+    for (const Candidate& c : s.candidates) {
+      EXPECT_EQ(c.config.get("wide"), 0u) << c.name;
+      EXPECT_EQ(c.config.get("regs"), 0u) << c.name;
+    }
+    p.layout.trans_b = true;
+    const SearchSpace nt = build_search_space({&rowmma}, p, d);
+    EXPECT_GT(nt.candidates.size(), s.candidates.size()) << layout.name();
+  }
+  p.layout = Layout{false, false};
+  p.shape = {8, 4100, 4096, 1};
+  p.b.ld = 4104;  // rows on 16 bytes, but the last block of columns would start at column 4084
+  const auto reason = rowmma.not_applicable(p, d);
+  ASSERT_TRUE(reason);
+  EXPECT_NE(reason->find("N = 4100, not a multiple of 8"), std::string::npos) << *reason;
+  p.layout.trans_b = true;
+  EXPECT_FALSE(rowmma.not_applicable(p, d));
+  // Lookups hold a config of an nn or tn entry to whole groups of 8 columns, one of an nt or tt entry not.
+  const std::vector<std::pair<std::string, uint32_t>> staged{{"sgk", 16}, {"frags", 2}, {"unroll", 2}, {"wide", 0}};
+  const auto tn = tuned_shape_needs("rowmma", staged, DType::f16, Layout{true, false});
+  const auto nt = tuned_shape_needs("rowmma", staged, DType::f16, Layout{false, true});
+  ASSERT_TRUE(tn && nt);
+  EXPECT_EQ(tn->n_multiple, 8u);
+  EXPECT_EQ(nt->n_multiple, 1u);
+}
+
 TEST(CoopmatQualification, FollowsTheReportedCapabilitiesOnly) {
   vk::DeviceInfo d = matrix_device();
   EXPECT_FALSE(coopmat_unsupported(d, "f16"));
@@ -811,7 +848,7 @@ TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) 
       for (const auto& [p, names] : spaces)
         for (const auto& [name, fc] : seen) {
           const auto& [family, config] = fc;
-          const ShapeNeeds needs = family->shape_needs ? family->shape_needs(config, dtype) : ShapeNeeds{};
+          const ShapeNeeds needs = family->shape_needs ? family->shape_needs(config, dtype, layout) : ShapeNeeds{};
           const std::optional<std::string> unmet = unmet_shape_needs(needs, p.shape.m, p.shape.n, p.shape.k);
           EXPECT_EQ(names.count(name) == 1, !unmet)
               << name << " " << p.shape.to_string() << " " << layout.name() << ": " << unmet.value_or("needs met");
@@ -822,21 +859,22 @@ TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) 
 }
 
 TEST(SearchSpace, ATableConfigsNeedsComeFromItsFamilyWithLeftOutParametersAtTheirUnnamedValue) {
-  const auto needs = tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}, {"unroll", 2}}, DType::f16);
+  const auto needs = tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}, {"unroll", 2}}, DType::f16, Layout{});
   ASSERT_TRUE(needs);
   EXPECT_EQ(needs->max_m, 4u);  // 4 rows x 2 unrolled chunks x M <= 32 chunk products a trip
   EXPECT_EQ(needs->splits, 1u);
-  EXPECT_EQ(
-      tuned_shape_needs("fewrows", {{"cols", 8}, {"slices", 4}, {"unroll", 1}, {"vec", 8}}, DType::f16)->n_multiple,
-      2u);
-  EXPECT_EQ(
-      tuned_shape_needs("rowmma", {{"sgk", 16}, {"frags", 2}, {"unroll", 2}, {"wide", 1}, {"splits", 2}}, DType::bf16)
-          ->k_multiple,
-      8u);
-  EXPECT_FALSE(tuned_shape_needs("future", {}, DType::f16));
+  EXPECT_EQ(tuned_shape_needs("fewrows", {{"cols", 8}, {"slices", 4}, {"unroll", 1}, {"vec", 8}}, DType::f16, Layout{})
+                ->n_multiple,
+            2u);
+  EXPECT_EQ(tuned_shape_needs("rowmma", {{"sgk", 16}, {"frags", 2}, {"unroll", 2}, {"wide", 1}, {"splits", 2}},
+                              DType::bf16, Layout{false, true})
+                ->k_multiple,
+            8u);
+  EXPECT_FALSE(tuned_shape_needs("future", {}, DType::f16, Layout{}));
+  EXPECT_FALSE(tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}}, DType::f16,
+                                 Layout{}));  // unroll missing, no unnamed value
   EXPECT_FALSE(
-      tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}}, DType::f16));  // unroll missing, no unnamed value
-  EXPECT_FALSE(tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}, {"unroll", 2}, {"lanes", 2}}, DType::f16));
+      tuned_shape_needs("rowdot", {{"wg", 128}, {"rows", 4}, {"unroll", 2}, {"lanes", 2}}, DType::f16, Layout{}));
 }
 
 }  // namespace gemmtune
