@@ -4,6 +4,7 @@
 # kernel, then the M = 512 tune with f16 beside it, and ggml-vulkan's M = 512 cases in the same call.
 set -uo pipefail
 source .gpu-kit/activate.sh
+source results/h200/s59/common.sh
 d=/tmp/s59c4
 mkdir -p $d
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee $d/gpu.txt
@@ -22,12 +23,7 @@ done
 bench coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits2 f16
 build/gemmtune tune --shape 512x4096x14336 --layout nt --dtype f16:q4_0,f16:q8_0,f32:q4_0,f16 --budget 40 \
   --out $d/prompt.json --json > $d/prompt.out 2> $d/prompt.log
-python3 -c "
-import json,sys
-for p in json.load(open(sys.argv[1]))['problems']:
-    b=p.get('best') or {}
-    print(p['problem'], 'evaluated', p['evaluated'], 'failed', p['failed'], b.get('name'), b.get('median_us'), 'us')
-" $d/prompt.out | tee -a $d/summary.txt
+tune_summary $d/prompt.out | tee -a $d/summary.txt
 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0|f16)' > $d/ggml.jsonl 2> $d/ggml.log
 grep '"M": 512' $d/ggml.jsonl | tee -a $d/summary.txt
 cp $d/summary.txt $OUT/

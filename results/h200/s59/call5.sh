@@ -6,6 +6,7 @@
 # session before's call 4 on both, two rounds alternating, hot; then NEW's decoding tune beside ggml-vulkan.
 set -uo pipefail
 source .gpu-kit/activate.sh
+source results/h200/s59/common.sh
 d=/tmp/s59c5
 mkdir -p $d
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv | tee $d/gpu.txt
@@ -30,12 +31,7 @@ done
 cp $d/ab.txt $OUT/
 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,5x4096x14336,8x4096x14336 --layout nt --dtype f32:q4_0,f32:q8_0 \
   --budget 12 --out $d/decode.json --json > $d/decode.out 2> $d/decode.log
-python3 -c "
-import json,sys
-for p in json.load(open(sys.argv[1]))['problems']:
-    b=p.get('best') or {}
-    print(p['problem'], 'evaluated', p['evaluated'], 'failed', p['failed'], b.get('name'), b.get('median_us'), 'us')
-" $d/decode.out | tee -a $d/summary.txt
+tune_summary $d/decode.out | tee -a $d/summary.txt
 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $d/ggml.jsonl 2> $d/ggml.log
 grep -v '"M": 512' $d/ggml.jsonl | tee -a $d/summary.txt
 cp $d/summary.txt $OUT/
