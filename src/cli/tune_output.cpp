@@ -117,6 +117,14 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
         r.screened, r.screening_s, r.configs_per_s(), c.total_ms / n, c.build_ms / n, c.verify_ms / n, c.warmup_ms / n,
         c.timing_ms / n, std::max(0.0, c.total_ms - c.build_ms - c.verify_ms - c.warmup_ms - c.timing_ms) / n);
   }
+  if (!r.evaluated.empty()) {
+    // Where the problem's time (all charged to its budget) went: a large problem's operands and reference can take
+    // most of a short budget.
+    std::printf(
+        "  time: preparation %.2f s (operands, reference, device check), screening %.2f s, finals %.2f s, "
+        "baseline %.2f s\n",
+        r.prepare_s, r.screening_s, std::max(0.0, r.search_s - r.screening_s), r.baseline_s);
+  }
   for (const NotApplicable& n : r.not_applicable) {
     const std::string line = "  " + n.variant + ": not applicable: " + n.reason;
     if (said.insert(line).second) std::printf("%s\n", line.c_str());
@@ -219,6 +227,11 @@ nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
           {"budget_exhausted", r.budget_exhausted},
           {"interrupted", r.interrupted},
           {"seconds", r.elapsed_s},
+          {"seconds_by_phase",
+           {{"preparation", r.prepare_s},
+            {"screening", r.screening_s},
+            {"finals", std::max(0.0, r.search_s - r.screening_s)},
+            {"baseline", r.baseline_s}}},
           {"rerun", r.best() ? json(rerun_command(r.problem, r.best()->name, cold)) : json(nullptr)}};
 }
 

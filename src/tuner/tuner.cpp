@@ -103,6 +103,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   // would pay 3x its length as idle; CPU devices warm up for the idle alone and keep the budget. Made before the
   // search's share is taken, so its time counts against the budget as it did inside the first screening.
   if (device.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU) runner.prepare_device_check();
+  result.prepare_s = elapsed();
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
   // A tenth of the budget, and at least a quarter of a second, so a tiny budget keeps a small problem's baseline;
@@ -115,12 +116,14 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   RunnerEvaluator evaluator(runner, options.compile_threads);
   run_search(result, std::move(space.candidates), evaluator, search, progress);
   // What the search left, at least what it kept for the baseline (a search that overran does not take it).
+  const double baseline_start_s = elapsed();
   if (options.baseline && !result.interrupted && result.best()) {
     const double kept_s = baseline_kept_s(search, result.best()->measurement.median_us,
                                           host_check_cost_s(problem, options.run.keep_clocks));
     time_baseline(result, runner, device, options, std::max(kept_s, options.budget_s - elapsed()));
   }
   result.elapsed_s = elapsed();
+  result.baseline_s = result.elapsed_s - baseline_start_s;
   return result;
 }
 

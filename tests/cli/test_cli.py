@@ -449,6 +449,12 @@ class Output(unittest.TestCase):
                 self.assertGreater(p["baseline_us"], 0)
                 self.assertAlmostEqual(p["speedup_over_baseline"], p["baseline_us"] / p["best"]["median_us"])
                 self.assertTrue(p["rerun"].startswith("gemmtune bench --config fewrows_f32_cols8_slices4_"))
+                # Where the problem's time went: every phase took some, and together they are the whole of it.
+                phases = p["seconds_by_phase"]
+                self.assertEqual(set(phases), {"preparation", "screening", "finals", "baseline"})
+                self.assertTrue(all(v > 0 for v in phases.values()), phases)
+                self.assertLessEqual(sum(phases.values()), p["seconds"] + 1e-3)
+                self.assertGreater(sum(phases.values()), 0.9 * p["seconds"])
             self.assertIn("tuning table:", err)
 
     def test_the_screened_share_and_each_not_applicable_line_are_said_once(self):
