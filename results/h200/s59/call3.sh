@@ -3,6 +3,7 @@
 # at the K x N edges, all four layouts rotating, the operation cases), then the decoding rows of decode-kxn.txt in f16
 # and bf16 at --budget 12 a shape beside cuBLAS (scripts/models-bench.sh with that shapes file); then where an 8 s
 # budget goes at the two largest llama rows.
+# Carry: [".gpu-kit", "build/gemmtune", "build/tests/gpu_tests"].
 set -uo pipefail
 source .gpu-kit/activate.sh
 d=/tmp/s59c3

@@ -2,6 +2,7 @@
 # Session of 2026-12-05 (4), call 4 (issue 48 step 13): 512-row coopmat tiles for weights in blocks, which decode each
 # block once while staging at M = 512. The 512 x 64 tiles one by one beside the tuned pre-pass config and the dense f16
 # kernel, then the M = 512 tune with f16 beside it, and ggml-vulkan's M = 512 cases in the same call.
+# Carry: [".gpu-kit", "build/gemmtune", "build/tests/gpu_tests"].
 set -uo pipefail
 source .gpu-kit/activate.sh
 source results/h200/s59/common.sh

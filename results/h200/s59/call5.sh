@@ -4,6 +4,7 @@
 # git worktree add /tmp/base c4a16fc && cmake -S /tmp/base -B /tmp/base/build -DCMAKE_BUILD_TYPE=Release &&
 # cmake --build /tmp/base/build --target gemmtune, then copy), NEW = build/gemmtune; the decoding winners of the
 # session before's call 4 on both, two rounds alternating, hot; then NEW's decoding tune beside ggml-vulkan.
+# Carry: [".gpu-kit", "build/gemmtune", "build/base/gemmtune"].
 set -uo pipefail
 source .gpu-kit/activate.sh
 source results/h200/s59/common.sh

@@ -2,6 +2,7 @@
 # Session of 2026-12-05 (4), call 6 (issue 44 step 4, attempt 3 of the rate): bf16x6 with `reuse1` (the sums leave the
 # units every 16 k, the high products reuse the corrections' fragments of hi) against the same tiles without, two rounds
 # alternating, each pass timed alone; the accuracy test in all four forms; cuBLAS SGEMM (TF32 off) in the same call.
+# Carry: [".gpu-kit", "build/gemmtune", "build/tests/gpu_tests"].
 set -uo pipefail
 source .gpu-kit/activate.sh
 d=/tmp/s59c6
