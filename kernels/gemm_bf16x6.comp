@@ -301,6 +301,16 @@ ACC corrections(ACC s, FRAG_A a_hi, FRAG_A a_mid, FRAG_A a_lo, FRAG_B b_hi, FRAG
   return coopMatMulAdd(a_hi, b_mid, s);
 }
 
+/// The subgroup's fragments of A's three parts at fragment step kk.
+void load_a_parts(out FRAG_A a_hi[FM], out FRAG_A a_mid[FM], out FRAG_A a_lo[FM], uint a_base, uint kk, uint sg_row) {
+  [[unroll]] for (uint i = 0; i < FM; ++i) {
+    const uint r = sg_row * WM + i * 16;
+    load_a(a_hi[i], a_base, 0, r, kk);
+    load_a(a_mid[i], a_base, 1, r, kk);
+    load_a(a_lo[i], a_base, 2, r, kk);
+  }
+}
+
 /// The step's products leave the units: added to the sums outside them, the fragments zeroed again.
 void flush_step() {
   [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
@@ -313,12 +323,7 @@ void flush_step() {
 void multiply_step(uint a_base, uint b_base, uint sg_row, uint sg_col) {
   [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
     FRAG_A a_hi[FM], a_mid[FM], a_lo[FM];
-    [[unroll]] for (uint i = 0; i < FM; ++i) {
-      const uint r = sg_row * WM + i * 16;
-      load_a(a_hi[i], a_base, 0, r, kk);
-      load_a(a_mid[i], a_base, 1, r, kk);
-      load_a(a_lo[i], a_base, 2, r, kk);
-    }
+    load_a_parts(a_hi, a_mid, a_lo, a_base, kk, sg_row);
     [[unroll]] for (uint j = 0; j < FN; ++j) {
       const uint c = sg_col * WN + j * 16;
       FRAG_B b_hi, b_mid, b_lo;
@@ -346,12 +351,7 @@ void multiply_step(uint a_base, uint b_base, uint sg_row, uint sg_col) {
 /// products from the fragments of hi the corrections loaded.
 void multiply_fragment_step(uint a_base, uint b_base, uint kk, uint sg_row, uint sg_col) {
   FRAG_A a_hi[FM], a_mid[FM], a_lo[FM];
-  [[unroll]] for (uint i = 0; i < FM; ++i) {
-    const uint r = sg_row * WM + i * 16;
-    load_a(a_hi[i], a_base, 0, r, kk);
-    load_a(a_mid[i], a_base, 1, r, kk);
-    load_a(a_lo[i], a_base, 2, r, kk);
-  }
+  load_a_parts(a_hi, a_mid, a_lo, a_base, kk, sg_row);
   FRAG_B b_hi[FN];
   [[unroll]] for (uint j = 0; j < FN; ++j) {
     const uint c = sg_col * WN + j * 16;

@@ -97,7 +97,7 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
     // most a tenth) and the finals' smallest reserve.
     const size_t all = r.evaluated.size() + r.skipped;
     const double per = r.screened > 0 ? r.screening_s / double(r.screened) : r.search_s / double(r.evaluated.size());
-    const double finals_s = std::max(0.0, r.search_s - r.screening_s);
+    const double finals_s = r.finals_s();
     const double whole = (per * double(all) + finals_s) / ((1.0 - kBaselineBoxShare) * (1.0 - kFinalsFloorShare));
     std::printf(
         "  screened %zu of %zu candidates (%.0f %%); at this run's %.2f s a config, --budget %.0f (%s) for this "
@@ -123,7 +123,7 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
     std::printf(
         "  time: preparation %.2f s (operands, reference, device check), screening %.2f s, finals %.2f s, "
         "baseline %.2f s\n",
-        r.prepare_s, r.screening_s, std::max(0.0, r.search_s - r.screening_s), r.baseline_s);
+        r.prepare_s, r.screening_s, r.finals_s(), r.baseline_s);
   }
   for (const NotApplicable& n : r.not_applicable) {
     const std::string line = "  " + n.variant + ": not applicable: " + n.reason;
@@ -230,7 +230,7 @@ nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
           {"seconds_by_phase",
            {{"preparation", r.prepare_s},
             {"screening", r.screening_s},
-            {"finals", std::max(0.0, r.search_s - r.screening_s)},
+            {"finals", r.finals_s()},
             {"baseline", r.baseline_s}}},
           {"rerun", r.best() ? json(rerun_command(r.problem, r.best()->name, cold)) : json(nullptr)}};
 }

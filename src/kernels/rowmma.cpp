@@ -11,7 +11,7 @@ namespace gemmtune {
 namespace {
 constexpr uint64_t kRowMmaMaxRows = 16;  // op(A) is one fragment wide
 constexpr uint64_t kMinNK = 16;          // edge blocks overlap the block before; the last k fragment ends at K
-constexpr uint64_t kKMultiple = 8;       // ... on a 16-byte boundary
+constexpr uint64_t kGroup = 8;           // 16-bit elements a 16-byte load holds: K's multiple, and N's for B K x N
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
 
@@ -25,14 +25,14 @@ std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk:
   // Edge blocks overlap the block before (N, K >= 16); the last k fragment ends at K on a 16-byte boundary.
   if (p.shape.n < kMinNK || p.shape.k < kMinNK)
     return std::string("N and K of at least 16 (row-dot serves smaller ones)");
-  if (p.shape.k % kKMultiple != 0)
+  if (p.shape.k % kGroup != 0)
     return "K = " + std::to_string(p.shape.k) + " is not a multiple of 8 (row-dot serves it)";
   const ResolvedOperand b = resolve(p).b;
   if (b.ld % 8 != 0 || b.offset % 8 != 0 || b.stride % 8 != 0)
     return std::string(
         "rows of B not on 16-byte boundaries (ld, offset and batch stride multiples of 8; row-dot serves them)");
   // B stored K x N: the last block of columns starts at N - 16, which its 16-byte loads need on an 8-column boundary.
-  if (!p.layout.trans_b && p.shape.n % kKMultiple != 0)
+  if (!p.layout.trans_b && p.shape.n % kGroup != 0)
     return "B stored K x N with N = " + std::to_string(p.shape.n) +
            ", not a multiple of 8 (the last block's 16-byte loads start at column N - 16; few-rows serves it)";
   if (auto reason = coopmat_unsupported(d, std::string(dtype_name(p.dtype))))
@@ -98,8 +98,8 @@ KernelFamily make_rowmma() {
     ShapeNeeds needs;
     needs.max_m = kRowMmaMaxRows;
     needs.min_n = needs.min_k = kMinNK;
-    needs.k_multiple = kKMultiple;
-    if (!layout.trans_b) needs.n_multiple = kKMultiple;  // B stored K x N: the last block starts on 16 bytes
+    needs.k_multiple = kGroup;
+    if (!layout.trans_b) needs.n_multiple = kGroup;  // B stored K x N: the last block starts on 16 bytes
     needs.splits = c.get("splits");
     return needs;
   };

@@ -2,6 +2,7 @@
 // then gives the best few full samples and picks the fastest verified one.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <map>
@@ -145,6 +146,8 @@ struct TuneResult {
   ScreeningCost screening_cost;
   /// Configs screened a second (0 where none was): the tuner's own speed, which budgets are sized by.
   double configs_per_s() const { return screened > 0 && screening_s > 0.0 ? double(screened) / screening_s : 0.0; }
+  /// The search's time after screening: the finals' samples.
+  double finals_s() const { return std::max(0.0, search_s - screening_s); }
   bool tie = false;         ///< the winner is within the noise band of the runner-up
   double margin = 0.0;      ///< runner-up median / winner median - 1 (negative: a tie went to the simpler)
   double noise_band = 0.0;  ///< noise_factor x the larger CV of the two
