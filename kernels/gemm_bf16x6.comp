@@ -16,9 +16,7 @@
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
-//   6: STAGES, shared-memory buffers of the part tiles (1 or 2)   7: REUSE: the sums leave the units every 16 k
-//   (every fragment step) instead of every BK, so the high products reuse the fragments of hi that the corrections
-//   loaded: three fragment loads from shared memory a part pair instead of four
+//   6: STAGES, shared-memory buffers of the part tiles (1 or 2)
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -35,7 +33,6 @@ layout(constant_id = 3) const uint BK = 16;
 layout(constant_id = 4) const uint SG_M = 2;
 layout(constant_id = 5) const uint SG_N = 2;
 layout(constant_id = 6) const uint STAGES = 1;
-layout(constant_id = 7) const bool REUSE = false;
 
 #define COOPMAT_OPERANDS 1
 layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
@@ -289,85 +286,6 @@ void load_b(out FRAG_B frag, uint b_base, uint part, uint kk, uint c) {
               B_STRIDE / 8, B_T ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
 }
 
-ACC acc[FM * FN];   // the f32 sums, added outside the units
-ACC step[FM * FN];  // zeroed fragments for one step's products
-
-/// The five corrections of a fragment pair, smallest first, added to s.
-ACC corrections(ACC s, FRAG_A a_hi, FRAG_A a_mid, FRAG_A a_lo, FRAG_B b_hi, FRAG_B b_mid, FRAG_B b_lo) {
-  s = coopMatMulAdd(a_lo, b_hi, s);
-  s = coopMatMulAdd(a_hi, b_lo, s);
-  s = coopMatMulAdd(a_mid, b_mid, s);
-  s = coopMatMulAdd(a_mid, b_hi, s);
-  return coopMatMulAdd(a_hi, b_mid, s);
-}
-
-/// The subgroup's fragments of A's three parts at fragment step kk.
-void load_a_parts(out FRAG_A a_hi[FM], out FRAG_A a_mid[FM], out FRAG_A a_lo[FM], uint a_base, uint kk, uint sg_row) {
-  [[unroll]] for (uint i = 0; i < FM; ++i) {
-    const uint r = sg_row * WM + i * 16;
-    load_a(a_hi[i], a_base, 0, r, kk);
-    load_a(a_mid[i], a_base, 1, r, kk);
-    load_a(a_lo[i], a_base, 2, r, kk);
-  }
-}
-
-/// The step's products leave the units: added to the sums outside them, the fragments zeroed again.
-void flush_step() {
-  [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
-    acc[f] = acc[f] + step[f];
-    step[f] = ACC(0.0);
-  }
-}
-
-/// A BK step: every fragment step's corrections, then every high product, each group leaving the units once.
-void multiply_step(uint a_base, uint b_base, uint sg_row, uint sg_col) {
-  [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
-    FRAG_A a_hi[FM], a_mid[FM], a_lo[FM];
-    load_a_parts(a_hi, a_mid, a_lo, a_base, kk, sg_row);
-    [[unroll]] for (uint j = 0; j < FN; ++j) {
-      const uint c = sg_col * WN + j * 16;
-      FRAG_B b_hi, b_mid, b_lo;
-      load_b(b_hi, b_base, 0, kk, c);
-      load_b(b_mid, b_base, 1, kk, c);
-      load_b(b_lo, b_base, 2, kk, c);
-      [[unroll]] for (uint i = 0; i < FM; ++i)
-        step[i * FN + j] = corrections(step[i * FN + j], a_hi[i], a_mid[i], a_lo[i], b_hi, b_mid, b_lo);
-    }
-  }
-  flush_step();
-  [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
-    FRAG_A a_hi[FM];
-    [[unroll]] for (uint i = 0; i < FM; ++i) load_a(a_hi[i], a_base, 0, sg_row * WM + i * 16, kk);
-    [[unroll]] for (uint j = 0; j < FN; ++j) {
-      FRAG_B b_hi;
-      load_b(b_hi, b_base, 0, kk, sg_col * WN + j * 16);
-      [[unroll]] for (uint i = 0; i < FM; ++i) step[i * FN + j] = coopMatMulAdd(a_hi[i], b_hi, step[i * FN + j]);
-    }
-  }
-  flush_step();
-}
-
-/// REUSE: one 16-deep fragment step, its corrections then its high products each leaving the units, the high
-/// products from the fragments of hi the corrections loaded.
-void multiply_fragment_step(uint a_base, uint b_base, uint kk, uint sg_row, uint sg_col) {
-  FRAG_A a_hi[FM], a_mid[FM], a_lo[FM];
-  load_a_parts(a_hi, a_mid, a_lo, a_base, kk, sg_row);
-  FRAG_B b_hi[FN];
-  [[unroll]] for (uint j = 0; j < FN; ++j) {
-    const uint c = sg_col * WN + j * 16;
-    FRAG_B b_mid, b_lo;
-    load_b(b_hi[j], b_base, 0, kk, c);
-    load_b(b_mid, b_base, 1, kk, c);
-    load_b(b_lo, b_base, 2, kk, c);
-    [[unroll]] for (uint i = 0; i < FM; ++i)
-      step[i * FN + j] = corrections(step[i * FN + j], a_hi[i], a_mid[i], a_lo[i], b_hi[j], b_mid, b_lo);
-  }
-  flush_step();
-  [[unroll]] for (uint j = 0; j < FN; ++j)
-    [[unroll]] for (uint i = 0; i < FM; ++i) step[i * FN + j] = coopMatMulAdd(a_hi[i], b_hi[j], step[i * FN + j]);
-  flush_step();
-}
-
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint sg = lid / 32;
@@ -382,10 +300,9 @@ void main() {
   const uint k_begin = range * p.k_split;
   const uint k_end = min(p.K, k_begin + p.k_split);
 
-  [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
-    acc[f] = ACC(0.0);
-    step[f] = ACC(0.0);
-  }
+  ACC acc[FM * FN];
+  ACC step[FM * FN];
+  [[unroll]] for (uint f = 0; f < FM * FN; ++f) acc[f] = ACC(0.0);
 
   if (p.alpha != 0.0 && k_begin < k_end) {
     set_first_indices(z, row0, col0, k_begin, lid);
@@ -403,11 +320,48 @@ void main() {
       }
       if (more) load_step(z, row0, col0, k0 + BK, k_end, lid);
       const uint a_base = stage * PARTS * A_TILE, b_base = B_BASE + stage * PARTS * B_TILE;
-      if (REUSE) {
-        [[unroll]] for (uint kk = 0; kk < BK; kk += 16) multiply_fragment_step(a_base, b_base, kk, sg_row, sg_col);
-      } else {
-        multiply_step(a_base, b_base, sg_row, sg_col);
+      // The step's corrections, smallest first, in a zeroed fragment added outside the units.
+      [[unroll]] for (uint f = 0; f < FM * FN; ++f) step[f] = ACC(0.0);
+      [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
+        FRAG_A a_hi[FM], a_mid[FM], a_lo[FM];
+        [[unroll]] for (uint i = 0; i < FM; ++i) {
+          const uint r = sg_row * WM + i * 16;
+          load_a(a_hi[i], a_base, 0, r, kk);
+          load_a(a_mid[i], a_base, 1, r, kk);
+          load_a(a_lo[i], a_base, 2, r, kk);
+        }
+        [[unroll]] for (uint j = 0; j < FN; ++j) {
+          const uint c = sg_col * WN + j * 16;
+          FRAG_B b_hi, b_mid, b_lo;
+          load_b(b_hi, b_base, 0, kk, c);
+          load_b(b_mid, b_base, 1, kk, c);
+          load_b(b_lo, b_base, 2, kk, c);
+          [[unroll]] for (uint i = 0; i < FM; ++i) {
+            ACC s = step[i * FN + j];
+            s = coopMatMulAdd(a_lo[i], b_hi, s);
+            s = coopMatMulAdd(a_hi[i], b_lo, s);
+            s = coopMatMulAdd(a_mid[i], b_mid, s);
+            s = coopMatMulAdd(a_mid[i], b_hi, s);
+            s = coopMatMulAdd(a_hi[i], b_mid, s);
+            step[i * FN + j] = s;
+          }
+        }
       }
+      [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
+        acc[f] = acc[f] + step[f];
+        step[f] = ACC(0.0);
+      }
+      // Then the high products, likewise.
+      [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
+        FRAG_A a_hi[FM];
+        [[unroll]] for (uint i = 0; i < FM; ++i) load_a(a_hi[i], a_base, 0, sg_row * WM + i * 16, kk);
+        [[unroll]] for (uint j = 0; j < FN; ++j) {
+          FRAG_B b_hi;
+          load_b(b_hi, b_base, 0, kk, sg_col * WN + j * 16);
+          [[unroll]] for (uint i = 0; i < FM; ++i) step[i * FN + j] = coopMatMulAdd(a_hi[i], b_hi, step[i * FN + j]);
+        }
+      }
+      [[unroll]] for (uint f = 0; f < FM * FN; ++f) acc[f] = acc[f] + step[f];
       if (STAGES == 2) {
         stage ^= 1u;
         if (more) store_step(lid, stage);

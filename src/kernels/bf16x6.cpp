@@ -19,16 +19,9 @@ KernelFamily make_bf16x6() {
   KernelFamily f;
   f.name = "bf16x6";
   f.color = "#76b7b2";
-  f.params = {{"bm", 1, {64, 128, 256}},
-              {"bn", 2, {64, 128, 256}},
-              {"bk", 3, {16, 32, 64}},
-              {"sgm", 4, {2, 4}},
-              {"sgn", 5, {2, 4}},
-              {"splits", kNoSpecConstant, {1, 2, 4, 8}},
-              {"stages", 6, {1, 2}},
-              // The sums leave the units every 16 k, so the high products reuse the fragments of hi the corrections
-              // loaded (three fragment loads a part pair from shared memory instead of four).
-              {"reuse", 7, {0, 1}, 0}};
+  f.params = {{"bm", 1, {64, 128, 256}}, {"bn", 2, {64, 128, 256}}, {"bk", 3, {16, 32, 64}},
+              {"sgm", 4, {2, 4}},        {"sgn", 5, {2, 4}},        {"splits", kNoSpecConstant, {1, 2, 4, 8}},
+              {"stages", 6, {1, 2}}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype != DType::f32) return std::string("f32 inputs only: 16-bit inputs run on the matrix units as they are");
     if (p.mode == Mode::deterministic)

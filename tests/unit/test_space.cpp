@@ -1056,15 +1056,8 @@ TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) 
 TEST(SplitPrepass, Bf16x6SplitsBothOperandsOnceIntoPartsItsMainPassReadsInOneLayout) {
   const KernelFamily& bf16x6 = family_named("bf16x6");
   EXPECT_EQ(bf16x6.prepass_kind, rules::Prepass::split_ab);
-  Config c{{{"bm", 128},
-            {"bn", 128},
-            {"bk", 32},
-            {"sgm", 2},
-            {"sgn", 2},
-            {"splits", 1},
-            {"stages", 1},
-            {"reuse", 0},
-            {"prepass", 1}}};
+  Config c{
+      {{"bm", 128}, {"bn", 128}, {"bk", 32}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}, {"prepass", 1}}};
   EXPECT_EQ(bf16x6.config_name(c, DType::f32), "bf16x6_f32_bm128_bn128_bk32_sgm2_sgn2_splits1_stages1_prepass1");
   const rules::Operation op = rules::packed(300, 200, 1001, true, false, 4, 2);
   const rules::Plan plan = rules::plan(kernel_config(bf16x6, c, DType::f32), op);

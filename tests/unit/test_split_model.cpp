@@ -96,14 +96,10 @@ TEST(SplitModel, Bf16x6MeetsF32sBarOnAnyDataWhereBf16x3AndF16x3DoNot) {
     // The kernel's form: both steps' sums into one f32 accumulator, the corrections first.
     SplitModel one = bf16x6;
     one.one_accumulator = true;
-    // Its sums leaving the units every k step of 32 or, with `reuse`, every fragment step of 16.
-    for (uint32_t block_k : {32u, 16u}) {
-      one.block_k = block_k;
-      const SplitErrors k = errors_of(o, &one);
-      EXPECT_LE(k.normwise, 4 * native.normwise) << block_k;
-      EXPECT_LE(k.elementwise, 4 * native.elementwise) << block_k;
-      EXPECT_LE(k.relative, 4 * native.relative) << block_k;
-    }
+    const SplitErrors k = errors_of(o, &one);
+    EXPECT_LE(k.normwise, 4 * native.normwise);
+    EXPECT_LE(k.elementwise, 4 * native.elementwise);
+    EXPECT_LE(k.relative, 4 * native.relative);
   }
   const Operands flat = uniform(48, 48, 1024, 1);
   const SplitErrors flat_native = errors_of(flat, nullptr);
