@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/elapsed.hpp"
 #include "run/clock_keeper.hpp"
 #include "run/gemm_runner_phases.hpp"
 #include "verify/reference.hpp"
@@ -45,6 +46,15 @@ std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard, uint6
       {"C", l.c.extent + guard, padded_bytes(l.c.extent + guard, 4)}};
   if (p.epilogue.bias) out.push_back({"bias", l.bias_extent + guard, padded_bytes(l.bias_extent + guard, 4)});
   return out;
+}
+
+/// `make()`, with how long it took in the debug log: where a large problem's preparation goes.
+template <typename Make>
+auto timed_part(const char* what, Make&& make) {
+  const auto start = std::chrono::steady_clock::now();
+  auto made = make();
+  spdlog::debug("preparation: {} in {:.0f} ms", what, ms_since(start));
+  return made;
 }
 
 }  // namespace
@@ -98,8 +108,8 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       keeper_(make_keeper(device, options_, true)),
       operands_(
           (check_problem_fits(problem, device, options.guard, input_copies(problem, options, largest_buffer(device))),
-           make_operands(problem, options.seed, options.guard, options.fill))),
-      reference_(reference_gemm(problem, operands_)),
+           timed_part("operands", [&] { return make_operands(problem, options.seed, options.guard, options.fill); }))),
+      reference_(timed_part("host reference", [&] { return reference_gemm(problem, operands_); })),
       submitter_(device, options.fence_timeout_ns),
       a_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[0].bytes,
          vk::kStorageBufferUsage, false),
@@ -111,6 +121,7 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true),
       dummy_(device, 16, vk::kStorageBufferUsage, false) {
   release_clocks();  // the queue is the runner's from here: the uploads
+  const auto uploads_start = std::chrono::steady_clock::now();
   operation_ = operation_of(problem, operands_.layout);
   push_ = rules::push_constants(operation_, 1);
   copies_ = input_copies(problem, options, largest_buffer(device));
@@ -129,6 +140,7 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     replicate_copies(b_, operands_.b_device.size(), pitch_bytes(b_copy_, problem.dtype, true));
   }
   if (!operands_.bias.empty()) upload(bias_, operands_.bias.data(), operands_.bias.size() * 4);
+  spdlog::debug("preparation: buffers and uploads in {:.0f} ms", ms_since(uploads_start));
 }
 
 GemmRunner::~GemmRunner() = default;
