@@ -11,19 +11,45 @@ namespace gemmtune {
 namespace {
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-/// op(X) of product z as a dense double matrix (rows x cols after the transpose).
+/// Calls part(r0, r1, c0, c1) over the blocks of an m x n result on several threads. Eigen runs single-threaded
+/// here (no OpenMP, so no libgomp at run time): the result is split instead, by rows where there are enough of them
+/// for every thread, else by columns (split by rows, 512 rows would keep 8 of 16 cores busy).
+template <typename Fn>
+void parallel_blocks(Eigen::Index m, Eigen::Index n, Fn&& part) {
+  constexpr Eigen::Index kLeast = 64;  // rows or columns a thread's block holds at least
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const bool by_rows = m / kLeast >= Eigen::Index(cores) || m >= n;
+  const Eigen::Index extent = by_rows ? m : n;
+  const unsigned threads = std::max(1u, std::min(cores, unsigned(std::max<Eigen::Index>(1, extent / kLeast))));
+  const Eigen::Index chunk = (extent + threads - 1) / threads;
+  auto run = [&](Eigen::Index e0, Eigen::Index e1) {
+    if (by_rows) {
+      part(e0, e1, Eigen::Index(0), n);
+    } else {
+      part(Eigen::Index(0), m, e0, e1);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (Eigen::Index e0 = chunk; e0 < extent; e0 += chunk) pool.emplace_back(run, e0, std::min(extent, e0 + chunk));
+  run(0, std::min(extent, chunk));
+  for (std::thread& t : pool) t.join();
+}
+
+/// op(X) of product z as a dense double matrix (rows x cols after the transpose), its rows on several threads.
 RowMajor dense_op(const std::vector<float>& image, const ResolvedOperand& op, uint64_t z, bool transposed) {
   const uint64_t zz = op.stride == 0 ? 0 : z;
   RowMajor m(Eigen::Index(transposed ? op.cols : op.rows), Eigen::Index(transposed ? op.rows : op.cols));
-  for (uint64_t r = 0; r < op.rows; ++r)
-    for (uint64_t c = 0; c < op.cols; ++c) {
-      double v = image[op.index(zz, r, c)];
-      if (transposed) {
-        m(Eigen::Index(c), Eigen::Index(r)) = v;
-      } else {
-        m(Eigen::Index(r), Eigen::Index(c)) = v;
+  parallel_blocks(Eigen::Index(op.rows), 1, [&](Eigen::Index r0, Eigen::Index r1, Eigen::Index, Eigen::Index) {
+    for (uint64_t r = uint64_t(r0); r < uint64_t(r1); ++r)
+      for (uint64_t c = 0; c < op.cols; ++c) {
+        const double v = image[op.index(zz, r, c)];
+        if (transposed) {
+          m(Eigen::Index(c), Eigen::Index(r)) = v;
+        } else {
+          m(Eigen::Index(r), Eigen::Index(c)) = v;
+        }
       }
-    }
+  });
   return m;
 }
 }  // namespace
@@ -43,19 +69,6 @@ double reference_activation(Activation activation, double x) {
 }
 
 namespace {
-/// Calls rows(r0, r1) over [0, m) in chunks on several threads. Eigen runs single-threaded here (no OpenMP, so
-/// no libgomp at run time): the rows are split instead.
-template <typename Fn>
-void parallel_rows(Eigen::Index m, Fn&& rows) {
-  const unsigned threads =
-      std::max(1u, std::min(std::thread::hardware_concurrency(), unsigned(std::max<Eigen::Index>(1, m / 64))));
-  std::vector<std::thread> pool;
-  const Eigen::Index chunk = (m + threads - 1) / threads;
-  for (Eigen::Index r0 = chunk; r0 < m; r0 += chunk) pool.emplace_back(rows, r0, std::min(m, r0 + chunk));
-  rows(0, std::min(m, chunk));
-  for (std::thread& t : pool) t.join();
-}
-
 using IntRowMajor = Eigen::Matrix<int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// op(X) - zero of product z as a dense int64 matrix.
@@ -76,8 +89,8 @@ std::vector<double> reference_integer_gemm(const GemmProblem& problem, const Hos
     const IntRowMajor a = dense_op_minus_zero(ops.a, l.a, z, problem.layout.trans_a, problem.zero_a);
     const IntRowMajor b = dense_op_minus_zero(ops.b, l.b, z, problem.layout.trans_b, problem.zero_b);
     IntRowMajor c(m, Eigen::Index(s.n));
-    parallel_rows(m, [&](Eigen::Index r0, Eigen::Index r1) {
-      c.middleRows(r0, r1 - r0).noalias() = a.middleRows(r0, r1 - r0) * b;
+    parallel_blocks(m, Eigen::Index(s.n), [&](Eigen::Index r0, Eigen::Index r1, Eigen::Index c0, Eigen::Index c1) {
+      c.block(r0, c0, r1 - r0, c1 - c0).noalias() = a.middleRows(r0, r1 - r0) * b.middleCols(c0, c1 - c0);
     });
     for (uint64_t i = 0; i < s.m; ++i)
       for (uint64_t j = 0; j < s.n; ++j)
@@ -100,8 +113,9 @@ std::vector<double> reference_gemm(const GemmProblem& problem, const HostOperand
     if (problem.alpha != 0.0f) {  // alpha = 0: A and B hold NaN and must not contribute
       const RowMajor a = dense_op(ops.a, l.a, z, problem.layout.trans_a);
       const RowMajor b = dense_op(ops.b, l.b, z, problem.layout.trans_b);
-      parallel_rows(m, [&](Eigen::Index r0, Eigen::Index r1) {
-        c.middleRows(r0, r1 - r0).noalias() = double(problem.alpha) * (a.middleRows(r0, r1 - r0) * b);
+      parallel_blocks(m, n, [&](Eigen::Index r0, Eigen::Index r1, Eigen::Index c0, Eigen::Index c1) {
+        c.block(r0, c0, r1 - r0, c1 - c0).noalias() =
+            double(problem.alpha) * (a.middleRows(r0, r1 - r0) * b.middleCols(c0, c1 - c0));
       });
     }
     for (uint64_t i = 0; i < s.m; ++i)
