@@ -6,6 +6,8 @@
 #include <cstring>
 #include <thread>
 
+#include "verify/parallel_rows.hpp"
+
 namespace gemmtune {
 
 namespace {
@@ -16,23 +18,15 @@ using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 /// for every thread, else by columns (split by rows, 512 rows would keep 8 of 16 cores busy).
 template <typename Fn>
 void parallel_blocks(Eigen::Index m, Eigen::Index n, Fn&& part) {
-  constexpr Eigen::Index kLeast = 64;  // rows or columns a thread's block holds at least
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const bool by_rows = m / kLeast >= Eigen::Index(cores) || m >= n;
-  const Eigen::Index extent = by_rows ? m : n;
-  const unsigned threads = std::max(1u, std::min(cores, unsigned(std::max<Eigen::Index>(1, extent / kLeast))));
-  const Eigen::Index chunk = (extent + threads - 1) / threads;
-  auto run = [&](Eigen::Index e0, Eigen::Index e1) {
+  constexpr uint64_t kLeast = 64;  // rows or columns a thread's block holds at least
+  const bool by_rows = uint64_t(m) / kLeast >= std::max(1u, std::thread::hardware_concurrency()) || m >= n;
+  parallel_chunks(uint64_t(by_rows ? m : n), kLeast, [&](uint64_t e0, uint64_t e1) {
     if (by_rows) {
-      part(e0, e1, Eigen::Index(0), n);
+      part(Eigen::Index(e0), Eigen::Index(e1), Eigen::Index(0), n);
     } else {
-      part(Eigen::Index(0), m, e0, e1);
+      part(Eigen::Index(0), m, Eigen::Index(e0), Eigen::Index(e1));
     }
-  };
-  std::vector<std::thread> pool;
-  for (Eigen::Index e0 = chunk; e0 < extent; e0 += chunk) pool.emplace_back(run, e0, std::min(extent, e0 + chunk));
-  run(0, std::min(extent, chunk));
-  for (std::thread& t : pool) t.join();
+  });
 }
 
 /// op(X) of product z as a dense double matrix (rows x cols after the transpose), its rows on several threads.
