@@ -50,8 +50,12 @@ def run(folder, faults=None, resume=False):
     if faults:
         env["GEMMTUNE_FAULTS"] = faults
         env["GEMMTUNE_VALIDATION"] = "1"  # the fault paths must also be valid Vulkan usage
+    # One pipeline built at a time, in this process: the call counts are global, so pipelines built ahead on other
+    # threads would race the device check's for the Nth creation, so which pipeline a fault hits would depend on
+    # timing (this test failed once under load, when it did not pin them).
     args = [BIN, "--shape", SHAPES, "--kernels", "fewrows_f32_*", "--space", space_file(folder), "--budget", "100000",
-            "--samples", "3", "--out", os.path.join(folder, "t.json")] + (["--resume"] if resume else [])
+            "--samples", "3", "--compile-threads", "1", "--build-workers", "0",
+            "--out", os.path.join(folder, "t.json")] + (["--resume"] if resume else [])
     return subprocess.run(args, capture_output=True, text=True, timeout=300, env=env)
 
 

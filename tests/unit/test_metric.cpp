@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -125,6 +126,34 @@ TEST(Reference, MatchesANaiveDoubleLoopWithAlphaBetaAndBatch) {
         double want = 0.75 * acc - 1.25 * double(ops.c0[z * 30 + i * 6 + j]);
         EXPECT_NEAR(ref[z * 30 + i * 6 + j], want, 1e-12);
       }
+}
+
+// Rows are drawn from their own streams on several threads: a row's values depend on the seed, the operand and the
+// row alone, never on how the rows were shared out (here: 300 rows against 301, chunks of 64 or more per core).
+TEST(Operands, EachRowComesFromItsOwnStreamWhateverTheRowsAreSplitInto) {
+  GemmProblem small{{300, 8, 64, 1}, DType::f16, 1.0f, 0.0f}, large{{301, 8, 64, 1}, DType::f16, 1.0f, 0.0f};
+  small.layout = large.layout = {false, true};  // A stored M x K, B N x K: a row of each is contiguous
+  const HostOperands s = make_operands(small, 7, 0), l = make_operands(large, 7, 0);
+  ASSERT_EQ(s.a.size(), 300u * 64);
+  EXPECT_TRUE(std::equal(s.a.begin(), s.a.end(), l.a.begin()));
+  EXPECT_EQ(s.b, l.b);
+  // Streams apart: neighbouring rows, and A's row 0 against B's.
+  for (size_t r = 0; r + 1 < 300; ++r)
+    EXPECT_FALSE(std::equal(s.a.begin() + r * 64, s.a.begin() + (r + 1) * 64, s.a.begin() + (r + 1) * 64)) << r;
+  EXPECT_FALSE(std::equal(s.a.begin(), s.a.begin() + 64, s.b.begin()));
+}
+
+// Few rows and many columns: the reference splits the columns among the cores; each block must be the product's.
+TEST(Reference, ColumnBlocksMatchANaiveDoubleLoop) {
+  GemmProblem p{{3, 700, 40, 1}, DType::f32, 1.0f, 0.0f};
+  const HostOperands ops = make_operands(p, 11, 0);
+  const std::vector<double> ref = reference_gemm(p, ops);
+  for (uint64_t i = 0; i < 3; ++i)
+    for (uint64_t j = 0; j < 700; ++j) {
+      double acc = 0;
+      for (uint64_t k = 0; k < 40; ++k) acc += double(ops.a[i * 40 + k]) * double(ops.b[k * 700 + j]);
+      ASSERT_NEAR(ref[i * 700 + j], acc, 1e-12) << i << "," << j;
+    }
 }
 
 TEST(Reference, FollowsLayoutsStridesOffsetsAndTheEpilogue) {
