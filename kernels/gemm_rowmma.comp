@@ -25,9 +25,9 @@
 // Edges: the last block of rows starts at N - 16 where 16 rows do not fit (rows already owned by the block
 // before are computed again, not written); k beyond the last whole fragment is one more fragment ending at K
 // whose op(A) values below that k are zero. Hence N >= 16, K >= 16, K a multiple of 8 and B's rows aligned to
-// 16 bytes, and for B stored K x N also N a multiple of 8, so that the last block's rows start on 16 bytes; WIDE and
-// REGS read rows of k and so serve B stored N x K only (src/kernels/rowmma.cpp refuses the rest; row-dot and few-rows
-// serve them).
+// 16 bytes, and for B stored K x N also N a multiple of 8, so that the last block's rows start on 16 bytes; WIDE reads
+// rows of k and so serves B stored N x K only, and REGS serves B stored K x N with FRAGS = 4 only (below;
+// src/kernels/rowmma.cpp refuses the rest; row-dot and few-rows serve them).
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SUBGROUPS * 32   1: FRAGS, 16-row blocks of B per workgroup
@@ -183,7 +183,14 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 // agree, so a pair of fragments covers 32 values of k with each lane's 8 contiguous values of a row: columns 2t,
 // 2t+1, 2t+8, 2t+9 of fragment h of the pair hold k = 8t + 4h + 0..3. Each subgroup checks the layout at its start
 // (layout_is_assumed); where it differs, the subgroup stages its fragments as REGS = 0 does.
+// B stored K x N (FRAGS = 4): a 16-byte load is 8 values of n at one k, so the rows of the four blocks are interleaved
+// instead: row g of block f holds n = n_first + 8 g + 2 f and row g + 8 holds the next n, so that a lane's 8 values of
+// n at one k are rows g and g + 8 of all four blocks, and lanes 4 g + t (g = 0..7) read 128 contiguous bytes of k row
+// 8 t + j. The sums come out with their rows interleaved, which the final loop undoes (interleaved_row). Only where a
+// workgroup's four blocks are whole and its k range is whole trips (kxn_regs_fit): the staged path, for what is left
+// over, keeps the rows as they are.
 const uint PAIRS = UNROLL / 2;              // fragment pairs (32 values of k) a trip
+const bool KXN_REGS = !TRANS_B && FRAGS == 4;  // (a trip of B is then 8 loads a pair: FRAGS x UNROLL registers)
 const uint A_HALVES = M_ROWS > 8 ? 2 : 1;   // rows g and g + 8 of op(A)
 uvec4 reg_pair_a[2][PAIRS * A_HALVES];
 
@@ -221,12 +228,18 @@ bool layout_is_assumed(uint sg, uint lane) {
 /// and rows g (and g + 8) of op(A), 16 bytes each at k0 + 32 q + 8 t.
 void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
   const uint g = lane / 4, k = k0 + 8 * (lane % 4);
-  [[unroll]] for (uint f = 0; f < FRAGS; ++f)
-    [[unroll]] for (uint q = 0; q < PAIRS; ++q) {
-      if (!live(f)) continue;
-      reg_b[buf][f * UNROLL + 2 * q] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g) / 8];
-      reg_b[buf][f * UNROLL + 2 * q + 1] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g + 8) / 8];
-    }
+  if (TRANS_B) {
+    [[unroll]] for (uint f = 0; f < FRAGS; ++f)
+      [[unroll]] for (uint q = 0; q < PAIRS; ++q) {
+        if (!live(f)) continue;
+        reg_b[buf][f * UNROLL + 2 * q] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g) / 8];
+        reg_b[buf][f * UNROLL + 2 * q + 1] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g + 8) / 8];
+      }
+  } else if (KXN_REGS) {  // per pair, k rows k + j (j = 0..7), values n_first + 8 g onwards
+    [[unroll]] for (uint q = 0; q < PAIRS; ++q)
+      [[unroll]] for (uint j = 0; j < 8; ++j)
+        reg_b[buf][8 * q + j] = b_vec[index_op_b(z, k + 32 * q + j, n_first + 8 * g) / 8];
+  }
   // Lanes past row M - 1 load that row again: it lands in columns M..15 of the product, which are never stored
   // (columns of a product do not mix). A branch around their loads cost 15 % at M = 5 on the H200, zeroing them
   // with a select 10 % (results/h200/notes.md, issue 18 steps 27-30).
@@ -255,12 +268,21 @@ void multiply_pair(uint buf, uint q) {
     PUT_PAIR(a_frag, 3, h == 0 ? a_g8.y : a_g8.w);
     [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
       if (!live(f)) continue;
-      const uvec4 b_g = reg_b[buf][f * UNROLL + 2 * q], b_g8 = reg_b[buf][f * UNROLL + 2 * q + 1];
       FRAG_A b_frag;
-      PUT_PAIR(b_frag, 0, h == 0 ? b_g.x : b_g.z);
-      PUT_PAIR(b_frag, 1, h == 0 ? b_g.y : b_g.w);
-      PUT_PAIR(b_frag, 2, h == 0 ? b_g8.x : b_g8.z);
-      PUT_PAIR(b_frag, 3, h == 0 ? b_g8.y : b_g8.w);
+      if (TRANS_B) {
+        const uvec4 b_g = reg_b[buf][f * UNROLL + 2 * q], b_g8 = reg_b[buf][f * UNROLL + 2 * q + 1];
+        PUT_PAIR(b_frag, 0, h == 0 ? b_g.x : b_g.z);
+        PUT_PAIR(b_frag, 1, h == 0 ? b_g.y : b_g.w);
+        PUT_PAIR(b_frag, 2, h == 0 ? b_g8.x : b_g8.z);
+        PUT_PAIR(b_frag, 3, h == 0 ? b_g8.y : b_g8.w);
+      } else if (KXN_REGS) {
+        // Column c of the fragment (k = k0 + 8 t + 4 h + c) from load 4 h + c: word f holds rows g and g + 8.
+        [[unroll]] for (uint c = 0; c < 4; ++c) {
+          const f16vec2 rows = unpackFloat2x16(reg_b[buf][8 * q + 4 * h + c][f]);
+          b_frag[c] = rows.x;
+          b_frag[4 + c] = rows.y;
+        }
+      }
       acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
     }
   }
@@ -292,11 +314,15 @@ void main() {
   [[unroll]] for (uint f = 0; f < FRAGS; ++f) acc[f] = FRAG_ACC(0.0);
   for (uint i = lane; i < A_SLOT; i += 32) stage_a[sg * A_SLOT + i] = uvec4(0);
   staged();
-  const bool regs = REGS && layout_is_assumed(sg, lane);
+  const uint whole = (k_end - k_begin) / 16;  // whole k fragments of the range (ranges are multiples of 32 terms)
+  const uint trips = whole / (SUBGROUPS * UNROLL);
+  // B stored K x N: the interleaved rows need four whole blocks and a range of whole trips (uniform a workgroup).
+  const bool kxn_regs_fit =
+      TRANS_B || (KXN_REGS && n_first + 16 * FRAGS <= p.N && whole == trips * SUBGROUPS * UNROLL &&
+                  (k_end != p.K || p.K % 16 == 0));
+  const bool regs = REGS && kxn_regs_fit && layout_is_assumed(sg, lane);
 
   if (p.alpha != 0.0) {  // alpha = 0: A and B are never read (NaN in them must not leak)
-    const uint whole = (k_end - k_begin) / 16;  // whole k fragments of the range (ranges are multiples of 32 terms)
-    const uint trips = whole / (SUBGROUPS * UNROLL);
     // Workgroup w starts at trip w % trips and wraps around, so that the workgroups resident at once read
     // different k of their rows, not all the same k in lockstep (5-6 % faster at M = 1 and 4 on the H200:
     // results/h200/notes.md, issue 18 step 12).
@@ -323,7 +349,7 @@ void main() {
   }
 
   // Each subgroup's 16 x 16 sums (rows n, columns m; 4 uvec4s a row) over its staging slots, then the
-  // subgroups' sums in order.
+  // subgroups' sums in order; a subgroup that built K x N fragments in registers has its blocks' rows interleaved.
   [[unroll]] for (uint f = 0; f < FRAGS; ++f)
     coopMatStore(acc[f], stage_b, (sg * FRAGS + f) * B_SLOT, 4, gl_CooperativeMatrixLayoutRowMajor);
   barrier();
@@ -332,9 +358,16 @@ void main() {
     const uint n = row0(f) + r;
     if (!live(f) || n < n_first + 16 * f) continue;  // a row of the block before (last block only)
     const uint at = r * 16 + m;  // the value's index within a block's sums
-    precise float sum = uintBitsToFloat(stage_b[f * B_SLOT + at / 4][at % 4]);
-    for (uint s = 1; s < SUBGROUPS; ++s)
-      sum = sum + uintBitsToFloat(stage_b[(s * FRAGS + f) * B_SLOT + at / 4][at % 4]);
+    // Interleaved (K x N in registers): n = n_first + 8 g + 2 f' + half is row g + 8 half of block f'.
+    const uint n_local = n - n_first;
+    const uint f_kxn = (n_local % 8) / 2, at_kxn = (n_local / 8 + 8 * (n_local % 2)) * 16 + m;
+    precise float sum = 0.0;
+    for (uint s = 0; s < SUBGROUPS; ++s) {
+      const bool interleaved = KXN_REGS && REGS && kxn_regs_fit && layout_differs[s] == 0;
+      const uint slot = (s * FRAGS + (interleaved ? f_kxn : f)) * B_SLOT, i = interleaved ? at_kxn : at;
+      const float part = uintBitsToFloat(stage_b[slot + i / 4][i % 4]);
+      sum = s == 0 ? part : sum + part;
+    }
     if (SPLIT > 1) {
       scratch_data[scratch_index(z, range, m, n)] = sum;
     } else {

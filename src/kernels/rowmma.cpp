@@ -14,6 +14,7 @@ constexpr uint64_t kMinNK = 16;          // edge blocks overlap the block before
 constexpr uint64_t kGroup = 8;           // 16-bit elements a 16-byte load holds: K's multiple, and N's for B K x N
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
+constexpr int64_t kKxNRegsFrags = 4;  // blocks whose interleaved rows a K x N load fills (gemm_rowmma.comp, REGS)
 
 /// Why the family cannot serve a problem on a device at all, or nullopt.
 std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
@@ -40,6 +41,44 @@ std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk:
   return std::nullopt;
 }
 
+/// The family's own constraints: a trip's registers, how REGS and WIDE combine, and what B stored K x N allows.
+std::vector<Constraint> rowmma_constraints() {
+  std::vector<Constraint> out;
+  out.push_back({"registers",
+                 [](const KernelFamily&, const Config& c, const GemmProblem&,
+                    const vk::DeviceInfo&) -> std::optional<std::string> {
+                   if (c.get("frags") * c.get("unroll") > kMaxTripFragments)
+                     return std::to_string(c.get("frags")) + " blocks x " + std::to_string(c.get("unroll")) +
+                            " unroll = " + std::to_string(c.get("frags") * c.get("unroll")) +
+                            " fragments of B a trip > " + std::to_string(kMaxTripFragments) +
+                            " (16 bytes each per lane, two trips held in registers)";
+                   return std::nullopt;
+                 }});
+  out.push_back(
+      {"regs",
+       [](const KernelFamily&, const Config& c, const GemmProblem&,
+          const vk::DeviceInfo&) -> std::optional<std::string> {
+         if (c.get("regs") == 1 && c.get("wide") == 1)
+           return std::string(
+               "wide loads are a way of staging fragments; fragments built in registers load their rows their own way");
+         return std::nullopt;
+       }});
+  // B stored K x N: wide loads read rows of k (N x K only); fragments built in registers there interleave the rows
+  // of four blocks, so that a lane's 16-byte load of 8 values of n fills its elements of all four.
+  out.push_back({"rows_of_k",
+                 [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                    const vk::DeviceInfo&) -> std::optional<std::string> {
+                   if (p.layout.trans_b) return std::nullopt;
+                   if (c.get("wide") == 1) return std::string("wide loads read rows of k: B stored N x K only");
+                   if (c.get("regs") == 1 && c.get("frags") != kKxNRegsFrags)
+                     return "fragments built in registers from B stored K x N take " + std::to_string(kKxNRegsFrags) +
+                            " blocks (one 16-byte load fills a lane's 8 "
+                            "values of n across them)";
+                   return std::nullopt;
+                 }});
+  return out;
+}
+
 KernelFamily make_rowmma() {
   KernelFamily f;
   f.name = "rowmma";
@@ -55,33 +94,7 @@ KernelFamily make_rowmma() {
     return coopmat_unsupported(d, std::string(dtype_name(t)));
   };
   f.constraints = device_limit_constraints();
-  f.constraints.push_back({"registers",
-                           [](const KernelFamily&, const Config& c, const GemmProblem&,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get("frags") * c.get("unroll") > kMaxTripFragments)
-                               return std::to_string(c.get("frags")) + " blocks x " + std::to_string(c.get("unroll")) +
-                                      " unroll = " + std::to_string(c.get("frags") * c.get("unroll")) +
-                                      " fragments of B a trip > " + std::to_string(kMaxTripFragments) +
-                                      " (16 bytes each per lane, two trips held in registers)";
-                             return std::nullopt;
-                           }});
-  f.constraints.push_back(
-      {"regs",
-       [](const KernelFamily&, const Config& c, const GemmProblem&,
-          const vk::DeviceInfo&) -> std::optional<std::string> {
-         if (c.get("regs") == 1 && c.get("wide") == 1)
-           return std::string(
-               "wide loads are a way of staging fragments; fragments built in registers load their rows their own way");
-         return std::nullopt;
-       }});
-  f.constraints.push_back({"rows_of_k",
-                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (!p.layout.trans_b && (c.get("wide") == 1 || c.get("regs") == 1))
-                               return std::string(
-                                   "wide loads and fragments built in registers read rows of k: B stored N x K only");
-                             return std::nullopt;
-                           }});
+  for (Constraint& c : rowmma_constraints()) f.constraints.push_back(std::move(c));
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.workgroup_size_constant_id = 0;

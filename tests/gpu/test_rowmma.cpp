@@ -106,6 +106,26 @@ TEST_F(RowMma, VerifiesEveryConfigAtTheEdges) {
       EXPECT_EQ(r.disposition, Disposition::passed) << kxn.layout.name() << " " << c.name << ": " << r.detail;
     }
   }
+  // B stored K x N, fragments built in registers (frags 4, rows of four blocks interleaved): N = 136 gives two
+  // workgroups of four whole blocks and one whose blocks overlap (staged); K = 1024 gives whole trips for every
+  // SUBGROUPS x UNROLL and split but sgk 16 in 4 ranges (staged), K = 1032 a partial fragment in the last range.
+  for (bool trans_a : {false, true}) {
+    for (uint64_t k : {1024u, 1032u}) {
+      GemmProblem kxn = rowmma_problem({5, 136, k, 1}, DType::f16, trans_a);
+      kxn.layout.trans_b = false;
+      SearchSpace s = build_search_space({&family_named("rowmma")}, kxn, device().info());
+      GemmRunner runner(device(), kxn, RunOptions{});
+      size_t regs = 0;
+      for (const Candidate& c : s.candidates) {
+        if (c.config.get("regs") != 1) continue;
+        ++regs;
+        const Measurement r = runner.verify(family_named("rowmma"), c.config);
+        EXPECT_EQ(r.disposition, Disposition::passed)
+            << kxn.layout.name() << " K " << k << " " << c.name << ": " << r.detail;
+      }
+      EXPECT_GE(regs, 3u);
+    }
+  }
   // Every row count and type, all four layouts, a K of many trips with a partial fragment, rotating configs.
   size_t turn = 0;
   for (uint64_t m : {1u, 2u, 5u, 8u, 16u}) {

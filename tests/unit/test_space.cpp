@@ -305,7 +305,7 @@ vk::DeviceInfo matrix_device() {
 }
 }  // namespace
 
-TEST(RowMmaSpace, BStoredKByNTakesStagedConfigsAndNeedsWholeGroupsOfColumns) {
+TEST(RowMmaSpace, BStoredKByNTakesStagedAndFourBlockRegisterConfigsAndNeedsWholeGroupsOfColumns) {
   const vk::DeviceInfo d = matrix_device();
   GemmProblem p;
   p.dtype = DType::f16;
@@ -316,11 +316,17 @@ TEST(RowMmaSpace, BStoredKByNTakesStagedConfigsAndNeedsWholeGroupsOfColumns) {
     EXPECT_FALSE(rowmma.not_applicable(p, d)) << layout.name();
     const SearchSpace s = build_search_space({&rowmma}, p, d);
     ASSERT_FALSE(s.candidates.empty()) << layout.name();
-    // Wide loads and fragments built in registers read rows of k, which B stored K x N does not have.
+    // Wide loads read rows of k, which B stored K x N does not have; fragments built in registers interleave the
+    // rows of four blocks there, so they come with frags 4 only.
+    size_t regs = 0;
     for (const Candidate& c : s.candidates) {
       EXPECT_EQ(c.config.get("wide"), 0u) << c.name;
-      EXPECT_EQ(c.config.get("regs"), 0u) << c.name;
+      if (c.config.get("regs") == 1) {
+        ++regs;
+        EXPECT_EQ(c.config.get("frags"), 4u) << c.name;
+      }
     }
+    EXPECT_GT(regs, 0u) << layout.name();
     p.layout.trans_b = true;
     const SearchSpace nt = build_search_space({&rowmma}, p, d);
     EXPECT_GT(nt.candidates.size(), s.candidates.size()) << layout.name();
