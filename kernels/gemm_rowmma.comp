@@ -186,7 +186,7 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 // B stored K x N (FRAGS = 4): a 16-byte load is 8 values of n at one k, so the rows of the four blocks are interleaved
 // instead: row g of block f holds n = n_first + 8 g + 2 f and row g + 8 holds the next n, so that a lane's 8 values of
 // n at one k are rows g and g + 8 of all four blocks, and lanes 4 g + t (g = 0..7) read 128 contiguous bytes of k row
-// 8 t + j. The sums come out with their rows interleaved, which the final loop undoes (interleaved_row). Only where a
+// 8 t + j. The sums come out with their rows interleaved, which the final loop undoes. Only where a
 // workgroup's four blocks are whole and its k range is whole trips (kxn_regs_fit): the staged path, for what is left
 // over, keeps the rows as they are.
 const uint PAIRS = UNROLL / 2;              // fragment pairs (32 values of k) a trip
