@@ -120,10 +120,12 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
   if (!r.evaluated.empty()) {
     // Where the problem's time (all charged to its budget) went: a large problem's operands and reference can take
     // most of a short budget.
+    const PreparationTimes& p = r.preparation;
     std::printf(
-        "  time: preparation %.2f s (operands, reference, device check), screening %.2f s, finals %.2f s, "
-        "baseline %.2f s\n",
-        r.prepare_s, r.screening_s, r.finals_s(), r.baseline_s);
+        "  time: preparation %.2f s (operands %.2f, reference %.2f, uploads %.2f, device check %.2f), screening "
+        "%.2f s, finals %.2f s, baseline %.2f s\n",
+        r.prepare_s, p.operands_s, p.reference_s, p.uploads_s, p.device_check_s, r.screening_s, r.finals_s(),
+        r.baseline_s);
   }
   for (const NotApplicable& n : r.not_applicable) {
     const std::string line = "  " + n.variant + ": not applicable: " + n.reason;
@@ -232,6 +234,11 @@ nlohmann::ordered_json result_summary(const TuneResult& r, bool cold) {
             {"screening", r.screening_s},
             {"finals", r.finals_s()},
             {"baseline", r.baseline_s}}},
+          {"preparation_seconds",
+           {{"operands", r.preparation.operands_s},
+            {"reference", r.preparation.reference_s},
+            {"uploads", r.preparation.uploads_s},
+            {"device_check", r.preparation.device_check_s}}},
           {"rerun", r.best() ? json(rerun_command(r.problem, r.best()->name, cold)) : json(nullptr)}};
 }
 

@@ -48,12 +48,13 @@ std::vector<BufferNeed> buffer_needs(const GemmProblem& p, uint64_t guard, uint6
   return out;
 }
 
-/// `make()`, with how long it took in the debug log: where a large problem's preparation goes.
+/// `make()`, its time kept in `seconds` and the debug log: where a large problem's preparation goes.
 template <typename Make>
-auto timed_part(const char* what, Make&& make) {
+auto timed_part(const char* what, double& seconds, Make&& make) {
   const auto start = std::chrono::steady_clock::now();
   auto made = make();
-  spdlog::debug("preparation: {} in {:.0f} ms", what, ms_since(start));
+  seconds = ms_since(start) / 1000.0;
+  spdlog::debug("preparation: {} in {:.0f} ms", what, seconds * 1000.0);
   return made;
 }
 
@@ -108,8 +109,10 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
       keeper_(make_keeper(device, options_, true)),
       operands_(
           (check_problem_fits(problem, device, options.guard, input_copies(problem, options, largest_buffer(device))),
-           timed_part("operands", [&] { return make_operands(problem, options.seed, options.guard, options.fill); }))),
-      reference_(timed_part("host reference", [&] { return reference_gemm(problem, operands_); })),
+           timed_part("operands", preparation_.operands_s,
+                      [&] { return make_operands(problem, options.seed, options.guard, options.fill); }))),
+      reference_(
+          timed_part("host reference", preparation_.reference_s, [&] { return reference_gemm(problem, operands_); })),
       submitter_(device, options.fence_timeout_ns),
       a_(device, buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)))[0].bytes,
          vk::kStorageBufferUsage, false),
@@ -140,7 +143,8 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     replicate_copies(b_, operands_.b_device.size(), pitch_bytes(b_copy_, problem.dtype, true));
   }
   if (!operands_.bias.empty()) upload(bias_, operands_.bias.data(), operands_.bias.size() * 4);
-  spdlog::debug("preparation: buffers and uploads in {:.0f} ms", ms_since(uploads_start));
+  preparation_.uploads_s = ms_since(uploads_start) / 1000.0;
+  spdlog::debug("preparation: buffers and uploads in {:.0f} ms", preparation_.uploads_s * 1000.0);
 }
 
 GemmRunner::~GemmRunner() = default;

@@ -85,6 +85,14 @@ void check_problem_fits(const GemmProblem& problem, const vk::Device& device, ui
 /// `wait_for_steady` (GPUs), once a batch agrees within 3 % per run with the one that ended 50 ms of device time or
 /// more before it, or at 4x the target. After seconds of idle an H200 was still at idle clocks when a fixed 200 ms
 /// warm-up ended (issue 21 step 3: 2559 against 508 us).
+/// Where a problem's preparation went, in seconds: what a short budget at a large shape spends before screening.
+struct PreparationTimes {
+  double operands_s = 0.0;      ///< drawn and encoded for the device
+  double reference_s = 0.0;     ///< the host's double product
+  double uploads_s = 0.0;       ///< the inputs uploaded (and copied, for cold runs)
+  double device_check_s = 0.0;  ///< its pipeline and the expected image uploaded (0 where the host checks)
+};
+
 struct WarmUp {
   static constexpr double kSteadyTolerance = 0.03;
   static constexpr double kSteadyWindowNs = 50'000'000.0;
@@ -172,6 +180,7 @@ class GemmRunner {
   void prepare_device_check();
   /// Frees the cached pipelines of a config (pipelines are kept so finalists are not rebuilt).
   void drop_pipeline(const std::string& name);
+  const PreparationTimes& preparation() const { return preparation_; }
   /// The reference result (dense row-major, batch * M * N), for tests.
   const std::vector<double>& reference() const { return reference_; }
   /// The written region of the last verified run, for tests.
@@ -250,6 +259,7 @@ class GemmRunner {
   const vk::Device& device_;
   GemmProblem problem_;
   RunOptions options_;
+  PreparationTimes preparation_;  ///< before the operands and reference, which fill it as they are made
   /// The end of the last evaluation; before the first, the start of construction: the device idles while the
   /// host computes the reference (the H200 screened the first config of a problem 3.5x slow with the idle
   /// counted from the end of construction instead: results/h200/notes.md, issue 18 step 28).

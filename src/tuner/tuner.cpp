@@ -115,6 +115,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   // search's share is taken, so its time counts against the budget as it did inside the first screening.
   if (device.info().type != VK_PHYSICAL_DEVICE_TYPE_CPU) runner.prepare_device_check();
   result.prepare_s = elapsed();
+  result.preparation = runner.preparation();
   spdlog::debug("{} {}: reference ready after {:.2f} s, {} candidates, {} pruned", problem.shape.to_string(),
                 dtype_name(problem.dtype), elapsed(), space.candidates.size(), result.pruned.size());
   // A tenth of the budget, and at least a quarter of a second, so a tiny budget keeps a small problem's baseline;

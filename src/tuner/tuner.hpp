@@ -156,8 +156,9 @@ struct TuneResult {
   std::string baseline_skipped;             ///< why the baseline did not run within its time, or empty
   double elapsed_s = 0.0;                   ///< the whole problem: reference, search and baseline
   double search_s = 0.0;                    ///< screening and finals alone (the budget is charged elapsed_s)
-  double prepare_s = 0.0;   ///< before the search: the space, the operands, the reference and the device check
-  double baseline_s = 0.0;  ///< the naive baseline after it
+  double prepare_s = 0.0;        ///< before the search: the space, the operands, the reference and the device check
+  PreparationTimes preparation;  ///< its parts (a device check made at the first screening counts there)
+  double baseline_s = 0.0;       ///< the naive baseline after it
 
   const EvaluatedConfig* best() const;       ///< fastest verified finalist, or null
   const EvaluatedConfig* runner_up() const;  ///< second fastest verified finalist, or null

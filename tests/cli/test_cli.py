@@ -455,6 +455,12 @@ class Output(unittest.TestCase):
                 self.assertTrue(all(v > 0 for v in phases.values()), phases)
                 self.assertLessEqual(sum(phases.values()), p["seconds"] + 1e-3)
                 self.assertGreater(sum(phases.values()), 0.9 * p["seconds"])
+                # The preparation's parts: the operands and the reference took some; together no more than it.
+                parts = p["preparation_seconds"]
+                self.assertEqual(set(parts), {"operands", "reference", "uploads", "device_check"})
+                self.assertTrue(parts["operands"] > 0 and parts["reference"] > 0, parts)
+                self.assertTrue(all(v >= 0 for v in parts.values()), parts)
+                self.assertLessEqual(sum(parts.values()), phases["preparation"] + 1e-3)
             self.assertIn("tuning table:", err)
 
     def test_the_screened_share_and_each_not_applicable_line_are_said_once(self):
