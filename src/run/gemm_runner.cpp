@@ -53,12 +53,17 @@ template <typename Make>
 auto timed_part(const char* what, double& seconds, Make&& make) {
   const auto start = std::chrono::steady_clock::now();
   auto made = make();
-  seconds = ms_since(start) / 1000.0;
-  spdlog::debug("preparation: {} in {:.0f} ms", what, seconds * 1000.0);
+  seconds = preparation_part_s(what, start);
   return made;
 }
 
 }  // namespace
+
+double preparation_part_s(const char* what, std::chrono::steady_clock::time_point start) {
+  const double ms = ms_since(start);
+  spdlog::debug("preparation: {} in {:.0f} ms", what, ms);
+  return ms / 1000.0;
+}
 
 uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uint64_t max_buffer_bytes) {
   if (options.cold_bytes == 0) return 1;
@@ -143,8 +148,7 @@ GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, con
     replicate_copies(b_, operands_.b_device.size(), pitch_bytes(b_copy_, problem.dtype, true));
   }
   if (!operands_.bias.empty()) upload(bias_, operands_.bias.data(), operands_.bias.size() * 4);
-  preparation_.uploads_s = ms_since(uploads_start) / 1000.0;
-  spdlog::debug("preparation: buffers and uploads in {:.0f} ms", preparation_.uploads_s * 1000.0);
+  preparation_.uploads_s = preparation_part_s("uploads", uploads_start);
 }
 
 GemmRunner::~GemmRunner() = default;

@@ -81,10 +81,6 @@ uint64_t input_copies(const GemmProblem& problem, const RunOptions& options, uin
 void check_problem_fits(const GemmProblem& problem, const vk::Device& device, uint64_t guard = RunOptions{}.guard,
                         uint64_t copies = 1);
 
-/// A warm-up's progress: it is done after `min_batches` batches and `target_ns` of device time and, where
-/// `wait_for_steady` (GPUs), once a batch agrees within 3 % per run with the one that ended 50 ms of device time or
-/// more before it, or at 4x the target. After seconds of idle an H200 was still at idle clocks when a fixed 200 ms
-/// warm-up ended (issue 21 step 3: 2559 against 508 us).
 /// Where a problem's preparation went, in seconds: what a short budget at a large shape spends before screening.
 struct PreparationTimes {
   double operands_s = 0.0;      ///< drawn and encoded for the device
@@ -92,7 +88,13 @@ struct PreparationTimes {
   double uploads_s = 0.0;       ///< the inputs uploaded (and copied, for cold runs)
   double device_check_s = 0.0;  ///< its pipeline and the expected image uploaded (0 where the host checks)
 };
+/// Seconds since `start`, written to the debug log as the preparation's part `what`.
+double preparation_part_s(const char* what, std::chrono::steady_clock::time_point start);
 
+/// A warm-up's progress: it is done after `min_batches` batches and `target_ns` of device time and, where
+/// `wait_for_steady` (GPUs), once a batch agrees within 3 % per run with the one that ended 50 ms of device time or
+/// more before it, or at 4x the target. After seconds of idle an H200 was still at idle clocks when a fixed 200 ms
+/// warm-up ended (issue 21 step 3: 2559 against 508 us).
 struct WarmUp {
   static constexpr double kSteadyTolerance = 0.03;
   static constexpr double kSteadyWindowNs = 50'000'000.0;

@@ -91,8 +91,7 @@ void GemmRunner::prepare_device_check() {
   try {
     const auto start = std::chrono::steady_clock::now();
     device_check_ = std::make_unique<DeviceCheck>(device_, submitter_, problem_, operands_, reference_, c_);
-    preparation_.device_check_s = ms_since(start) / 1000.0;
-    spdlog::debug("preparation: device check in {:.0f} ms", preparation_.device_check_s * 1000.0);
+    preparation_.device_check_s = preparation_part_s("device check", start);
   } catch (const vk::VulkanError& e) {
     if (e.result() == VK_ERROR_DEVICE_LOST) throw;
     // Out of memory for the expected image, say: the host check serves this problem instead.
