@@ -120,8 +120,7 @@ void load_quarter(uint row_byte[ROWS], uint blk, uint quarter, uint u) {
 }
 
 /// Adds the quarter in slot u times op(A)'s matching elements (from its rows' first elements, `a_row`) into the
-/// accumulators: the rows' codes become units first (common/quant_blocks.glsl: no subtract a code), then op(A)'s
-/// elements are loaded once for all of them and their sum takes the codes' bias out once a row of op(A).
+/// accumulators: the rows' codes are decoded first, then op(A)'s elements are loaded once for all of them.
 void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
 #if defined(B_Q8)
   const uint e0 = 8 * quarter, e1 = e0 + 4;
@@ -133,22 +132,20 @@ void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
   [[unroll]] for (uint r = 0; r < ROWS; ++r) {
     scale[r] = unpackHalf2x16(ahead_scale[u * ROWS + r] & 0xffffu).x;
 #if defined(B_Q8)
-    c0[r] = q8_units(ahead_w0[u * ROWS + r]), c1[r] = q8_units(ahead_w1[u * ROWS + r]);
+    c0[r] = q8_codes(ahead_w0[u * ROWS + r]), c1[r] = q8_codes(ahead_w1[u * ROWS + r]);
 #else
-    c0[r] = q4_low_units(ahead_w0[u * ROWS + r]), c1[r] = q4_high_units(ahead_w0[u * ROWS + r]);
+    c0[r] = q4_low_codes(ahead_w0[u * ROWS + r]), c1[r] = q4_high_codes(ahead_w0[u * ROWS + r]);
 #endif
   }
   const uint a_k = TRANS_A ? p.lda : 1;  // elements between op(A)'s k and k + 1
   [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
     const uint a0 = a_row[i] + blk * 32 * a_k;
     const vec4 a = load_a_run(a0, e0), b = load_a_run(a0, e1);
-    const vec4 pair_sums = a + b;
-    const float bias = UNIT_SHIFT * ((pair_sums.x + pair_sums.y) + (pair_sums.z + pair_sums.w));
     [[unroll]] for (uint r = 0; r < ROWS; ++r) {
       float dot = 0.0;
       [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], c0[r][e], dot);
       [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(b[e], c1[r][e], dot);
-      acc[r * M_ROWS + i] = fma(scale[r], fma(UNIT_SCALE, dot, -bias), acc[r * M_ROWS + i]);
+      acc[r * M_ROWS + i] = fma(scale[r], dot, acc[r * M_ROWS + i]);
     }
   }
 }

@@ -63,31 +63,6 @@ vec4 q4_low_codes(uint w) { return biased_bytes(w & 0x0f0f0f0fu) - CODE_BIAS; }
 vec4 q4_high_codes(uint w) { return biased_bytes((w >> 4) & 0x0f0f0f0fu) - CODE_BIAS; }
 #endif
 
-// Codes as "units" for a dot whose bias is taken out once: an unsigned biased code u (q8_0: the byte + 128, 0..255;
-// q4_0: the nibble, code + 8) inserted as the top bits of 1.0's mantissa is the float 1 + u / UNIT_SCALE exactly, one
-// shift and one insert a code with no subtract. A dot of n elements a_e with units then gives the codes' dot as
-// UNIT_SCALE x (the units' dot) - UNIT_SHIFT x (the sum of the a_e), UNIT_SHIFT = UNIT_SCALE + the codes' offset; the
-// units lie in [1, 2), so taking the bias out costs few bits (about 2^-16 of the sum of |a_e| in f32).
-const uint ONE_BITS = 0x3F800000u;
-#if defined(B_Q8)
-const float UNIT_SCALE = 256.0, UNIT_SHIFT = 384.0;  // 2^8, and 2^8 + 128
-/// Four q8_0 codes as units: the int8 bytes of a word, sign bits flipped, at mantissa bits 15..22.
-vec4 q8_units(uint w) {
-  const uint u = w ^ Q8_SIGN_BITS;
-  return uintBitsToFloat(uvec4(bitfieldInsert(ONE_BITS, u, 15, 8), bitfieldInsert(ONE_BITS, u >> 8, 15, 8),
-                               bitfieldInsert(ONE_BITS, u >> 16, 15, 8), bitfieldInsert(ONE_BITS, u >> 24, 15, 8)));
-}
-#else
-const float UNIT_SCALE = 16.0, UNIT_SHIFT = 24.0;  // 2^4, and 2^4 + 8
-/// The low nibbles (codes j) or high nibbles (codes j + 16) of a word of q4_0 code bytes j .. j + 3, as units at
-/// mantissa bits 19..22.
-vec4 q4_low_units(uint w) {
-  return uintBitsToFloat(uvec4(bitfieldInsert(ONE_BITS, w, 19, 4), bitfieldInsert(ONE_BITS, w >> 8, 19, 4),
-                               bitfieldInsert(ONE_BITS, w >> 16, 19, 4), bitfieldInsert(ONE_BITS, w >> 24, 19, 4)));
-}
-vec4 q4_high_units(uint w) { return q4_low_units(w >> 4); }
-#endif
-
 /// Element e (0..31) of the block starting at byte `byte0`, as a multiple of its scale.
 float block_code(uint byte0, uint e) {
 #if defined(B_Q8)

@@ -40,7 +40,7 @@ KernelFamily make_coopmat() {
   f.name = "coopmat";
   f.color = "#e15759";
   // Subgroups: 2 or 4 down by 2 or 4 across (4 to 16), each owning a block of 16 x 16 accumulators.
-  f.params = {{"bm", 1, {64, 96, 128, 192, 256, 512}},
+  f.params = {{"bm", 1, {64, 96, 128, 192, 256}},
               {"bn", 2, {64, 96, 128, 192, 256}},
               {"bk", 3, {16, 32, 64, 128}},
               {"sgm", 4, {2, 4}},
@@ -59,14 +59,10 @@ KernelFamily make_coopmat() {
   };
   f.device_unsupported = [](DType t, const vk::DeviceInfo& d) { return coopmat_unsupported(d, fragment_type(t)); };
   f.constraints.push_back({"tile",
-                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                           [](const KernelFamily&, const Config& c, const GemmProblem&,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (uint64_t(c.get("bm")) * c.get("bn") > 256u * 128u)
                                return "tiles go up to the area of 256x128";
-                             // A 512-row tile decodes B's blocks while staging once for 512 rows of A, where 128-row
-                             // tiles decode each block four times at M = 512: for weights in blocks only.
-                             if (c.get("bm") == 512 && !is_quantized(p.dtype))
-                               return "512-row tiles serve weights in blocks only";
                              if ((c.get("bm") / c.get("sgm")) % 16 != 0 || (c.get("bn") / c.get("sgn")) % 16 != 0)
                                return "a subgroup's block is not a whole number of 16 x 16 fragments";
                              return std::nullopt;

@@ -348,29 +348,6 @@ TEST(RowMmaSpace, BStoredKByNTakesStagedAndFourBlockRegisterConfigsAndNeedsWhole
   EXPECT_EQ(nt->n_multiple, 1u);
 }
 
-TEST(CoopmatSpace, TilesOf512RowsServeWeightsInBlocksOnly) {
-  const vk::DeviceInfo d = matrix_device();
-  GemmProblem p;
-  p.shape = {512, 4096, 14336, 1};
-  p.layout = Layout{false, true};
-  auto tall = [&](DType dtype) {
-    p.dtype = dtype;
-    const SearchSpace s = build_search_space({&family_named("coopmat")}, p, d);
-    std::vector<std::string> names;
-    for (const Candidate& c : s.candidates)
-      if (c.config.get("bm") == 512) names.push_back(c.name);
-    return names;
-  };
-  EXPECT_TRUE(tall(DType::f16).empty());
-  // 512 x 64 is the only 512-row tile within the 256 x 128 area; at 48 KiB of shared memory its k step is 16 or 32.
-  const std::vector<std::string> q4 = tall(DType::f16_q4_0);
-  ASSERT_FALSE(q4.empty());
-  for (const std::string& name : q4) {
-    EXPECT_NE(name.find("_bm512_bn64_"), std::string::npos) << name;
-    EXPECT_EQ(name.find("_bk64_"), std::string::npos) << name;
-  }
-}
-
 TEST(CoopmatQualification, FollowsTheReportedCapabilitiesOnly) {
   vk::DeviceInfo d = matrix_device();
   EXPECT_FALSE(coopmat_unsupported(d, "f16"));
