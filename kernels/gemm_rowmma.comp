@@ -26,8 +26,8 @@
 // before are computed again, not written); k beyond the last whole fragment is one more fragment ending at K
 // whose op(A) values below that k are zero. Hence N >= 16, K >= 16, K a multiple of 8 and B's rows aligned to
 // 16 bytes, and for B stored K x N also N a multiple of 8, so that the last block's rows start on 16 bytes; WIDE reads
-// rows of k and so serves B stored N x K only, and REGS serves B stored K x N with FRAGS = 4 only (below;
-// src/kernels/rowmma.cpp refuses the rest; row-dot and few-rows serve them).
+// rows of k and so serves B stored N x K only (src/kernels/rowmma.cpp refuses the rest; row-dot and few-rows serve
+// them).
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SUBGROUPS * 32   1: FRAGS, 16-row blocks of B per workgroup
@@ -59,6 +59,8 @@ layout(std430, binding = 0) readonly buffer BufA { float16_t a_data[]; };
 layout(std430, binding = 1) readonly buffer BufB { float16_t b_data[]; };
 layout(std430, binding = 0) readonly buffer BufA8 { uvec4 a_vec[]; };
 layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
+layout(std430, binding = 1) readonly buffer BufB4 { uvec2 b_pairs[]; };
+layout(std430, binding = 1) readonly buffer BufB2 { uint b_words[]; };
 #include "common/gemm_common.glsl"
 
 #define FRAG_A coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
@@ -183,14 +185,16 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 // agree, so a pair of fragments covers 32 values of k with each lane's 8 contiguous values of a row: columns 2t,
 // 2t+1, 2t+8, 2t+9 of fragment h of the pair hold k = 8t + 4h + 0..3. Each subgroup checks the layout at its start
 // (layout_is_assumed); where it differs, the subgroup stages its fragments as REGS = 0 does.
-// B stored K x N (FRAGS = 4): a 16-byte load is 8 values of n at one k, so the rows of the four blocks are interleaved
-// instead: row g of block f holds n = n_first + 8 g + 2 f and row g + 8 holds the next n, so that a lane's 8 values of
-// n at one k are rows g and g + 8 of all four blocks, and lanes 4 g + t (g = 0..7) read 128 contiguous bytes of k row
-// 8 t + j. The sums come out with their rows interleaved, which the final loop undoes. Only where a
-// workgroup's four blocks are whole and its k range is whole trips (kxn_regs_fit): the staged path, for what is left
-// over, keeps the rows as they are.
-const uint PAIRS = UNROLL / 2;              // fragment pairs (32 values of k) a trip
-const bool KXN_REGS = !TRANS_B && FRAGS == 4;  // (a trip of B is then 8 loads a pair: FRAGS x UNROLL registers)
+// B stored K x N: a load is values of n at one k, so the rows of the workgroup's blocks are interleaved instead: row g
+// of block f holds n = n_first + 2 FRAGS g + 2 f and row g + 8 the next n, so that a lane's 2 FRAGS values of n at one
+// k (one load of FRAGS words) are rows g and g + 8 of every block, and lanes 4 g + t (g = 0..7) read 32 FRAGS
+// contiguous bytes of k row 8 t + j. Word f of the lane's load at k row j of pair q is word (8 q + j) FRAGS + f of
+// the trip's registers (a trip is 8 loads a pair: FRAGS x UNROLL uvec4s). One or two blocks a workgroup give the grid
+// 4 or 2 times the workgroups of four (a K x N decoding product at N = 4096 had to split k to fill the GPU). The sums
+// come out with their rows interleaved, which the final loop undoes. Only where a workgroup's blocks are whole and its
+// k range is whole trips (kxn_regs_fit): the staged path, for what is left over, keeps the rows as they are.
+const uint PAIRS = UNROLL / 2;  // fragment pairs (32 values of k) a trip
+const bool KXN_REGS = !TRANS_B;
 const uint A_HALVES = M_ROWS > 8 ? 2 : 1;   // rows g and g + 8 of op(A)
 uvec4 reg_pair_a[2][PAIRS * A_HALVES];
 
@@ -235,10 +239,20 @@ void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
         reg_b[buf][f * UNROLL + 2 * q] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g) / 8];
         reg_b[buf][f * UNROLL + 2 * q + 1] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g + 8) / 8];
       }
-  } else if (KXN_REGS) {  // per pair, k rows k + j (j = 0..7), values n_first + 8 g onwards
+  } else if (KXN_REGS) {  // per pair, k rows k + j (j = 0..7), values n_first + 2 FRAGS g onwards
     [[unroll]] for (uint q = 0; q < PAIRS; ++q)
-      [[unroll]] for (uint j = 0; j < 8; ++j)
-        reg_b[buf][8 * q + j] = b_vec[index_op_b(z, k + 32 * q + j, n_first + 8 * g) / 8];
+      [[unroll]] for (uint j = 0; j < 8; ++j) {
+        const uint at = index_op_b(z, k + 32 * q + j, n_first + 2 * FRAGS * g), w = (8 * q + j) * FRAGS;
+        if (FRAGS == 4) {
+          reg_b[buf][w / 4] = b_vec[at / 8];
+        } else if (FRAGS == 2) {
+          const uvec2 v = b_pairs[at / 4];
+          reg_b[buf][w / 4][w % 4] = v.x;
+          reg_b[buf][w / 4][w % 4 + 1] = v.y;
+        } else {
+          reg_b[buf][w / 4][w % 4] = b_words[at / 2];
+        }
+      }
   }
   // Lanes past row M - 1 load that row again: it lands in columns M..15 of the product, which are never stored
   // (columns of a product do not mix). A branch around their loads cost 15 % at M = 5 on the H200, zeroing them
@@ -276,9 +290,10 @@ void multiply_pair(uint buf, uint q) {
         PUT_PAIR(b_frag, 2, h == 0 ? b_g8.x : b_g8.z);
         PUT_PAIR(b_frag, 3, h == 0 ? b_g8.y : b_g8.w);
       } else if (KXN_REGS) {
-        // Column c of the fragment (k = k0 + 8 t + 4 h + c) from load 4 h + c: word f holds rows g and g + 8.
+        // Column c of the fragment (k = k0 + 8 t + 4 h + c) from load 4 h + c: its word f holds rows g and g + 8.
         [[unroll]] for (uint c = 0; c < 4; ++c) {
-          const f16vec2 rows = unpackFloat2x16(reg_b[buf][8 * q + 4 * h + c][f]);
+          const uint w = (8 * q + 4 * h + c) * FRAGS + f;
+          const f16vec2 rows = unpackFloat2x16(reg_b[buf][w / 4][w % 4]);
           b_frag[c] = rows.x;
           b_frag[4 + c] = rows.y;
         }
@@ -316,7 +331,7 @@ void main() {
   staged();
   const uint whole = (k_end - k_begin) / 16;  // whole k fragments of the range (ranges are multiples of 32 terms)
   const uint trips = whole / (SUBGROUPS * UNROLL);
-  // B stored K x N: the interleaved rows need four whole blocks and a range of whole trips (uniform a workgroup).
+  // B stored K x N: the interleaved rows need whole blocks and a range of whole trips (uniform a workgroup).
   const bool kxn_regs_fit =
       TRANS_B || (KXN_REGS && n_first + 16 * FRAGS <= p.N && whole == trips * SUBGROUPS * UNROLL &&
                   (k_end != p.K || p.K % 16 == 0));
@@ -358,9 +373,9 @@ void main() {
     const uint n = row0(f) + r;
     if (!live(f) || n < n_first + 16 * f) continue;  // a row of the block before (last block only)
     const uint at = r * 16 + m;  // the value's index within a block's sums
-    // Interleaved (K x N in registers): n = n_first + 8 g + 2 f' + half is row g + 8 half of block f'.
+    // Interleaved (K x N in registers): n = n_first + 2 FRAGS g + 2 f' + half is row g + 8 half of block f'.
     const uint n_local = n - n_first;
-    const uint f_kxn = (n_local % 8) / 2, at_kxn = (n_local / 8 + 8 * (n_local % 2)) * 16 + m;
+    const uint f_kxn = (n_local % (2 * FRAGS)) / 2, at_kxn = (n_local / (2 * FRAGS) + 8 * (n_local % 2)) * 16 + m;
     precise float sum = 0.0;
     for (uint s = 0; s < SUBGROUPS; ++s) {
       const bool interleaved = KXN_REGS && REGS && kxn_regs_fit && layout_differs[s] == 0;

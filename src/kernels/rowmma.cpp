@@ -14,7 +14,6 @@ constexpr uint64_t kMinNK = 16;          // edge blocks overlap the block before
 constexpr uint64_t kGroup = 8;           // 16-bit elements a 16-byte load holds: K's multiple, and N's for B K x N
 // A trip's loads of B per lane, 16 bytes each, in two buffers (this trip's and the next's): 2 x 8 x 4 = 64 registers.
 constexpr uint32_t kMaxTripFragments = 8;
-constexpr int64_t kKxNRegsFrags = 4;  // blocks whose interleaved rows a K x N load fills (gemm_rowmma.comp, REGS)
 
 /// Why the family cannot serve a problem on a device at all, or nullopt.
 std::optional<std::string> rowmma_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
@@ -63,17 +62,13 @@ std::vector<Constraint> rowmma_constraints() {
                "wide loads are a way of staging fragments; fragments built in registers load their rows their own way");
          return std::nullopt;
        }});
-  // B stored K x N: wide loads read rows of k (N x K only); fragments built in registers there interleave the rows
-  // of four blocks, so that a lane's 16-byte load of 8 values of n fills its elements of all four.
+  // B stored K x N: wide loads read rows of k (N x K only). Fragments built in registers serve both layouts (K x N
+  // interleaves the rows of the workgroup's blocks, so that one load of values of n fills a lane's elements of all).
   out.push_back({"rows_of_k",
                  [](const KernelFamily&, const Config& c, const GemmProblem& p,
                     const vk::DeviceInfo&) -> std::optional<std::string> {
-                   if (p.layout.trans_b) return std::nullopt;
-                   if (c.get("wide") == 1) return std::string("wide loads read rows of k: B stored N x K only");
-                   if (c.get("regs") == 1 && c.get("frags") != kKxNRegsFrags)
-                     return "fragments built in registers from B stored K x N take " + std::to_string(kKxNRegsFrags) +
-                            " blocks (one 16-byte load fills a lane's 8 "
-                            "values of n across them)";
+                   if (!p.layout.trans_b && c.get("wide") == 1)
+                     return std::string("wide loads read rows of k: B stored N x K only");
                    return std::nullopt;
                  }});
   return out;

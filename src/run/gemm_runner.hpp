@@ -143,6 +143,10 @@ class GemmRunner {
   /// verify() as screening checks: on the device where RunOptions::device_check allows (Measurement::device_checked),
   /// with the host check deciding a refusal.
   Measurement verify_as_screened(const KernelFamily& family, const Config& config);
+  /// Verifies `config`, then times one run as its one sample, with no warm-up of its own: for a reference point whose
+  /// runs are long (the naive baseline at a large shape, 0.5 s a run), where the verification run just before keeps
+  /// the clocks up for as long as a run and each further run only spends the budget.
+  Measurement time_one_run(const KernelFamily& family, const Config& config);
   /// evaluate() without samples: verifies and warms up, and sets runs_per_sample for sample().
   Measurement prepare(const KernelFamily& family, const Config& config, int warmup);
   /// One timed batch of `runs` runs of a config (verified before through evaluate or prepare): per-run us.

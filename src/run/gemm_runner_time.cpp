@@ -19,6 +19,19 @@ Measurement GemmRunner::prepare(const KernelFamily& family, const Config& config
   return run_config(family, config, warmup, 0, false);
 }
 
+Measurement GemmRunner::time_one_run(const KernelFamily& family, const Config& config) {
+  const IdleMark idle_mark{device_idle_since_};
+  Measurement m;
+  const Passes* passes = checked_passes(family, config, m, false);
+  if (!passes) return m;
+  const auto start = std::chrono::steady_clock::now();
+  m.runs_per_sample = 1;
+  m.samples_us.push_back(submitter_.run_timed([&](VkCommandBuffer cmd) { record_run(cmd, *passes, 1); }) / 1000.0);
+  m.timing_ms += ms_since(start);
+  m.summarize(problem_.flops());
+  return m;
+}
+
 void WarmUp::add_batch(double run_ns, uint32_t runs) {
   warm_ns += run_ns * runs;
   ++batches_run;

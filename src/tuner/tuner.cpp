@@ -62,6 +62,8 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
   if (naive.candidates.empty() || !best) return;
   // A short warm-up: the search just ran.
   constexpr double kWarmupNs = 20'000'000.0;
+  // A run at least this long is its own warm-up's length (time_one_run).
+  constexpr double kLongRunUs = 50'000.0;
   const double estimate_s =
       baseline_estimate_s(best->measurement.median_us, host_check_cost_s(result.problem, options.run.keep_clocks));
   if (estimate_s > left_s) {
@@ -76,10 +78,15 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
   if (options.on_begin) options.on_begin(c.name);
   runner.set_warmup_ns(kWarmupNs);
   // One sample first: the estimate scales the best config's run, but the textbook kernel's rate does not (at
-  // 2048x14336x4096 its run took 500x the best's, not 16x). Up to two more follow where they fit what is left.
+  // 2048x14336x4096 its run took 500x the best's, not 16x). A long run is timed right after its verification run,
+  // which keeps the clocks up as a warm-up would (there, estimate, warm-up and sample were 4 of the 6 runs' 3 s); a
+  // short one gets the warm-up and batches of a finalist, cheap at its length. Up to two more samples follow where
+  // they fit what is left.
   const auto start = std::chrono::steady_clock::now();
-  EvaluatedConfig e{c.family, c.name, c.config, runner.evaluate(*c.family, c.config, 1, 1)};
+  EvaluatedConfig e{c.family, c.name, c.config, runner.time_one_run(*c.family, c.config)};
   Measurement& m = e.measurement;
+  if (m.disposition == Disposition::passed && !m.samples_us.empty() && m.samples_us.front() < kLongRunUs)
+    m = runner.evaluate(*c.family, c.config, 1, 1);
   while (m.disposition == Disposition::passed && !m.samples_us.empty() && m.samples_us.size() < 3 &&
          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() +
                  1e-6 * m.samples_us.back() * m.runs_per_sample <=

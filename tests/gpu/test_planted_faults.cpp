@@ -117,6 +117,11 @@ TEST_F(PlantedFaults, VerificationRefusesEveryOneInEveryTypeItApplies) {
         ASSERT_EQ(real.disposition, Disposition::passed) << name << " without the fault: " << real.detail;
         const Measurement planted = runner.verify(*fault.family, cs.config);
         EXPECT_EQ(planted.disposition, Disposition::incorrect) << name << ": not refused (" << fault.what << ")";
+        if (dtype == cs.dtypes.front()) {  // the baseline's one-run timing checks its run first too
+          const Measurement timed = runner.time_one_run(*fault.family, cs.config);
+          EXPECT_EQ(timed.disposition, Disposition::incorrect) << name << ": timed without its check";
+          EXPECT_TRUE(timed.samples_us.empty()) << name;
+        }
         // Screening's check: on the device where the problem allows it (the real family shows it does), and
         // the fault refused all the same.
         const bool plain = !cs.epilogue.bias && cs.epilogue.activation == Activation::none && cs.mode == Mode::fast;

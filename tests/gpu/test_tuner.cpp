@@ -145,6 +145,21 @@ TEST_F(Tuner, OneOrSeveralCompileThreadsMeasureTheSameCandidates) {
   EXPECT_GT(evaluated[0], 3u);
 }
 
+TEST_F(Tuner, OneTimedRunIsVerifiedAndIsItsOnlySample) {
+  // The baseline's timing where its runs are long: the verification run, then one run as the one sample.
+  GemmProblem p{{96, 80, 72, 1}, DType::f32, 1.0f, 0.0f};
+  GemmRunner runner(device(), p, RunOptions{});
+  const KernelFamily& naive = family_named("naive");
+  const SearchSpace s = build_search_space({&naive}, p, device().info());
+  ASSERT_FALSE(s.candidates.empty());
+  const Measurement m = runner.time_one_run(naive, s.candidates.front().config);
+  EXPECT_EQ(m.disposition, Disposition::passed) << m.detail;
+  ASSERT_EQ(m.samples_us.size(), 1u);
+  EXPECT_EQ(m.runs_per_sample, 1u);
+  EXPECT_GT(m.samples_us[0], 0.0);
+  EXPECT_EQ(m.median_us, m.samples_us[0]);
+}
+
 TEST_F(Tuner, TheBaselineCanBeLeftOut) {
   GemmProblem p{{16, 16, 16, 1}, DType::f32, 1.0f, 0.0f};
   TuneOptions o;
