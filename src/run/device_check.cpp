@@ -62,7 +62,8 @@ bool DeviceCheck::fits(const vk::Device& device, uint64_t c_elements) {
 }
 
 DeviceCheck::DeviceCheck(const vk::Device& device, vk::Submitter& submitter, const GemmProblem& problem,
-                         const HostOperands& operands, const std::vector<double>& reference, const vk::Buffer& c)
+                         const HostOperands& operands, const std::vector<double>& reference, const vk::Buffer& c,
+                         const std::function<void()>& before_uploads)
     : c_(c),
       count_(operands.c0.size()),
       integer_(is_integer(problem.dtype)),
@@ -73,8 +74,9 @@ DeviceCheck::DeviceCheck(const vk::Device& device, vk::Submitter& submitter, con
                 uint32_t(sizeof(CheckPush))) {
   for (double r : reference) max_ref_ = std::max(max_ref_, std::fabs(r));
   rel_floor_ = float(1e-3 * max_ref_);
-  upload(device, submitter, initial_, operands.c0.data(), count_ * 4);
   const std::vector<uint32_t> image = expected_image(problem, operands, reference);
+  before_uploads();
+  upload(device, submitter, initial_, operands.c0.data(), count_ * 4);
   upload(device, submitter, expected_, image.data(), image.size() * 4);
 }
 

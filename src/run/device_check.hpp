@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/measurement.hpp"
@@ -25,9 +26,12 @@ class DeviceCheck {
  public:
   /// Whether the expected image (8 bytes an element of C's buffer) fits one storage buffer of the device.
   static bool fits(const vk::Device& device, uint64_t c_elements);
-  /// Uploads the expected image of `c`'s buffer (`operands.c0`'s size) through `submitter`.
+  /// Makes the expected image of `c`'s buffer (`operands.c0`'s size) on the host, calls `before_uploads` (the queue
+  /// is then needed: a caller keeping the clocks up meanwhile lets go of it there), and uploads it through
+  /// `submitter`.
   DeviceCheck(const vk::Device& device, vk::Submitter& submitter, const GemmProblem& problem,
-              const HostOperands& operands, const std::vector<double>& reference, const vk::Buffer& c);
+              const HostOperands& operands, const std::vector<double>& reference, const vk::Buffer& c,
+              const std::function<void()>& before_uploads);
   DeviceCheck(const DeviceCheck&) = delete;
   DeviceCheck& operator=(const DeviceCheck&) = delete;
 

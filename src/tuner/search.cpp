@@ -50,6 +50,10 @@ void ScreeningCost::add(const Measurement& m) {
 }
 
 namespace {
+// Finalists from other families (choose_finalists): within this factor of the best screening time, at most this many.
+constexpr double kOtherFamilyBand = 1.15;
+constexpr size_t kOtherFamilyFinalists = 2;
+
 bool passed(const EvaluatedConfig& e) { return e.measurement.disposition == Disposition::passed; }
 
 /// Verified before failed, then timed in full before cut (a cut config's one batch was clearly slower than the
@@ -290,6 +294,37 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   return s;
 }
 
+/// Which ranks of `order` (screened configs, fastest first) go to the finals: the `wanted` fastest verified, then the
+/// fastest verified config of each family not among them whose screening time is within kOtherFamilyBand of the
+/// best's, at most kOtherFamilyFinalists of them. A screen is one batch after a short warm-up, and a family's
+/// first screen can be off by more than the noise: at 16x4096x4096 tt on an H100 a rowmma config screened 1.07x the
+/// best coopmat one and ran 0.85x its time when sampled (results/h200/notes.md, issue 43 step 13). The shrinking
+/// finals drop these first (they come last).
+std::vector<bool> choose_finalists(const std::vector<EvaluatedConfig>& configs, const std::vector<size_t>& order,
+                                   size_t wanted) {
+  std::vector<bool> chosen(order.size(), false);
+  std::set<const KernelFamily*> families;
+  size_t taken = 0;
+  for (size_t rank = 0; rank < order.size() && taken < wanted; ++rank) {
+    if (!passed(configs[order[rank]])) continue;
+    chosen[rank] = true;
+    families.insert(configs[order[rank]].family);
+    ++taken;
+  }
+  if (taken == 0 || taken < wanted) return chosen;  // every verified config is already in
+  const double best_us = configs[order.front()].measurement.median_us;
+  size_t others = 0;
+  for (size_t rank = 0; rank < order.size() && others < kOtherFamilyFinalists; ++rank) {
+    const EvaluatedConfig& e = configs[order[rank]];
+    if (chosen[rank] || !passed(e) || e.measurement.cut || families.count(e.family)) continue;
+    if (e.measurement.median_us > kOtherFamilyBand * best_us) break;  // fastest first: the rest are slower
+    chosen[rank] = true;
+    families.insert(e.family);
+    ++others;
+  }
+  return chosen;
+}
+
 /// What preparing the finalists and 3 rounds of their samples would take, from their screening times.
 double finals_cost_s(const std::vector<EvaluatedConfig*>& finals, const TuneOptions& o, double check_s) {
   double cost = 0.0;
@@ -381,12 +416,12 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   const size_t verified = size_t(std::count_if(screened.configs.begin(), screened.configs.end(), passed));
   const size_t wanted =
       o.strategy == Strategy::exhaustive ? verified : std::min<size_t>(size_t(std::max(1, o.finalists)), verified);
+  const std::vector<bool> chosen = choose_finalists(screened.configs, order, wanted);
   std::vector<EvaluatedConfig*> finals;
   std::vector<const Candidate*> final_candidates;
   for (size_t rank = 0; rank < order.size(); ++rank) {
-    EvaluatedConfig& e = screened.configs[order[rank]];
-    if (rank < wanted && passed(e)) {
-      finals.push_back(&e);
+    if (chosen[rank]) {
+      finals.push_back(&screened.configs[order[rank]]);
       final_candidates.push_back(screened.candidates[order[rank]]);
     } else {
       ev.release(*screened.candidates[order[rank]]);

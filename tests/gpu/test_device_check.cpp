@@ -30,7 +30,9 @@ DeviceVerdict check_image(const GemmProblem& p, const HostOperands& ops, const s
   vk::Buffer c(device(), image.size() * 4, vk::kStorageBufferUsage, false);
   vk::Buffer staging(device(), image.size() * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   std::memcpy(staging.mapped(), image.data(), image.size() * 4);
-  DeviceCheck check(device(), submitter, p, ops, ref, c);
+  int before_uploads = 0;  // the hook where a caller keeping the clocks up lets go of the queue: once
+  DeviceCheck check(device(), submitter, p, ops, ref, c, [&] { ++before_uploads; });
+  EXPECT_EQ(before_uploads, 1);
   submitter.run([&](VkCommandBuffer cmd) {
     check.record_reset(cmd);  // C's fresh image, then what a kernel "wrote"
     const VkBufferCopy region{0, 0, image.size() * 4};

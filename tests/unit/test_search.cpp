@@ -64,6 +64,32 @@ TEST(Search, ScreenPicksTheFastestAndSamplesFinalistsInInterleavedRounds) {
   EXPECT_EQ(r.best()->measurement.samples_us.size(), 5u);
 }
 
+TEST(Search, TheFastestConfigOfAnotherFamilyWithin15PercentOfTheBestJoinsTheFinals) {
+  std::vector<Candidate> c = candidates(5);  // fewrows: 20, 21, 22, 23, 24 us
+  auto first_configs = [](const char* family, size_t n) {
+    std::vector<Candidate> out;
+    for (const Config& config : family_named(family).all_configs()) {
+      if (out.size() == n) break;
+      out.push_back({&family_named(family), config, family_named(family).config_name(config, DType::f32)});
+    }
+    return out;
+  };
+  for (const Candidate& r : first_configs("rowdot", 2)) c.push_back(r);  // 22.5 and 22.6: one family, one joins
+  c.push_back(first_configs("tiled", 1).front());                        // 24: outside 1.15 x 20
+  ReplayEvaluator ev(steady(c, {20, 21, 22, 23, 24, 22.5, 22.6, 24}));
+  TuneResult r = search(c, ev, options(Strategy::screen));
+  std::set<std::string> finalists;
+  for (const EvaluatedConfig& e : r.evaluated)
+    if (e.finalist) finalists.insert(e.name);
+  EXPECT_EQ(finalists, (std::set<std::string>{c[0].name, c[1].name, c[2].name, c[5].name}));
+  EXPECT_EQ(r.best()->name, c[0].name);
+  // Exhaustive finals already hold every verified config.
+  TuneResult all = search(c, ev, options(Strategy::exhaustive));
+  EXPECT_EQ(size_t(std::count_if(all.evaluated.begin(), all.evaluated.end(),
+                                 [](const EvaluatedConfig& e) { return e.finalist; })),
+            c.size());
+}
+
 TEST(Search, AConfigWhoseFirstBatchIs1_5xTheBestSoFarIsTimedOnceAndOthersTakeThreeBatches) {
   auto c = candidates(4);
   std::map<std::string, RecordedConfig> recorded;
