@@ -4,7 +4,7 @@
 # .gpu-kit/ and build/gemmtune present (see ../shared/gpu-kit/README.md):
 #   source .gpu-kit/activate.sh && scripts/gpu-bench.sh [--budget SECONDS] [--out-dir DIR] [--int8-shapes LIST]
 #                                                       [--decode-suite FILE] [--layout-shapes LIST] [--suite FILE]
-#                                                       [--peak-copy-bytes BYTES]
+#                                                       [--peak-copy-bytes BYTES] [--resume]
 # Runs the anchor, measures the device's ceilings (gemmtune peak), tunes every shape with hot L2, then the shapes marked
 # `cold` in the suite again with --cold (inputs rotated through more than 256 MiB), and runs the anchor both ways.
 # Then tunes the 8-bit integer shapes (i8 and u8, layouts nn and nt, hot; default 4096x4096x4096,1024x768x3072, issue 10; "" for none),
@@ -13,7 +13,10 @@
 # layout nt) beside cuBLAS nt and ggml-vulkan (.gpu-kit/ggml_anchor.sh: its matrix-unit cases for 16-bit weights,
 # its --matrix none cases for f32), its `cold` lines again with --cold; and LIST (--layout-shapes, default
 # 1x51865x768, "" for none) in all four layouts, hot and cold. --peak-copy-bytes sets the copy buffers' size of
-# `gemmtune peak` (default its own, 256 MiB).
+# `gemmtune peak` (default its own, 256 MiB). --resume carries on in DIR where a run was cut off (a device call's
+# time limit: `timeout -s INT` stops the tune in flight cleanly): the anchors and the peak are not run again where
+# they finished (DIR/anchors.done, DIR/peak.done), and every tune resumes from the table's journal (problems done are
+# skipped, configs screened are not measured again; same device and tool version only).
 # Writes DIR/bench.md, DIR/bench.json, DIR/nvidia-h200.json (the tuning table), DIR/cublas.jsonl, DIR/ggml.jsonl
 # and DIR/tune.log (DIR defaults to results/h200).
 set -euo pipefail
@@ -25,6 +28,7 @@ int8_shapes=4096x4096x4096,1024x768x3072
 decode_suite=$root/configs/shapes/decode.txt
 layout_shapes=1x51865x768
 peak_copy_bytes=268435456
+resume=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget=$2; shift 2 ;;
@@ -34,7 +38,8 @@ while [ $# -gt 0 ]; do
     --layout-shapes) layout_shapes=$2; shift 2 ;;
     --suite) suite=$2; shift 2 ;;
     --peak-copy-bytes) peak_copy_bytes=$2; shift 2 ;;
-    *) echo "gpu-bench.sh: unknown argument '$1' (expected --budget SECONDS, --out-dir DIR, --int8-shapes LIST, --decode-suite FILE, --layout-shapes LIST, --suite FILE or --peak-copy-bytes BYTES)" >&2; exit 2 ;;
+    --resume) resume=1; shift ;;
+    *) echo "gpu-bench.sh: unknown argument '$1' (expected --budget SECONDS, --out-dir DIR, --int8-shapes LIST, --decode-suite FILE, --layout-shapes LIST, --suite FILE, --peak-copy-bytes BYTES or --resume)" >&2; exit 2 ;;
   esac
 done
 bin=${GEMMTUNE_BIN:-$root/build/gemmtune}
@@ -45,50 +50,65 @@ ggml_anchor=${GGML_ANCHOR:-$root/.gpu-kit/ggml_anchor.sh}
 problems=$([ -z "$suite" ] || sed 's/#.*//' "$suite")
 shapes=$(echo "$problems" | { grep -oE '[0-9]+x[0-9]+x[0-9]+(x[0-9]+)?' || true; } | paste -sd, -)
 cold_shapes=$(echo "$problems" | { grep -wE 'cold' || true; } | { grep -oE '[0-9]+x[0-9]+x[0-9]+(x[0-9]+)?' || true; } | paste -sd, -)
-mkdir -p "$out"
-# cuBLAS first: the anchor's few minutes are then never what a time limit cuts off.
-: > "$out/cublas.jsonl"
-[ -z "$shapes" ] || python3 "$anchor" --shapes "$shapes" --dtypes f32,f16,bf16 >> "$out/cublas.jsonl"
-if [ -n "$cold_shapes" ]; then
-  python3 "$anchor" --shapes "$cold_shapes" --dtypes f32,f16,bf16 --cold >> "$out/cublas.jsonl"
-fi
-if [ -n "$int8_shapes" ]; then
-  python3 "$int8_anchor" --shapes "$int8_shapes" --layouts nn,nt >> "$out/cublas.jsonl"
-fi
 shapes_of() { sed 's/#.*//' "$1" | { grep -oE '[0-9]+x[0-9]+x[0-9]+(x[0-9]+)?' || true; } | paste -sd, -; }
 cold_shapes_of() { sed 's/#.*//' "$1" | { grep -wE 'cold' || true; } | { grep -oE '[0-9]+x[0-9]+x[0-9]+(x[0-9]+)?' || true; } | paste -sd, -; }
-: > "$out/ggml.jsonl"
+decode_shapes="" decode_cold=""
 if [ -n "$decode_suite" ]; then
   decode_shapes=$(shapes_of "$decode_suite")
   decode_cold=$(cold_shapes_of "$decode_suite")
-  python3 "$anchor" --shapes "$decode_shapes" --dtypes f32,f16,bf16 --layouts nt >> "$out/cublas.jsonl"
-  [ -z "$decode_cold" ] || python3 "$anchor" --shapes "$decode_cold" --dtypes f32,f16,bf16 --layouts nt --cold >> "$out/cublas.jsonl"
-  # ggml-vulkan: its own MUL_MAT cases (M = 1..5, 8, 512 of N 4096, K 14336), 16-bit weights on the matrix units it
-  # picks, f32 weights with plain f32 arithmetic (--matrix none).
-  bash "$ggml_anchor" >> "$out/ggml.jsonl"
-  bash "$ggml_anchor" --matrix none 'type_a=f32,type_b=f32,m=4096,n=[0-9]+,k=14336,' >> "$out/ggml.jsonl"
 fi
-if [ -n "$layout_shapes" ]; then
-  python3 "$anchor" --shapes "$layout_shapes" --dtypes f32,f16,bf16 --layouts nn,nt,tn,tt >> "$out/cublas.jsonl"
-  python3 "$anchor" --shapes "$layout_shapes" --dtypes f32,f16,bf16 --layouts nn,nt,tn,tt --cold >> "$out/cublas.jsonl"
+mkdir -p "$out"
+tune_flags=()
+if [ "$resume" = 1 ]; then
+  tune_flags=(--resume)
+else
+  rm -f "$out/anchors.done" "$out/peak.done"
 fi
-"$bin" peak --copy-bytes "$peak_copy_bytes" --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
-[ -z "$shapes" ] || "$bin" --shape "$shapes" --dtype f32,f16,bf16 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+# cuBLAS first: the anchor's few minutes are then never what a time limit cuts off.
+if [ ! -e "$out/anchors.done" ]; then
+  : > "$out/cublas.jsonl"
+  [ -z "$shapes" ] || python3 "$anchor" --shapes "$shapes" --dtypes f32,f16,bf16 >> "$out/cublas.jsonl"
+  if [ -n "$cold_shapes" ]; then
+    python3 "$anchor" --shapes "$cold_shapes" --dtypes f32,f16,bf16 --cold >> "$out/cublas.jsonl"
+  fi
+  if [ -n "$int8_shapes" ]; then
+    python3 "$int8_anchor" --shapes "$int8_shapes" --layouts nn,nt >> "$out/cublas.jsonl"
+  fi
+  : > "$out/ggml.jsonl"
+  if [ -n "$decode_suite" ]; then
+    python3 "$anchor" --shapes "$decode_shapes" --dtypes f32,f16,bf16 --layouts nt >> "$out/cublas.jsonl"
+    [ -z "$decode_cold" ] || python3 "$anchor" --shapes "$decode_cold" --dtypes f32,f16,bf16 --layouts nt --cold >> "$out/cublas.jsonl"
+    # ggml-vulkan: its own MUL_MAT cases (M = 1..5, 8, 512 of N 4096, K 14336), 16-bit weights on the matrix units it
+    # picks, f32 weights with plain f32 arithmetic (--matrix none).
+    bash "$ggml_anchor" >> "$out/ggml.jsonl"
+    bash "$ggml_anchor" --matrix none 'type_a=f32,type_b=f32,m=4096,n=[0-9]+,k=14336,' >> "$out/ggml.jsonl"
+  fi
+  if [ -n "$layout_shapes" ]; then
+    python3 "$anchor" --shapes "$layout_shapes" --dtypes f32,f16,bf16 --layouts nn,nt,tn,tt >> "$out/cublas.jsonl"
+    python3 "$anchor" --shapes "$layout_shapes" --dtypes f32,f16,bf16 --layouts nn,nt,tn,tt --cold >> "$out/cublas.jsonl"
+  fi
+  touch "$out/anchors.done"
+fi
+if [ ! -e "$out/peak.done" ]; then
+  "$bin" peak --copy-bytes "$peak_copy_bytes" --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
+  touch "$out/peak.done"
+fi
+[ -z "$shapes" ] || "$bin" --shape "$shapes" --dtype f32,f16,bf16 --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 if [ -n "$cold_shapes" ]; then
-  "$bin" --shape "$cold_shapes" --dtype f32,f16,bf16 --cold --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+  "$bin" --shape "$cold_shapes" --dtype f32,f16,bf16 --cold --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 fi
 if [ -n "$int8_shapes" ]; then
-  "$bin" --shape "$int8_shapes" --dtype i8,u8 --layout nn,nt --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+  "$bin" --shape "$int8_shapes" --dtype i8,u8 --layout nn,nt --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
 fi
 if [ -n "$decode_suite" ]; then
-  "$bin" --shapes-file "$decode_suite" --dtype f32,f16,bf16 --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+  "$bin" --shapes-file "$decode_suite" --dtype f32,f16,bf16 --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
   if [ -n "$decode_cold" ]; then
-    "$bin" --shape "$decode_cold" --layout nt --dtype f32,f16,bf16 --cold --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+    "$bin" --shape "$decode_cold" --layout nt --dtype f32,f16,bf16 --cold --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
   fi
 fi
 if [ -n "$layout_shapes" ]; then
   for cold in "" --cold; do
-    "$bin" --shape "$layout_shapes" --layout nn,nt,tn,tt --dtype f32,f16,bf16 $cold --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+    "$bin" --shape "$layout_shapes" --layout nn,nt,tn,tt --dtype f32,f16,bf16 $cold --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
   done
 fi
 python3 "$root/scripts/ratio.py" "$out/nvidia-h200.json" "$out/cublas.jsonl" --ggml "$out/ggml.jsonl" --json "$out/bench.json" --markdown "$out/bench.md"

@@ -17,6 +17,8 @@ namespace {
 DType fragment_dtype(DType dtype) { return is_quantized(dtype) ? DType::f16 : dtype; }
 std::string fragment_type(DType dtype) { return std::string(dtype_name(a_dtype(fragment_dtype(dtype)))); }
 
+constexpr uint64_t kMostSumFragments = 18;  // a subgroup's 16 x 16 f32 sums screened first (screening rank)
+
 // Screening order, lower first: the winners on the H200 (results/h200/notes.md, issue 5 steps 5 and 10, issue 21
 // steps 5 and 16) are 128x128 tiles, or 64x64 where few tiles cover C, with k steps of 128 bytes a row (BK 64 for
 // 16-bit inputs, 128 for 8-bit; single-buffered since interior tiles stage from advanced indices; 64 bytes
@@ -27,7 +29,11 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
   // Where the device's compute units are known, whole waves decide the tile (96 x 192 and 192 x 128 tiles won
   // mid-size grids by 1.1-1.45x on the H200: notes, issue 43 step 2), so oblong tiles are not held back.
   const bool units_known = d.compute_units > 0;
-  return tile_wave_cost(c.get("bm"), c.get("bn"), c.get("splits"), p, d) +
+  // A subgroup's sums take 8 registers a lane a fragment: 18 (192 x 96 with 2 x 2 subgroups, 144 registers) won
+  // Whisper's 1500-row layers on the H200, but 24 (128 x 192 with 2 x 2) ran 1494 us at 2048x14336x4096 there,
+  // 128 x 128 (16) 894 (notes, issue 43 step 14), where the waves alone rank the larger tile first.
+  const uint64_t sums = (c.get("bm") / c.get("sgm") / 16) * (c.get("bn") / c.get("sgn") / 16);
+  return tile_wave_cost(c.get("bm"), c.get("bn"), c.get("splits"), p, d) + (sums > kMostSumFragments ? 3.0 : 0.0) +
          (step_bytes == 128  ? 0.0
           : step_bytes == 64 ? 1.0
                              : 2.0) +

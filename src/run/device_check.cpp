@@ -43,14 +43,11 @@ std::vector<uint32_t> expected_image(const GemmProblem& problem, const HostOpera
   return image;
 }
 
-/// A host-visible buffer holding `bytes` of `data`, copied into `dst` on the device.
-void upload(const vk::Device& device, vk::Submitter& submitter, const vk::Buffer& dst, const void* data, size_t bytes) {
-  const vk::Buffer staging(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
+/// A host-visible buffer holding `bytes` of `data`, to be copied into a device buffer.
+vk::Buffer staged(const vk::Device& device, const void* data, size_t bytes) {
+  vk::Buffer staging(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
   std::memcpy(staging.mapped(), data, bytes);
-  submitter.run([&](VkCommandBuffer cmd) {
-    const VkBufferCopy region{0, 0, bytes};
-    vkCmdCopyBuffer(cmd, staging.handle(), dst.handle(), 1, &region);
-  });
+  return staging;
 }
 }  // namespace
 
@@ -74,10 +71,18 @@ DeviceCheck::DeviceCheck(const vk::Device& device, vk::Submitter& submitter, con
                 uint32_t(sizeof(CheckPush))) {
   for (double r : reference) max_ref_ = std::max(max_ref_, std::fabs(r));
   rel_floor_ = float(1e-3 * max_ref_);
-  const std::vector<uint32_t> image = expected_image(problem, operands, reference);
+  // The host's part, the staging copies included (1.6 GB at 2048x2048x128x32), comes before the queue is needed.
+  const vk::Buffer initial = staged(device, operands.c0.data(), count_ * 4);
+  const vk::Buffer expected = [&] {
+    const std::vector<uint32_t> image = expected_image(problem, operands, reference);
+    return staged(device, image.data(), image.size() * 4);
+  }();
   before_uploads();
-  upload(device, submitter, initial_, operands.c0.data(), count_ * 4);
-  upload(device, submitter, expected_, image.data(), image.size() * 4);
+  submitter.run([&](VkCommandBuffer cmd) {
+    const VkBufferCopy initial_region{0, 0, count_ * 4}, expected_region{0, 0, count_ * 8};
+    vkCmdCopyBuffer(cmd, initial.handle(), initial_.handle(), 1, &initial_region);
+    vkCmdCopyBuffer(cmd, expected.handle(), expected_.handle(), 1, &expected_region);
+  });
 }
 
 void DeviceCheck::record_reset(VkCommandBuffer cmd) const {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "verify/parallel_rows.hpp"
@@ -129,22 +130,35 @@ GatheredResult gather_result(const GemmProblem& problem, const HostOperands& ops
   GatheredResult g;
   g.values.resize(s.batch * s.m * s.n);
   std::vector<uint8_t> in_region(image.size(), 0);
-  for (uint64_t z = 0; z < s.batch; ++z)
-    for (uint64_t i = 0; i < s.m; ++i)
-      for (uint64_t j = 0; j < s.n; ++j) {
-        const uint64_t idx = c.index(z, i, j);
-        g.values[(z * s.m + i) * s.n + j] = image[idx];
-        in_region[idx] = 1;
+  // Rows of C on every core (each element of the region has its own index), then the rest of the buffer in chunks
+  // whose counts add up and whose first changed index is the least of theirs.
+  parallel_chunks(s.batch * s.m, std::max<uint64_t>(1, (1u << 16) / std::max<uint64_t>(1, s.n)),
+                  [&](uint64_t begin, uint64_t end) {
+                    for (uint64_t row = begin; row < end; ++row)
+                      for (uint64_t j = 0; j < s.n; ++j) {
+                        const uint64_t idx = c.index(row / s.m, row % s.m, j);
+                        g.values[row * s.n + j] = image[idx];
+                        in_region[idx] = 1;
+                      }
+                  });
+  std::mutex m;
+  g.first_touched = image.size();
+  parallel_chunks(image.size(), 1u << 16, [&](uint64_t begin, uint64_t end) {
+    uint64_t touched = 0, first = image.size();
+    for (uint64_t idx = begin; idx < end; ++idx) {
+      if (in_region[idx]) continue;
+      uint32_t bits;
+      std::memcpy(&bits, &image[idx], 4);
+      if (bits != kUntouchedBits) {
+        if (touched == 0) first = idx;
+        ++touched;
       }
-  for (uint64_t idx = 0; idx < image.size(); ++idx) {
-    if (in_region[idx]) continue;
-    uint32_t bits;
-    std::memcpy(&bits, &image[idx], 4);
-    if (bits != kUntouchedBits) {
-      if (g.touched == 0) g.first_touched = idx;
-      ++g.touched;
     }
-  }
+    const std::lock_guard<std::mutex> lock(m);
+    g.touched += touched;
+    g.first_touched = std::min(g.first_touched, first);
+  });
+  if (g.touched == 0) g.first_touched = 0;
   return g;
 }
 

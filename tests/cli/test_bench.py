@@ -134,6 +134,34 @@ class GpuBench(unittest.TestCase):
             table = json.load(open(os.path.join(out, "nvidia-h200.json")))
             self.assertGreater(table["device"]["peak"]["f32_tflops"], 0)
 
+            # --resume (a run cut off by a device call's time limit, carried on): the anchors and the peak, done,
+            # are not run again (anchors that would fail now), done problems are skipped, and the side-by-side
+            # files come out with the same rows and configs.
+            with open(os.path.join(out, "cublas.jsonl")) as f:
+                anchor_lines = f.read()
+            for path in [anchor, int8_anchor]:
+                with open(path, "w") as f:
+                    f.write("import sys\nsys.exit(7)\n")
+            with open(ggml, "w") as f:
+                f.write("exit 7\n")
+            os.remove(os.path.join(out, "bench.json"))
+            p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "0.2", "--peak-copy-bytes", "1048576", "--out-dir", out,
+                                "--int8-shapes", "8x16x32", "--layout-shapes", "1x20x16", "--resume"],
+                               capture_output=True, text=True, env=env, timeout=600)
+            self.assertEqual(p.returncode, 0, p.stderr + p.stdout)
+            with open(os.path.join(out, "cublas.jsonl")) as f:
+                self.assertEqual(f.read(), anchor_lines)
+            with open(os.path.join(out, "nvidia-h200.json")) as f:
+                resumed = json.load(f)
+            entries = lambda t: sorted(json.dumps(e, sort_keys=True) for e in t["entries"])
+            self.assertEqual(entries(resumed), entries(table))  # done problems untouched, none tuned again
+            with open(os.path.join(out, "bench.json")) as f:
+                self.assertEqual(len(json.load(f)), len(int_rows) + len(rows) + len(decode) + len(layouts))
+            # Without --resume the anchors run again (and here fail: the script stops).
+            p = subprocess.run(["bash", os.path.join(small, "scripts", "gpu-bench.sh"), "--budget", "0.2", "--out-dir", out],
+                               capture_output=True, text=True, env=env, timeout=600)
+            self.assertNotEqual(p.returncode, 0)
+
     def test_unknown_argument_is_refused(self):
         p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "gpu-bench.sh"), "--fast"], capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)

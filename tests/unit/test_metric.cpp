@@ -58,6 +58,62 @@ TEST(Metric, ElementwiseErrorIgnoresTinyReferenceValues) {
   EXPECT_EQ(st.elementwise_rel, 0.0);
 }
 
+TEST(Metric, ChunksOnEveryCoreGiveTheSinglePassFigures) {
+  // Past 2^16 elements a thread the comparison splits over the cores; the worst element is still the first of the
+  // largest differences, whichever chunk holds it, and counts add up.
+  const size_t n = (size_t(1) << 18) + 123;
+  std::vector<double> ref(n);
+  for (size_t i = 0; i < n; ++i) ref[i] = std::sin(double(i)) * 4.0;
+  std::vector<float> gpu = as_float(ref);
+  const size_t first = n / 2 + 7, second = n - 3;  // two equal worst differences in different chunks
+  gpu[first] = float(ref[first] + 0.5);
+  gpu[second] = float(ref[second] + 0.5);
+  gpu[100] = float(ref[100] + 0.25);
+  ErrorStats st = compare_with_reference(gpu, ref, 1.0);
+  EXPECT_EQ(st.worst_index, first);
+  EXPECT_NEAR(st.error, (double(gpu[first]) - ref[first]) / 4.0, 1e-6);
+  EXPECT_TRUE(st.passed);
+  gpu[7] = std::numeric_limits<float>::quiet_NaN();
+  gpu[n - 1] = std::numeric_limits<float>::infinity();
+  st = compare_with_reference(gpu, ref, 1.0);
+  EXPECT_EQ(st.non_finite, 2u);
+  EXPECT_FALSE(st.passed);
+  // Exact integers: one mismatch in the last chunk is found and named.
+  std::vector<double> sums(n);
+  std::vector<float> bits(n);
+  for (size_t i = 0; i < n; ++i) {
+    sums[i] = double(int32_t(i * 7919u % 100003u) - 50000);
+    const int32_t v = int32_t(sums[i]) + (i == n - 5 ? 1 : 0);
+    std::memcpy(&bits[i], &v, 4);
+  }
+  st = compare_exact_int32(bits, sums);
+  EXPECT_FALSE(st.passed);
+  EXPECT_EQ(st.worst_index, n - 5);
+}
+
+TEST(Reference, GatheringALargeCFindsTheFirstChangedElementOutsideTheRegion) {
+  // C with padded rows past 2^16 elements: gathered on every core, the region row-major and the changed padding
+  // counted with its first index.
+  GemmProblem p;
+  p.shape = {700, 120, 8, 2};
+  p.c.ld = 128;
+  const HostOperands ops = make_operands(p, 3, 8);
+  std::vector<float> image = ops.c0;
+  const ResolvedOperand& c = ops.layout.c;
+  for (uint64_t z = 0; z < 2; ++z)
+    for (uint64_t i = 0; i < 700; ++i)
+      for (uint64_t j = 0; j < 120; ++j) image[c.index(z, i, j)] = float(z * 1000000 + i * 1000 + j);
+  const uint64_t late = c.index(1, 650, 119) + 3, early = c.index(0, 400, 119) + 2;  // padding of two rows
+  image[late] = 1.0f;
+  image[early] = 2.0f;
+  const GatheredResult g = gather_result(p, ops, image);
+  EXPECT_EQ(g.touched, 2u);
+  EXPECT_EQ(g.first_touched, early);
+  ASSERT_EQ(g.values.size(), 2u * 700 * 120);
+  EXPECT_EQ(g.values[(1 * 700 + 650) * 120 + 119], 1650119.0f);
+  EXPECT_EQ(g.values[(0 * 700 + 3) * 120 + 5], 3005.0f);
+}
+
 TEST(Operands, AreSeededNonZeroAndRepresentable) {
   for (DType d : {DType::f32, DType::f16, DType::bf16}) {
     GemmProblem p{{7, 9, 11, 2}, d, 1.0f, 0.5f};

@@ -909,6 +909,15 @@ TEST(SearchSpace, CoopmatTilesFollowWholeWavesWhereTheComputeUnitsAreKnown) {
   EXPECT_EQ(first_tile(p), "192x128/1");
   p.shape = {2048, 1024, 4096, 1};
   EXPECT_EQ(first_tile(p), "128x128/1");
+  // The first picks' subgroups hold at most 18 fragments of sums: 128 x 192 with 2 x 2 subgroups (24) ran 1494 us
+  // at 2048x14336x4096 on the H200, where the waves alone put it first; 128 x 128 (16) ran 894.
+  p.shape = {2048, 14336, 4096, 1};
+  SearchSpace large = build_search_space({&family_named("coopmat")}, p, d);
+  order_for_screening(large.candidates, p, d);
+  for (size_t i = 0; i < 3; ++i) {
+    const Config& c = large.candidates[i].config;
+    EXPECT_LE((c.get("bm") / c.get("sgm") / 16) * (c.get("bn") / c.get("sgn") / 16), 18u) << large.candidates[i].name;
+  }
   // Without the count the order is the device-free one (128 x 128 tiles first on a large grid).
   d.compute_units = 0;
   p.shape = {1500, 3072, 768, 1};
