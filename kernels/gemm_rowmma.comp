@@ -194,7 +194,6 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 // come out with their rows interleaved, which the final loop undoes. Only where a workgroup's blocks are whole and its
 // k range is whole trips (kxn_regs_fit): the staged path, for what is left over, keeps the rows as they are.
 const uint PAIRS = UNROLL / 2;  // fragment pairs (32 values of k) a trip
-const bool KXN_REGS = !TRANS_B;
 const uint A_HALVES = M_ROWS > 8 ? 2 : 1;   // rows g and g + 8 of op(A)
 uvec4 reg_pair_a[2][PAIRS * A_HALVES];
 
@@ -239,7 +238,7 @@ void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
         reg_b[buf][f * UNROLL + 2 * q] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g) / 8];
         reg_b[buf][f * UNROLL + 2 * q + 1] = b_vec[index_op_b(z, k + 32 * q, row0(f) + g + 8) / 8];
       }
-  } else if (KXN_REGS) {  // per pair, k rows k + j (j = 0..7), values n_first + 2 FRAGS g onwards
+  } else {  // K x N: per pair, k rows k + j (j = 0..7), values n_first + 2 FRAGS g onwards
     [[unroll]] for (uint q = 0; q < PAIRS; ++q)
       [[unroll]] for (uint j = 0; j < 8; ++j) {
         const uint at = index_op_b(z, k + 32 * q + j, n_first + 2 * FRAGS * g), w = (8 * q + j) * FRAGS;
@@ -289,7 +288,7 @@ void multiply_pair(uint buf, uint q) {
         PUT_PAIR(b_frag, 1, h == 0 ? b_g.y : b_g.w);
         PUT_PAIR(b_frag, 2, h == 0 ? b_g8.x : b_g8.z);
         PUT_PAIR(b_frag, 3, h == 0 ? b_g8.y : b_g8.w);
-      } else if (KXN_REGS) {
+      } else {
         // Column c of the fragment (k = k0 + 8 t + 4 h + c) from load 4 h + c: its word f holds rows g and g + 8.
         [[unroll]] for (uint c = 0; c < 4; ++c) {
           const uint w = (8 * q + 4 * h + c) * FRAGS + f;
@@ -333,7 +332,7 @@ void main() {
   const uint trips = whole / (SUBGROUPS * UNROLL);
   // B stored K x N: the interleaved rows need whole blocks and a range of whole trips (uniform a workgroup).
   const bool kxn_regs_fit =
-      TRANS_B || (KXN_REGS && n_first + 16 * FRAGS <= p.N && whole == trips * SUBGROUPS * UNROLL &&
+      TRANS_B || (n_first + 16 * FRAGS <= p.N && whole == trips * SUBGROUPS * UNROLL &&
                   (k_end != p.K || p.K % 16 == 0));
   const bool regs = REGS && kxn_regs_fit && layout_is_assumed(sg, lane);
 
@@ -378,7 +377,7 @@ void main() {
     const uint f_kxn = (n_local % (2 * FRAGS)) / 2, at_kxn = (n_local / (2 * FRAGS) + 8 * (n_local % 2)) * 16 + m;
     precise float sum = 0.0;
     for (uint s = 0; s < SUBGROUPS; ++s) {
-      const bool interleaved = KXN_REGS && REGS && kxn_regs_fit && layout_differs[s] == 0;
+      const bool interleaved = !TRANS_B && REGS && kxn_regs_fit && layout_differs[s] == 0;
       const uint slot = (s * FRAGS + (interleaved ? f_kxn : f)) * B_SLOT, i = interleaved ? at_kxn : at;
       const float part = uintBitsToFloat(stage_b[slot + i / 4][i % 4]);
       sum = s == 0 ? part : sum + part;

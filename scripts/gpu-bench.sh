@@ -64,6 +64,8 @@ if [ "$resume" = 1 ]; then
 else
   rm -f "$out/anchors.done" "$out/peak.done"
 fi
+# A tune into the table, resumed where --resume says, its output kept in tune.log.
+tune() { "$bin" "$@" --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"; }
 # cuBLAS first: the anchor's few minutes are then never what a time limit cuts off.
 if [ ! -e "$out/anchors.done" ]; then
   : > "$out/cublas.jsonl"
@@ -93,22 +95,22 @@ if [ ! -e "$out/peak.done" ]; then
   "$bin" peak --copy-bytes "$peak_copy_bytes" --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
   touch "$out/peak.done"
 fi
-[ -z "$shapes" ] || "$bin" --shape "$shapes" --dtype f32,f16,bf16 --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+[ -z "$shapes" ] || tune --shape "$shapes" --dtype f32,f16,bf16
 if [ -n "$cold_shapes" ]; then
-  "$bin" --shape "$cold_shapes" --dtype f32,f16,bf16 --cold --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+  tune --shape "$cold_shapes" --dtype f32,f16,bf16 --cold
 fi
 if [ -n "$int8_shapes" ]; then
-  "$bin" --shape "$int8_shapes" --dtype i8,u8 --layout nn,nt --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+  tune --shape "$int8_shapes" --dtype i8,u8 --layout nn,nt
 fi
 if [ -n "$decode_suite" ]; then
-  "$bin" --shapes-file "$decode_suite" --dtype f32,f16,bf16 --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+  tune --shapes-file "$decode_suite" --dtype f32,f16,bf16
   if [ -n "$decode_cold" ]; then
-    "$bin" --shape "$decode_cold" --layout nt --dtype f32,f16,bf16 --cold --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+    tune --shape "$decode_cold" --layout nt --dtype f32,f16,bf16 --cold
   fi
 fi
 if [ -n "$layout_shapes" ]; then
   for cold in "" --cold; do
-    "$bin" --shape "$layout_shapes" --layout nn,nt,tn,tt --dtype f32,f16,bf16 $cold --budget "$budget" ${tune_flags[@]+"${tune_flags[@]}"} --out "$out/nvidia-h200.json" 2>&1 | tee -a "$out/tune.log"
+    tune --shape "$layout_shapes" --layout nn,nt,tn,tt --dtype f32,f16,bf16 $cold
   done
 fi
 python3 "$root/scripts/ratio.py" "$out/nvidia-h200.json" "$out/cublas.jsonl" --ggml "$out/ggml.jsonl" --json "$out/bench.json" --markdown "$out/bench.md"

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "kernels/spirv.hpp"
+#include "verify/metric.hpp"
 
 namespace gemmtune {
 
@@ -69,7 +70,7 @@ DeviceCheck::DeviceCheck(const vk::Device& device, vk::Submitter& submitter, con
       result_(device, kResultWords * 4, vk::kStorageBufferUsage, true),
       pipeline_(device, check_result_spirv(), {}, {c.handle(), expected_.handle(), result_.handle()},
                 uint32_t(sizeof(CheckPush))) {
-  for (double r : reference) max_ref_ = std::max(max_ref_, std::fabs(r));
+  max_ref_ = largest_magnitude(reference);
   rel_floor_ = float(1e-3 * max_ref_);
   // The host's part, the staging copies included (1.6 GB at 2048x2048x128x32), comes before the queue is needed.
   const vk::Buffer initial = staged(device, operands.c0.data(), count_ * 4);

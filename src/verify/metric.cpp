@@ -14,19 +14,6 @@ namespace {
 // 2 s on one core, a small one would pay more for the threads than it saves.
 constexpr uint64_t kLeastPerThread = 1u << 16;
 
-/// The largest |ref| over every element, on every core.
-double largest_magnitude(std::span<const double> ref) {
-  double max_ref = 0.0;
-  std::mutex m;
-  parallel_chunks(ref.size(), kLeastPerThread, [&](uint64_t begin, uint64_t end) {
-    double local = 0.0;
-    for (uint64_t i = begin; i < end; ++i) local = std::max(local, std::fabs(ref[i]));
-    const std::lock_guard<std::mutex> lock(m);
-    max_ref = std::max(max_ref, local);
-  });
-  return max_ref;
-}
-
 /// What one chunk of elements found; chunks combine in any order to the figures a single pass gives (the worst
 /// element is the first of the largest differences).
 struct Partial {
@@ -58,6 +45,18 @@ Partial over_elements(uint64_t count, Fn&& chunk) {
   return total;
 }
 }  // namespace
+
+double largest_magnitude(std::span<const double> ref) {
+  double max_ref = 0.0;
+  std::mutex m;
+  parallel_chunks(ref.size(), kLeastPerThread, [&](uint64_t begin, uint64_t end) {
+    double local = 0.0;
+    for (uint64_t i = begin; i < end; ++i) local = std::max(local, std::fabs(ref[i]));
+    const std::lock_guard<std::mutex> lock(m);
+    max_ref = std::max(max_ref, local);
+  });
+  return max_ref;
+}
 
 ErrorStats compare_with_reference(std::span<const float> gpu, std::span<const double> ref, double bound) {
   ErrorStats st;

@@ -11,6 +11,9 @@ namespace gemmtune {
 
 ErrorStats compare_with_reference(std::span<const float> gpu, std::span<const double> ref, double bound);
 
+/// The largest |ref| of all elements (the metric's denominator), on every core for a large C.
+double largest_magnitude(std::span<const double> ref);
+
 /// Integer results: `gpu_bits` holds int32 bit patterns (C as downloaded), `ref` the wrapped exact sums. Passes
 /// only when every element is equal; error and elementwise_rel are reported as above, bound 0.
 ErrorStats compare_exact_int32(std::span<const float> gpu_bits, std::span<const double> ref);
