@@ -14,15 +14,8 @@
 // Split-k in one pass (problem constant 25: SPLIT > 1; ranges are multiples of 32 terms, so whole blocks) as in
 // gemm_rowdot.comp: each range's sums to the scratch planes, the last workgroup of a block to arrive finishes it.
 //
-// STAGE 1 (with LANES 4): the workgroup loads each step's run of WG / 4 blocks of each of its rows into shared memory
-// as 16-byte vectors, the next step's loads in flight while this one decodes, and the quarters read their scale and
-// codes from there: a lane issues about ROWS x 9 / 32 (q4_0) or ROWS x 17 / 32 (q8_0) 16-byte loads a step instead of
-// ROWS x 2.5 4-byte ones (blocks start on 2-byte boundaries only, so a word-sized read straddles two words at every
-// other block); ggml-vulkan's decoding reads its blocks with wider loads too.
-//
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
-// 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4)
-// 4: STAGE, the blocks staged through shared memory (LANES 4, AHEAD 1).
+// 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
@@ -36,7 +29,6 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 2) const uint LANES = 1;
 layout(constant_id = 3) const uint AHEAD = 1;
-layout(constant_id = 4) const bool STAGE = false;
 layout(constant_id = 31) const uint M_ROWS = 1;
 // Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
@@ -50,14 +42,6 @@ layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
 shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
 #include "common/split_one_pass.glsl"
-
-// STAGE: a step's run of a row, RUN blocks, lies in at most QUADS 16-byte vectors (it starts on any even byte).
-const uint RUN = gl_WorkGroupSize.x / 4;
-const uint QUADS = (RUN * BLOCK_BYTES + 14) / 16 + 1;
-const uint STAGE_LOADS = (ROWS * QUADS + gl_WorkGroupSize.x - 1) / gl_WorkGroupSize.x;  // per invocation a step
-shared uint staged[STAGE ? ROWS * QUADS * 4 : 4];
-layout(std430, binding = 1) readonly buffer BufQB16 { uvec4 b_quads[]; };
-uvec4 stage_regs[STAGE_LOADS];
 
 float acc[ROWS * M_ROWS];
 
@@ -166,83 +150,6 @@ void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
   }
 }
 
-/// STAGE: loads the vectors that hold blocks blk0 .. blk0 + RUN - 1 (those before `end`) of each row into the
-/// registers; vectors past a row's last byte are zero, and the one it ends in is read by words, as far as the word
-/// that holds its last byte (a row's bytes end on 2 bytes; the buffer is whole words, as b_word_at reads it).
-void load_run(uint row_byte[ROWS], uint blk0, uint end, uint lid) {
-  [[unroll]] for (uint i = 0; i < STAGE_LOADS; ++i) {
-    const uint t = lid + i * gl_WorkGroupSize.x, r = min(t / QUADS, ROWS - 1), q = t % QUADS;
-    const uint first = row_byte[r] + blk0 * BLOCK_BYTES, last = row_byte[r] + end * BLOCK_BYTES;
-    const uint quad = first / 16 + q;
-    uvec4 v = uvec4(0);
-    if (t < ROWS * QUADS && quad * 16 < last) {
-      if (quad * 16 + 16 <= last) {
-        v = b_quads[quad];
-      } else {  // the run's last vector ends past the row: its words that start inside the row
-        [[unroll]] for (uint w = 0; w < 4; ++w)
-          if ((quad * 4 + w) * 4 < last) v[w] = b_words[quad * 4 + w];
-      }
-    }
-    stage_regs[i] = v;
-  }
-}
-
-/// STAGE: the registers' vectors into shared memory (row r's at r x QUADS x 4 words on).
-void store_run(uint lid) {
-  [[unroll]] for (uint i = 0; i < STAGE_LOADS; ++i) {
-    const uint t = lid + i * gl_WorkGroupSize.x;
-    if (t < ROWS * QUADS) [[unroll]] for (uint w = 0; w < 4; ++w) staged[t * 4 + w] = stage_regs[i][w];
-  }
-}
-
-/// STAGE: bytes at .. at + 3 of row r's staged run (at even), and the 16-bit word at `at`.
-uint staged_word(uint r, uint at) {
-  const uint base = r * QUADS * 4, lo = staged[base + (at >> 2)];
-  if ((at & 2u) == 0u) return lo;
-  return (lo >> 16) | (staged[base + (at >> 2) + 1] << 16);
-}
-uint staged_half(uint r, uint at) { return (staged[r * QUADS * 4 + (at >> 2)] >> (8 * (at & 2u))) & 0xffffu; }
-
-/// STAGE: quarter `quarter` of block blk0 + b of every row from the staged run into slot 0 (as load_quarter does from
-/// the buffer); `skew` is where each row's run starts in its first vector.
-void quarter_from_stage(uint skew[ROWS], uint b, uint quarter) {
-#if defined(B_Q8)
-  const uint e0 = 8 * quarter;
-#else
-  const uint e0 = 4 * quarter;
-#endif
-  [[unroll]] for (uint r = 0; r < ROWS; ++r) {
-    const uint at = skew[r] + b * BLOCK_BYTES;
-    ahead_scale[r] = staged_half(r, at);
-    ahead_w0[r] = staged_word(r, at + 2 + e0);
-#if defined(B_Q8)
-    ahead_w1[r] = staged_word(r, at + 6 + e0);
-#endif
-  }
-}
-
-/// STAGE: the workgroup's k range in steps of RUN blocks a row, each step staged while the one before decodes.
-void stream_staged(uint z, uint n0, uint kb, uint ke, uint lid) {
-  uint row_byte[ROWS], a_row[M_ROWS];
-  [[unroll]] for (uint r = 0; r < ROWS; ++r) row_byte[r] = (index_op_b(z, 0, min(n0 + r, p.N - 1)) / 32) * BLOCK_BYTES;
-  [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = index_op_a(z, i, 0);
-  const uint end = ke / 32;
-  if (kb / 32 < end) load_run(row_byte, kb / 32, end, lid);
-  for (uint blk0 = kb / 32; blk0 < end; blk0 += RUN) {
-    barrier();  // the step before has read the stage
-    store_run(lid);
-    barrier();
-    if (blk0 + RUN < end) load_run(row_byte, blk0 + RUN, end, lid);
-    uint skew[ROWS];
-    [[unroll]] for (uint r = 0; r < ROWS; ++r) skew[r] = (row_byte[r] + blk0 * BLOCK_BYTES) % 16;
-    const uint b = lid / 4;
-    if (blk0 + b < end) {
-      quarter_from_stage(skew, b, lid % 4);
-      add_quarter(0, a_row, blk0 + b, lid % 4);
-    }
-  }
-}
-
 void main() {
   const uint lid = gl_LocalInvocationID.x;
   const uint wg = gl_WorkGroupSize.x;
@@ -254,9 +161,7 @@ void main() {
 
   if (p.alpha != 0.0) {
     // Rows past N read the last row (their sums are never stored).
-    if (STAGE) {
-      stream_staged(z, n0, kb, ke, lid);
-    } else if (LANES == 1) {
+    if (LANES == 1) {
       for (uint blk = kb / 32 + lid; blk < ke / 32; blk += wg) {
         [[unroll]] for (uint r = 0; r < ROWS; ++r) add_block(z, r, min(n0 + r, p.N - 1), blk);
       }

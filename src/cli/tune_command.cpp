@@ -423,7 +423,7 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
   const Shape& s = problem.shape;
   tune_.seeds =
       similar_winners(table_, s.m, s.n, s.k, s.batch, std::string(dtype_name(problem.dtype)), problem.layout.name(), 3,
-                      8, [&](const TableEntry& e) { return o_.resume && entry_key(e) == key; });
+                      64, [&](const TableEntry& e) { return o_.resume && entry_key(e) == key; });
   in_hand_.clear();
   tune_.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
     journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, phase, e.name, e.measurement}));

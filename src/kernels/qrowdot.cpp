@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/block_format.hpp"
 #include "kernels/registry.hpp"
 
 namespace gemmtune {
@@ -38,7 +37,7 @@ double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::D
   const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows));
   return std::abs(std::log2(groups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
          (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) + (c.get("lanes") == 1 ? 2.0 : 0.0) +
-         ahead_cost(c.get("ahead"), p.shape.m) + (c.get("stage") == 1 ? 0.25 : 0.0);
+         ahead_cost(c.get("ahead"), p.shape.m);
 }
 
 KernelFamily make_qrowdot() {
@@ -51,9 +50,7 @@ KernelFamily make_qrowdot() {
               {"lanes", 2, {1, 4}, 1},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}},
               // Blocks whose words a quarter-block invocation loads before decoding them: more of B in flight.
-              {"ahead", 3, {1, 2, 4}, 1},
-              // Each step's blocks staged through shared memory with 16-byte loads (quarter blocks, one step ahead).
-              {"stage", 4, {0, 1}, 0}};
+              {"ahead", 3, {1, 2, 4}, 1}};
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
@@ -67,23 +64,7 @@ KernelFamily make_qrowdot() {
                                return "ahead x rows = " + std::to_string(c.get("ahead") * c.get("rows")) +
                                       " blocks' words > " + std::to_string(kMaxAheadWords) + " held in registers";
                              return std::nullopt;
-                           }},
-                          {"stage",
-                           [](const KernelFamily&, const Config& c, const GemmProblem&,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get("stage") == 1 && (c.get("lanes") != 4 || c.get("ahead") != 1))
-                               return std::string(
-                                   "staged blocks are read a quarter an invocation, the next step's loads in flight "
-                                   "(lanes 4, ahead 1)");
-                             return std::nullopt;
                            }}});
-  // With STAGE, each of the ROWS rows' runs of WG / 4 blocks in 16-byte vectors (gemm_qrowdot.comp's QUADS).
-  const auto streaming_bytes = f.shared_bytes;
-  f.shared_bytes = [streaming_bytes](const Config& c, DType t) {
-    const uint64_t block = block_bytes(b_block_format(t).value_or(BlockFormat::q4_0));
-    const uint64_t quads = (uint64_t(c.get("wg")) / 4 * block + 14) / 16 + 1;
-    return streaming_bytes(c, t) + (c.get("stage") == 1 ? uint64_t(c.get("rows")) * quads * 16 : 16);
-  };
   f.screening_rank = qrowdot_screening_rank;
   f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;

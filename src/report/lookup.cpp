@@ -94,12 +94,14 @@ std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, u
   auto add = [&](const std::string& name) {
     if (out.size() < limit && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   };
-  for (size_t i = 0; i < near.size() && i < entries; ++i) {
-    const TableEntry& e = *near[i].second;
-    add(e.best->name);
-    if (e.runner_up) add(e.runner_up->name);
-    for (const VariantBest& v : e.variant_best) add(v.name);
-  }
+  // In rounds: every near entry's winner before any runner-up, and those before the families' bests, so the
+  // neighbours' winners are not crowded out by the nearest entry's also-rans.
+  const size_t count = std::min(near.size(), entries);
+  for (size_t i = 0; i < count; ++i) add(near[i].second->best->name);
+  for (size_t i = 0; i < count; ++i)
+    if (near[i].second->runner_up) add(near[i].second->runner_up->name);
+  for (size_t i = 0; i < count; ++i)
+    for (const VariantBest& v : near[i].second->variant_best) add(v.name);
   return out;
 }
 

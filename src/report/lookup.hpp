@@ -39,10 +39,10 @@ using ShapeNeedsOf = std::function<std::optional<ShapeNeeds>(const ConfigResult&
 LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
                            const std::string& dtype, const std::string& layout, const ShapeNeedsOf& needs_of);
 
-/// Configs worth screening first for M x N x K x batch in `dtype`: the winners, runners-up and per-variant bests of
-/// the table's `entries` verified entries of that dtype nearest on (ln M, ln N, ln K, ln batch), a different
-/// layout counting as 0.5 further, nearest first, each name once, at most `limit`. Exact matches come first (a
-/// retune starts from what won before). Entries `skip` returns true for are left out.
+/// Configs worth screening first for M x N x K x batch in `dtype`, from the table's `entries` verified entries of that
+/// dtype nearest on (ln M, ln N, ln K, ln batch), a different layout counting as 0.5 further: their winners nearest
+/// first, then their runners-up, then their per-variant bests; each name once, at most `limit`. An exact match's
+/// winner comes first (a retune starts from what won before). Entries `skip` returns true for are left out.
 std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
                                          const std::string& dtype, const std::string& layout, size_t entries = 3,
                                          size_t limit = 8, const std::function<bool(const TableEntry&)>& skip = {});

@@ -107,6 +107,13 @@ void check_problem_fits(const GemmProblem& problem, const vk::Device& device, ui
   }
 }
 
+std::vector<uint64_t> GemmRunner::input_binding_bytes(const GemmProblem& problem, const RunOptions& options,
+                                                      const vk::Device& device) {
+  const std::vector<BufferNeed> needs =
+      buffer_needs(problem, options.guard, input_copies(problem, options, largest_buffer(device)));
+  return {needs[0].bytes, needs[1].bytes, needs[2].bytes, needs.size() > 3 ? needs[3].bytes : 16};
+}
+
 GemmRunner::GemmRunner(const vk::Device& device, const GemmProblem& problem, const RunOptions& options)
     : device_(device),
       problem_(problem),

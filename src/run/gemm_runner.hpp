@@ -24,6 +24,7 @@ namespace gemmtune {
 
 class BuildWorkers;
 class ClockKeeper;
+struct BuildRequest;
 
 /// The push-constant block every GEMM kernel declares (kernels/common/gemm_common.glsl).
 using GemmPush = rules::GemmPush;
@@ -172,6 +173,17 @@ class GemmRunner {
   /// From now on precompile() hands its builds to `workers` (run/build_workers.hpp) and returns at once; the
   /// pipelines are made here when their configs run, from the merged cache where a worker built them.
   void use_build_workers(BuildWorkers* workers) { workers_ = workers; }
+  /// Tickets of the pipelines of configs handed to the build workers, by config name.
+  using WorkerTickets = std::map<std::string, std::vector<uint64_t>>;
+  /// Hands the pipelines of `configs` for `problem` to `workers` before a runner for it exists: its operands and host
+  /// reference take seconds at large shapes, and a cold pipeline cache's build as long, so the first configs' builds
+  /// run under them. The runner takes them over with adopt_builds(); a build no runner adopts is merged and unused.
+  static WorkerTickets submit_ahead(BuildWorkers& workers, const vk::Device& device, const GemmProblem& problem,
+                                    const RunOptions& options,
+                                    const std::vector<std::pair<const KernelFamily*, Config>>& configs);
+  /// Takes over builds submit_ahead() handed to the workers set by use_build_workers (none set: ignored), as if
+  /// precompile() had handed them over.
+  void adopt_builds(WorkerTickets tickets);
   /// Candidates worth handing to the build workers ahead of the one screened: 0 without workers (precompile()
   /// builds its batch before it returns).
   size_t builds_ahead() const;
@@ -201,7 +213,16 @@ class GemmRunner {
     std::vector<vk::SpecConstant> constants;
     uint32_t required_subgroup_size = 0;
   };
-  std::vector<PassRecipe> pass_recipes(const KernelFamily& family, const Config& config, const rules::Plan& plan) const;
+  static std::vector<PassRecipe> pass_recipes(const KernelFamily& family, const Config& config, const rules::Plan& plan,
+                                              DType dtype, const vk::DeviceInfo& device, bool alternative);
+  /// The build workers' requests for a config's pipelines, with the sizes of the six bindings (`binding_bytes`) a
+  /// CPU device's one-workgroup dispatch is made in bounds of.
+  static std::vector<BuildRequest> build_requests(const KernelFamily& family, const Config& config, DType dtype,
+                                                  const rules::Operation& operation, const vk::DeviceInfo& device,
+                                                  bool alternative, std::vector<uint64_t> binding_bytes);
+  /// The sizes of bindings 0-3 (A, B, C, bias) a runner of this problem makes (bias 16 bytes where there is none).
+  static std::vector<uint64_t> input_binding_bytes(const GemmProblem& problem, const RunOptions& options,
+                                                   const vk::Device& device);
   /// Hands a config's pipelines to the build workers (its split-k buffers are made first: their sizes go along).
   void submit_builds(const KernelFamily& family, const Config& config);
   Passes& passes_for(const KernelFamily& family, const Config& config, bool fused);
@@ -296,7 +317,7 @@ class GemmRunner {
   std::map<std::string, std::unique_ptr<Passes>> precompiled_;
   std::map<std::string, std::exception_ptr> precompile_errors_;
   BuildWorkers* workers_ = nullptr;
-  std::map<std::string, std::vector<uint64_t>> worker_builds_;  ///< configs handed to the workers: their tickets
+  WorkerTickets worker_builds_;  ///< configs handed to the workers: their tickets
 };
 
 }  // namespace gemmtune

@@ -151,19 +151,14 @@ size_t GemmRunner::builds_ahead() const {
   return size_t(workers_->count()) * 2;
 }
 
-void GemmRunner::submit_builds(const KernelFamily& family, const Config& config) {
-  prepare_split_buffers(family, config);
-  const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, true);
-  GemmPush push = push_;
+std::vector<BuildRequest> GemmRunner::build_requests(const KernelFamily& family, const Config& config, DType dtype,
+                                                     const rules::Operation& operation, const vk::DeviceInfo& device,
+                                                     bool alternative, std::vector<uint64_t> binding_bytes) {
+  const rules::Plan plan = rules::plan(kernel_config(family, config, dtype), operation, true);
+  GemmPush push = rules::push_constants(operation, 1);
   push.k_split = uint32_t(plan.push.k_split);
-  std::vector<uint64_t> binding_bytes = {a_.size(),
-                                         b_.size(),
-                                         c_.size(),
-                                         bias_.size(),
-                                         scratch_ ? scratch_->size() : dummy_.size(),
-                                         arrivals_ ? arrivals_->size() : dummy_.size()};
-  std::vector<uint64_t>& tickets = worker_builds_[family.config_name(config, problem_.dtype)];
-  for (PassRecipe& recipe : pass_recipes(family, config, plan)) {
+  std::vector<BuildRequest> out;
+  for (PassRecipe& recipe : pass_recipes(family, config, plan, dtype, device, alternative)) {
     BuildRequest request;
     request.spirv = recipe.spirv;
     request.constants = std::move(recipe.constants);
@@ -172,8 +167,52 @@ void GemmRunner::submit_builds(const KernelFamily& family, const Config& config)
     request.binding_bytes = binding_bytes;
     request.push.resize(sizeof push);
     std::memcpy(request.push.data(), &push, sizeof push);
-    request.dispatch = device_.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    request.dispatch = device.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    out.push_back(std::move(request));
+  }
+  return out;
+}
+
+void GemmRunner::submit_builds(const KernelFamily& family, const Config& config) {
+  prepare_split_buffers(family, config);
+  const std::vector<uint64_t> binding_bytes = {a_.size(),
+                                               b_.size(),
+                                               c_.size(),
+                                               bias_.size(),
+                                               scratch_ ? scratch_->size() : dummy_.size(),
+                                               arrivals_ ? arrivals_->size() : dummy_.size()};
+  std::vector<uint64_t>& tickets = worker_builds_[family.config_name(config, problem_.dtype)];
+  for (const BuildRequest& request : build_requests(family, config, problem_.dtype, operation_, device_.info(),
+                                                    options_.alternative_kernels, binding_bytes))
     tickets.push_back(workers_->submit(request));
+}
+
+GemmRunner::WorkerTickets GemmRunner::submit_ahead(BuildWorkers& workers, const vk::Device& device,
+                                                   const GemmProblem& problem, const RunOptions& options,
+                                                   const std::vector<std::pair<const KernelFamily*, Config>>& configs) {
+  const rules::Operation operation = operation_of(problem, resolve(with_guard(problem, options.guard)));
+  const std::vector<uint64_t> inputs = input_binding_bytes(problem, options, device);
+  WorkerTickets out;
+  for (const auto& [family, config] : configs) {
+    std::vector<uint64_t>& tickets = out[family->config_name(config, problem.dtype)];
+    if (!tickets.empty()) continue;
+    // Where a dispatch goes with the build (CPU devices), the split buffers as large as this config's plan makes them.
+    const rules::Plan plan = rules::plan(kernel_config(*family, config, problem.dtype), operation);
+    std::vector<uint64_t> binding_bytes = inputs;
+    binding_bytes.push_back(std::max<uint64_t>(16, plan.scratch_floats * 4));
+    binding_bytes.push_back(std::max<uint64_t>(16, plan.arrival_counters * 4));
+    for (const BuildRequest& request : build_requests(*family, config, problem.dtype, operation, device.info(),
+                                                      options.alternative_kernels, binding_bytes))
+      tickets.push_back(workers.submit(request));
+  }
+  return out;
+}
+
+void GemmRunner::adopt_builds(WorkerTickets tickets) {
+  if (!workers_) return;
+  for (auto& [name, handed] : tickets) {
+    if (!handed.empty() && !passes_.count(name) && !worker_builds_.count(name))
+      worker_builds_[name] = std::move(handed);
   }
 }
 
@@ -227,7 +266,8 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   passes->k_split = plan.push.k_split;
   passes->arrival_counters = plan.arrival_counters;
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<PassRecipe> recipes = pass_recipes(family, config, plan);
+  const std::vector<PassRecipe> recipes =
+      pass_recipes(family, config, plan, problem_.dtype, device_.info(), options_.alternative_kernels);
   auto pipeline = [&](uint32_t p) {
     return std::make_unique<vk::ComputePipeline>(device_, recipes[p].spirv, recipes[p].constants, bindings(),
                                                  uint32_t(sizeof(GemmPush)), recipes[p].required_subgroup_size);
@@ -246,17 +286,18 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
 }
 
 std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily& family, const Config& config,
-                                                             const rules::Plan& plan) const {
+                                                             const rules::Plan& plan, DType dtype,
+                                                             const vk::DeviceInfo& device, bool alternative) {
   // Indexed as kernel_config numbers them: the main pass, the reduce pass, the family's pre-pass.
-  const std::array<std::span<const uint32_t>, 3> modules{
-      family.main_module(config, problem_.dtype, device_.info(), options_.alternative_kernels),
-      splitk_reduce_spirv(problem_.dtype), prepass_spirv(family.prepass_kind, problem_.dtype)};
+  const std::array<std::span<const uint32_t>, 3> modules{family.main_module(config, dtype, device, alternative),
+                                                         splitk_reduce_spirv(dtype),
+                                                         prepass_spirv(family.prepass_kind, dtype)};
   std::vector<PassRecipe> out;
   for (uint32_t p = 0; p < plan.pass_count; ++p) {
     const rules::Pass& pass = plan.passes[p];
     // Only the main pass pins a subgroup size (the others are subgroup-agnostic).
     out.push_back({modules.at(pass.module), pass_constants(pass),
-                   p == plan.main_pass ? vk::subgroup_size_to_pin(device_.info(), pass.required_subgroup_size) : 0u});
+                   p == plan.main_pass ? vk::subgroup_size_to_pin(device, pass.required_subgroup_size) : 0u});
   }
   return out;
 }

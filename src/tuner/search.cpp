@@ -76,12 +76,14 @@ void shuffle_candidates(std::vector<Candidate>& c, uint64_t seed) {
   for (size_t i = c.size(); i > 1; --i) std::swap(c[i - 1], c[size_t(rng() % i)]);
 }
 
-/// Moves the candidates named in `seeds` to the front, in the seeds' order, each followed by the next of the
-/// others in their order (the prior's), so neither the winners of similar problems nor the prior's first picks
-/// wait for the other's; the others keep their order.
-void interleave_seeds(std::vector<Candidate>& c, const std::vector<std::string>& seeds) {
+/// Moves the first `limit` candidates named in `seeds` to the front, in the seeds' order, each followed by the next of
+/// the others in their order (the prior's), so neither the winners of similar problems nor the prior's first picks
+/// wait for the other's; the others keep their order. Names that are no candidate (a family that does not apply
+/// here) take no place.
+void interleave_seeds(std::vector<Candidate>& c, const std::vector<std::string>& seeds, size_t limit) {
   std::vector<Candidate> seeded;
   for (const std::string& name : seeds) {
+    if (seeded.size() >= limit) break;
     auto it = std::find_if(c.begin(), c.end(), [&](const Candidate& x) { return x.name == name; });
     if (it == c.end()) continue;
     seeded.push_back(std::move(*it));
@@ -394,14 +396,29 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
 }
 }  // namespace
 
+namespace {
+/// The candidates in the order the search gives its strategy (random: shuffled; the seeds first), and the strategy.
+std::unique_ptr<ScreeningStrategy> screening_order(std::vector<Candidate>& candidates, const TuneOptions& o) {
+  if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
+  interleave_seeds(candidates, o.seeds, o.max_seeds);
+  return o.strategy == Strategy::adaptive ? neighbourhood_order(candidates) : prior_order(candidates.size());
+}
+}  // namespace
+
+std::vector<Candidate> first_screened(std::vector<Candidate> candidates, const TuneOptions& o, size_t count) {
+  const std::unique_ptr<ScreeningStrategy> strategy = screening_order(candidates, o);
+  std::vector<Candidate> out;
+  for (size_t i : strategy->upcoming(count + o.known.size())) {
+    if (out.size() < count && !o.known.count(candidates[i].name)) out.push_back(candidates[i]);
+  }
+  return out;
+}
+
 void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev, const TuneOptions& o,
                 const ProgressFn& progress) {
   r.strategy = o.strategy;
   r.timestamps = ev.timestamps();
-  if (o.strategy == Strategy::random) shuffle_candidates(candidates, o.run.seed);
-  interleave_seeds(candidates, o.seeds);
-  const std::unique_ptr<ScreeningStrategy> strategy =
-      o.strategy == Strategy::adaptive ? neighbourhood_order(candidates) : prior_order(candidates.size());
+  const std::unique_ptr<ScreeningStrategy> strategy = screening_order(candidates, o);
   const double start = ev.now_s();
   if (o.on_phase) o.on_phase("screening", "");
   // What a finalist's (and the baseline's) host check of the result costs: the screen's end and the finals count it.

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "kernels/registry.hpp"
+#include "run/build_workers.hpp"
 #include "tuner/evaluator.hpp"
 
 namespace gemmtune {
@@ -116,6 +117,15 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   // The budget is the problem's whole time: the reference (computed here, once), the search, and the baseline's
   // tenth, which the search leaves untouched.
   if (options.on_phase) options.on_phase("reference", "");
+  // The first configs the search will screen go to the build workers now, so their builds (seconds each from a cold
+  // pipeline cache on NVIDIA's driver) run while the operands and the host reference are made.
+  GemmRunner::WorkerTickets early;
+  if (options.build_workers) {
+    std::vector<std::pair<const KernelFamily*, Config>> first;
+    for (Candidate& c : first_screened(space.candidates, options, size_t(options.build_workers->count()) * 2))
+      first.emplace_back(c.family, std::move(c.config));
+    early = GemmRunner::submit_ahead(*options.build_workers, device, problem, options.run, first);
+  }
   GemmRunner runner(device, problem, options.run);
   // On a GPU the first config's check would otherwise fall between its kept-up build and its warm-up, which
   // would pay 3x its length as idle; CPU devices warm up for the idle alone and keep the budget. Made before the
@@ -131,7 +141,10 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   TuneOptions search = options;
   search.budget_s = std::max(0.0, options.budget_s - elapsed());
   search.baseline_box_s = baseline_box_s;
-  if (options.build_workers) runner.use_build_workers(options.build_workers);
+  if (options.build_workers) {
+    runner.use_build_workers(options.build_workers);
+    runner.adopt_builds(std::move(early));
+  }
   RunnerEvaluator evaluator(runner, options.compile_threads);
   run_search(result, std::move(space.candidates), evaluator, search, progress);
   // What the search left, at least what it kept for the baseline (a search that overran does not take it).

@@ -88,6 +88,8 @@ struct TuneOptions {
   /// Config names screened first, in this order, where they are candidates (winners of similar problems), each
   /// followed by the prior's next pick.
   std::vector<std::string> seeds;
+  /// Seeds screened first at most: the first this many of `seeds` that are candidates.
+  size_t max_seeds = 8;
   /// Called for every measured config (screening and finals), before the search moves on: the journal.
   std::function<void(const EvaluatedConfig&, const char* phase)> on_evaluated;
   /// Called before a config is screened or prepared (the journal's "begin": --isolate's watchdog times it).
@@ -182,5 +184,8 @@ class Evaluator;
 /// `candidates` (in screening order) and fills result's evaluated configs, counts and the winner's margin.
 void run_search(TuneResult& result, std::vector<Candidate> candidates, Evaluator& evaluator, const TuneOptions& options,
                 const ProgressFn& progress = {});
+/// The first `count` candidates run_search would screen with these options before it has measured anything (the
+/// configs the journal holds left out): their builds can start before the problem's preparation.
+std::vector<Candidate> first_screened(std::vector<Candidate> candidates, const TuneOptions& options, size_t count);
 
 }  // namespace gemmtune

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "verify/parallel_rows.hpp"
+#include "verify/reference_product.hpp"
 
 namespace gemmtune {
 
@@ -108,9 +109,10 @@ std::vector<double> reference_gemm(const GemmProblem& problem, const HostOperand
     if (problem.alpha != 0.0f) {  // alpha = 0: A and B hold NaN and must not contribute
       const RowMajor a = dense_op(ops.a, l.a, z, problem.layout.trans_a);
       const RowMajor b = dense_op(ops.b, l.b, z, problem.layout.trans_b);
+      const DenseProduct product{a.data(), b.data(), c.data(), m, n, a.cols(), double(problem.alpha)};
+      const ProductBlockFn block = reference_product_block();
       parallel_blocks(m, n, [&](Eigen::Index r0, Eigen::Index r1, Eigen::Index c0, Eigen::Index c1) {
-        c.block(r0, c0, r1 - r0, c1 - c0).noalias() =
-            double(problem.alpha) * (a.middleRows(r0, r1 - r0) * b.middleCols(c0, c1 - c0));
+        block(product, r0, r1, c0, c1);
       });
     }
     for (uint64_t i = 0; i < s.m; ++i)

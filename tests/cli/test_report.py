@@ -116,7 +116,9 @@ class Report(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "report.html")
             # The cuBLAS file belongs to the H200 table only (anchor files do not name their device).
-            p = subprocess.run([BIN, "report", H200, LAVAPIPE, "--anchor", "NVIDIA H200=" + H200_CUBLAS, "-o", out],
+            with open(H200) as f:
+                device = json.load(f)["device"]["name"]  # the card the committed bench ran on
+            p = subprocess.run([BIN, "report", H200, LAVAPIPE, "--anchor", device + "=" + H200_CUBLAS, "-o", out],
                                capture_output=True, text=True, timeout=60)
             self.assertEqual(p.returncode, 0, p.stderr)
             with open(out) as f:
@@ -164,7 +166,10 @@ class Report(unittest.TestCase):
                                text=True, timeout=60)
             self.assertEqual(p.returncode, 0, p.stderr)
             with open(out) as f:
-                self.assertIn("cublas 22.5 us", f.read())  # 128x768x3072 nn, the one entry both have
+                # 128x768x3072 f32 nn, the one entry both have, with the committed anchor's time
+                line = next(a for a in anchors if (a["M"], a["N"], a["K"], a["dtype"], a.get("layout", "nn"),
+                                                   a.get("cold", False)) == (128, 768, 3072, "f32", "nn", False))
+                self.assertIn(f"cublas {line['us']:.1f} us", f.read())
 
     def test_a_bad_anchor_file_is_exit_2_naming_its_line_and_nothing_is_written(self):
         with tempfile.TemporaryDirectory() as d:

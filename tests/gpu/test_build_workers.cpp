@@ -116,6 +116,44 @@ TEST_F(BuildWorkersTest, FirstReadyPassesOverAConfigNotHandedOverForOneAWorkerIs
   EXPECT_EQ(runner.screen(*c[0].family, c[0].config, HUGE_VAL).disposition, Disposition::passed);
 }
 
+TEST_F(BuildWorkersTest, BuildsHandedOverBeforeTheRunnerExistsAreAdoptedAndNotHandedOverAgain) {
+  ASSERT_FALSE(gemmtune_binary().empty()) << "GEMMTUNE_BIN is not set";
+  const GemmProblem p{{33, 47, 520, 1}, DType::f32, 1.0f, 0.0f};
+  const std::vector<Candidate> c = some_candidates(p);
+  ASSERT_EQ(c.size(), 4u);
+  BuildWorkers workers(device(), 1, gemmtune_binary(), vk::uuid_string(device().info().device_uuid));
+  // All but the first, as a tuner hands them over before the operands and the reference are made.
+  std::vector<std::pair<const KernelFamily*, Config>> ahead;
+  size_t passes = 0;
+  for (size_t i = 1; i < c.size(); ++i) {
+    ahead.emplace_back(c[i].family, c[i].config);
+    passes += c[i].family->splits(c[i].config) > 1 ? 2 : 1;
+  }
+  GemmRunner::WorkerTickets tickets = GemmRunner::submit_ahead(workers, device(), p, RunOptions{}, ahead);
+  EXPECT_EQ(tickets.size(), ahead.size());
+  EXPECT_EQ(workers.stats().submitted, passes);
+  // Built there (on a CPU device with a one-workgroup dispatch in buffers of the runner's sizes), none failing.
+  for (int i = 0; i < 2400 && workers.stats().built + workers.stats().failed < passes; ++i) workers.wait_for_reply(50);
+  EXPECT_EQ(workers.stats().built, passes);
+  EXPECT_EQ(workers.stats().failed, 0u);
+  GemmRunner runner(device(), p, RunOptions{});
+  runner.use_build_workers(&workers);
+  runner.adopt_builds(std::move(tickets));
+  // The adopted builds are ready: first_ready passes over the first config, which nobody built.
+  const std::vector<std::pair<const KernelFamily*, const Config*>> next = {{c[0].family, &c[0].config},
+                                                                           {c[1].family, &c[1].config}};
+  EXPECT_EQ(runner.first_ready(next), 1u);
+  // Handing every config over now sends only the first's pipelines.
+  std::vector<std::pair<const KernelFamily*, Config>> all;
+  for (const Candidate& x : c) all.emplace_back(x.family, x.config);
+  runner.precompile(all, 1);
+  EXPECT_EQ(workers.stats().submitted, passes + (c[0].family->splits(c[0].config) > 1 ? 2 : 1));
+  for (const Candidate& x : c) {
+    const Measurement m = runner.screen(*x.family, x.config, HUGE_VAL);
+    EXPECT_EQ(m.disposition, Disposition::passed) << x.name << ": " << m.detail;
+  }
+}
+
 TEST_F(BuildWorkersTest, APrioritizedRequestGoesToTheWorkerBeforeThoseQueuedAheadOfIt) {
   ASSERT_FALSE(gemmtune_binary().empty()) << "GEMMTUNE_BIN is not set";
   BuildWorkers workers(device(), 1, gemmtune_binary(), vk::uuid_string(device().info().device_uuid));

@@ -2,7 +2,7 @@
 // splitk for any M, coopmat where the device has the matrix units) verifies against the double
 // product of the exactly decoded blocks, for f16 and f32 activations, in layouts nt and tt, at odd M and N, with
 // padded rows, offsets, batches sharing one weight, the epilogue and cold copies (qrowdot with blocks loaded ahead
-// and staged through shared memory too); a block decoded wrongly is caught.
+// too); a block decoded wrongly is caught.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -58,39 +58,13 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
     verify_some(family_named("qrowdot"), p, which += 5, {}, "lanes", lanes);
     // Quarters of 2 or 4 blocks loaded ahead, the step past the range's last block included (K of 1 to 17 blocks).
     verify_some(family_named("qrowdot"), p, which += 7, {}, "ahead", s.k % 64 == 0 ? 4 : 2);
-    verify_some(family_named("qrowdot"), p, which += 11, {}, "stage", 1);  // blocks staged in shared memory
     lanes = 5 - lanes;
     p.b.ld = s.k + 64;                      // rows of B padded by two blocks
     p.b.offset = 96;                        // three blocks before it
     p.a.offset = 3;                         // A off its alignment
     if (s.batch > 1) p.b.batch_stride = 0;  // one weight for every product
     verify_some(family_named("qrowdot"), p, which += 3, {}, "lanes", lanes);
-    verify_some(family_named("qrowdot"), p, which += 13, {}, "stage", 1);
   }
-}
-
-TEST_P(Quantized, StagedBlocksVerifyOverManyStepsFromAnyByteAndAtTheBuffersEnd) {
-  // 150 blocks a row: many steps of WG / 4 blocks and a short last one; three blocks before B (each step's run then
-  // starts mid-vector; its last vector, past the row's end, is read by words); no guard band, so the last row's run
-  // ends in the buffer's last bytes; split in 4 ranges too.
-  const auto& [dtype, trans_a] = GetParam();
-  GemmProblem p = quantized_problem({3, 21, 4800, 1}, dtype, trans_a);
-  p.b.offset = 96;
-  RunOptions unguarded;
-  unguarded.guard = 0;
-  SearchSpace s = build_search_space({&family_named("qrowdot")}, p, device().info());
-  GemmRunner runner(device(), p, unguarded);
-  size_t staged = 0;
-  for (const Candidate& c : s.candidates) {
-    const Config& k = c.config;
-    if (k.get("stage") != 1 || (k.get("wg") != 32 && k.get("wg") != 256) ||
-        (k.get("rows") != 1 && k.get("rows") != 8) || (k.get("splits") != 1 && k.get("splits") != 4))
-      continue;
-    ++staged;
-    const Measurement m = runner.verify(family_named("qrowdot"), k);
-    EXPECT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
-  }
-  EXPECT_EQ(staged, 8u);
 }
 
 TEST_P(Quantized, PromptSizedProductsVerifyInTheTiledKernels) {

@@ -188,7 +188,7 @@ TEST(Strategy, FailedAndCutConfigsProposeNoNeighbours) {
   }
 }
 
-TEST(Strategy, SeedsAreScreenedFirstInTheirOrderBetweenThePriorsPicksAndUnknownNamesAreIgnored) {
+TEST(Strategy, SeedsAreScreenedFirstInTheirOrderBetweenThePriorsPicksUpToTheLimitAndUnknownNamesTakeNoPlace) {
   std::vector<Candidate> c = two_families();
   c.resize(20);
   std::map<std::string, RecordedConfig> recorded;
@@ -198,7 +198,8 @@ TEST(Strategy, SeedsAreScreenedFirstInTheirOrderBetweenThePriorsPicksAndUnknownN
     TuneOptions o;
     o.strategy = s;
     o.budget_s = 1e9;
-    o.seeds = {c[17].name, "no_such_config", c[5].name};
+    o.seeds = {c[17].name, "no_such_config", c[5].name, c[9].name};
+    o.max_seeds = 2;  // the unknown name takes no place: c[5] is the second seed, c[9] none
     TuneResult r;
     r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
     run_search(r, c, ev, o);
@@ -208,12 +209,38 @@ TEST(Strategy, SeedsAreScreenedFirstInTheirOrderBetweenThePriorsPicksAndUnknownN
     if (s != Strategy::random) {  // the prior's first two picks between and after the seeds
       EXPECT_EQ(ev.screened()[1], c[0].name) << strategy_name(s);
       EXPECT_EQ(ev.screened()[3], c[1].name) << strategy_name(s);
+      EXPECT_EQ(ev.screened()[4], c[2].name) << strategy_name(s);  // not c[9]: the seeds stop at two
     }
   }
   EXPECT_EQ(parse_strategy("adaptive", "--strategy"), Strategy::adaptive);
 }
 
-TEST(SimilarWinners, NearestEntriesOfTheDtypeFirstOtherLayoutsFurtherEachNameOnce) {
+TEST(Strategy, FirstScreenedNamesWhatTheSearchScreensFirstWithSeedsAndWithoutTheJournalsConfigs) {
+  std::vector<Candidate> c = two_families();
+  c.resize(20);
+  std::map<std::string, RecordedConfig> recorded;
+  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  for (Strategy s : {Strategy::screen, Strategy::adaptive, Strategy::random}) {
+    TuneOptions o;
+    o.strategy = s;
+    o.budget_s = 1e9;
+    o.seeds = {c[11].name, c[4].name};
+    o.known[c[0].name].samples_us = {10};  // resumed from the journal: never screened again
+    o.known[c[0].name].median_us = 10;
+    const std::vector<Candidate> first = first_screened(c, o, 5);
+    ASSERT_EQ(first.size(), 5u) << strategy_name(s);
+    ReplayEvaluator ev(recorded);
+    TuneResult r;
+    r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+    run_search(r, c, ev, o);
+    ASSERT_GE(ev.screened().size(), 5u) << strategy_name(s);
+    for (size_t i = 0; i < first.size(); ++i)
+      EXPECT_EQ(first[i].name, ev.screened()[i]) << strategy_name(s) << " " << i;
+    EXPECT_EQ(first[0].name, c[11].name) << strategy_name(s);
+  }
+}
+
+TEST(SimilarWinners, TheNearestEntriesWinnersFirstThenRunnersUpThenFamilyBestsOtherLayoutsFurtherEachNameOnce) {
   TuningTable t;
   auto entry = [](uint64_t m, uint64_t n, uint64_t k, const std::string& dtype, const std::string& layout,
                   const std::string& best, const std::string& second) {
@@ -236,7 +263,8 @@ TEST(SimilarWinners, NearestEntriesOfTheDtypeFirstOtherLayoutsFurtherEachNameOnc
   unverified.best.reset();
   t.entries.push_back(unverified);
   const std::vector<std::string> s = similar_winners(t, 1000, 1000, 1000, 1, "f16", "nn", 3, 8);
-  EXPECT_EQ(s, (std::vector<std::string>{"near", "near2", "splitk_near", "other_layout", "splitk_other_layout", "far",
+  // The near entries' winners first, then their runners-up, then their families' bests.
+  EXPECT_EQ(s, (std::vector<std::string>{"near", "other_layout", "far", "near2", "splitk_near", "splitk_other_layout",
                                          "splitk_far"}));
   EXPECT_EQ(similar_winners(t, 1000, 1000, 1000, 1, "f16", "nn", 1, 2), (std::vector<std::string>{"near", "near2"}));
   EXPECT_TRUE(similar_winners(t, 1000, 1000, 1000, 1, "bf16", "nn").empty());
