@@ -17,14 +17,22 @@ cold() {  # a binary with nothing cached: its own HOME, pipeline caches and shad
 tune() {  # tune BIN TAG ROUND SHAPES LAYOUT DTYPES BUDGET
   local out=$d/$2-r$3-$(echo "$4-$5-$6" | tr ',:' '__').json
   cold "$1" --shape "$4" --layout "$5" --dtype "$6" --budget "$7" -v --out "$out" --json > "$out.out" 2> "$out.log"
-  python3 - "$out.out" "$2" "$3" "$out.log" <<'PY' | tee -a $d/ab.txt
+  python3 - "$out.out" "$2" "$3" "$out.log" "$out.journal.jsonl" <<'PY' | tee -a $d/ab.txt
 import json, re, sys
 log = open(sys.argv[4]).read()
 refs = re.findall(r"host reference in (\d+) ms", log)
+first_build = []  # the first screened config's build, problem by problem
+seen = set()
+for line in open(sys.argv[5]):
+    r = json.loads(line)
+    if r["phase"] == "screen" and r["problem"] not in seen:
+        seen.add(r["problem"])
+        first_build.append(round(r["compile_ms"]))
 for i, p in enumerate(json.load(open(sys.argv[1]))["problems"]):
     b = p.get("best") or {}
     print(sys.argv[2], "r" + sys.argv[3], p["problem"], "evaluated", p["evaluated"], b.get("name"),
-          round(b.get("median_us") or 0, 2), "us", "ref_ms", refs[i] if i < len(refs) else "-")
+          round(b.get("median_us") or 0, 2), "us", "ref_ms", refs[i] if i < len(refs) else "-",
+          "first_build_ms", first_build[i] if i < len(first_build) else "-")
 PY
 }
 for round in 1 2; do
