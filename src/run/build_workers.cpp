@@ -226,11 +226,13 @@ BuildWorkers::Ticket BuildWorkers::submit(const BuildRequest& request) {
 }
 
 void BuildWorkers::pump(int timeout_ms) {
-  // Hand queued requests to the live workers with the fewest in flight.
+  // Hand queued requests to the live workers with the fewest in flight. A worker whose device is still coming up
+  // takes its share too (it reads them once up): builds handed over just before the tuner's host reference start
+  // while the parent computes and reads no replies (until a worker is ready, take() still builds here).
   while (!queue_.empty()) {
     Worker* best = nullptr;
     for (Worker& w : workers_) {
-      if (w.fd >= 0 && w.ready && w.in_flight.size() < kInFlightPerWorker &&
+      if (w.fd >= 0 && w.in_flight.size() < kInFlightPerWorker &&
           (!best || w.in_flight.size() < best->in_flight.size()))
         best = &w;
     }

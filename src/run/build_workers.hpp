@@ -52,7 +52,8 @@ class BuildWorkers {
   BuildWorkers& operator=(const BuildWorkers&) = delete;
 
   /// Starts the workers now (a tuner does before its first reference: on the H200 fifteen workers' devices took
-  /// seconds to come up). Requests go only to workers whose device is up.
+  /// seconds to come up). Requests are sent to workers still coming up too, which read them once their device is up;
+  /// until the parent has read a worker's ready message, take() builds that worker's requests itself.
   void start();
   /// Workers that can take builds: as many as asked for until they start, then those still alive.
   unsigned count() const;

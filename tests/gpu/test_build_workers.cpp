@@ -167,8 +167,8 @@ TEST_F(BuildWorkersTest, APrioritizedRequestGoesToTheWorkerBeforeThoseQueuedAhea
   };
   std::vector<BuildWorkers::Ticket> t;
   for (uint32_t i = 0; i < 5; ++i) t.push_back(workers.submit(request(100 + i)));
-  // One worker, two requests in flight at most: at least the last three wait in the queue, the fifth now first
-  // (all five wait while the worker's device comes up).
+  // One worker, two requests in flight at most (sent while its device comes up): the last three wait in the queue,
+  // the fifth now first.
   workers.prioritize({t[4]});
   const auto start = std::chrono::steady_clock::now();
   while (workers.progress(t[4]) != BuildWorkers::Progress::replied &&
