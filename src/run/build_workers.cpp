@@ -312,6 +312,22 @@ void BuildWorkers::handle_reply(Worker& w, uint32_t kind, Ticket ticket, double 
   if (abandoned_.erase(ticket) == 0) done_[ticket] = built;
 }
 
+void BuildWorkers::drop(Ticket ticket) {
+  if (done_.erase(ticket) > 0) return;
+  auto queued = std::find_if(queue_.begin(), queue_.end(), [&](const auto& q) { return q.first == ticket; });
+  if (queued != queue_.end()) {
+    queue_.erase(queued);
+    ++stats_.taken_back;
+    return;
+  }
+  for (const Worker& w : workers_) {
+    if (std::find(w.in_flight.begin(), w.in_flight.end(), ticket) == w.in_flight.end()) continue;
+    abandoned_.insert(ticket);
+    ++stats_.taken_back;
+    return;
+  }
+}
+
 BuildWorkers::Progress BuildWorkers::progress(Ticket ticket) const {
   if (done_.count(ticket)) return Progress::replied;
   for (const Worker& w : workers_) {

@@ -63,6 +63,9 @@ class BuildWorkers {
   /// merges what it sent: true); a request still queued or behind another is taken back (false), so the
   /// parent never waits longer than building it itself would take. Merges every other reply that has arrived.
   bool take(Ticket ticket);
+  /// The parent builds `ticket`'s pipeline itself without waiting (its own cache holds it): a queued request is taken
+  /// back, one in flight is merged when its reply comes, and nobody waits for it.
+  void drop(Ticket ticket);
   /// Where a ticket's build stands after the replies read so far (wait_for_reply reads them): its reply is here
   /// (`replied`), a worker whose device is up has it (`under_way`: built now or next), or nobody is building it yet.
   enum class Progress { replied, under_way, not_started };

@@ -215,11 +215,16 @@ class GemmRunner {
   };
   static std::vector<PassRecipe> pass_recipes(const KernelFamily& family, const Config& config, const rules::Plan& plan,
                                               DType dtype, const vk::DeviceInfo& device, bool alternative);
-  /// The build workers' requests for a config's pipelines, with the sizes of the six bindings (`binding_bytes`) a
-  /// CPU device's one-workgroup dispatch is made in bounds of.
+  /// What a pass's pipeline is built from as one key (vk::Device::pipeline_built): the module (embedded data, named
+  /// by its address and size), the constants and the subgroup size.
+  static uint64_t recipe_key(const PassRecipe& recipe);
+  /// The build workers' requests for a config's pipelines not yet built through `device`'s cache in this process,
+  /// with the sizes of the six bindings (`binding_bytes`) a CPU device's one-workgroup dispatch is made in bounds of.
   static std::vector<BuildRequest> build_requests(const KernelFamily& family, const Config& config, DType dtype,
-                                                  const rules::Operation& operation, const vk::DeviceInfo& device,
+                                                  const rules::Operation& operation, const vk::Device& device,
                                                   bool alternative, std::vector<uint64_t> binding_bytes);
+  /// Every pipeline of the config is in the device's cache from an earlier build in this process (a cache hit).
+  bool built_before(const KernelFamily& family, const Config& config) const;
   /// The sizes of bindings 0-3 (A, B, C, bias) a runner of this problem makes (bias 16 bytes where there is none).
   static std::vector<uint64_t> input_binding_bytes(const GemmProblem& problem, const RunOptions& options,
                                                    const vk::Device& device);

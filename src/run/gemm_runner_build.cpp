@@ -51,7 +51,9 @@ GemmRunner::Passes& GemmRunner::passes_for(const KernelFamily& family, const Con
   if (build_state(key) != BuildState::ready) keep_clocks_up();
   try {
     if (auto handed = worker_builds_.find(key); handed != worker_builds_.end()) {
-      for (uint64_t ticket : handed->second) workers_->take(ticket);
+      // Pipelines this process built before (another problem's, or the finals') are cache hits: no wait for a worker.
+      const bool cached = built_before(family, config);
+      for (uint64_t ticket : handed->second) cached ? workers_->drop(ticket) : void(workers_->take(ticket));
       worker_builds_.erase(handed);
     }
     prepare_split_buffers(family, config);
@@ -118,9 +120,11 @@ GemmRunner::BuildState GemmRunner::build_state(const std::string& key) const {
 size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next) {
   if (!workers_ || next.empty()) return 0;
   std::vector<std::string> keys;
+  std::vector<bool> cached;     // every pipeline built before in this process: a cache hit, ready now
   std::vector<uint64_t> order;  // the configs' queued builds go first, in the search's order
   for (const auto& [family, config] : next) {
     keys.push_back(family->config_name(*config, problem_.dtype));
+    cached.push_back(built_before(*family, *config));
     const auto handed = worker_builds_.find(keys.back());
     if (handed != worker_builds_.end()) order.insert(order.end(), handed->second.begin(), handed->second.end());
   }
@@ -130,7 +134,7 @@ size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, 
     workers_->wait_for_reply(timeout_ms);  // reads the replies that arrived, waiting from the second round on
     bool under_way = false;
     for (size_t k = 0; k < keys.size(); ++k) {
-      const BuildState s = build_state(keys[k]);
+      const BuildState s = cached[k] ? BuildState::ready : build_state(keys[k]);
       if (s == BuildState::ready) {
         release_clocks();
         return k;
@@ -151,14 +155,35 @@ size_t GemmRunner::builds_ahead() const {
   return size_t(workers_->count()) * 2;
 }
 
+uint64_t GemmRunner::recipe_key(const PassRecipe& recipe) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the recipe's words
+  auto mix = [&](uint64_t v) {
+    for (int b = 0; b < 8; ++b) h = (h ^ ((v >> (8 * b)) & 0xff)) * 1099511628211ull;
+  };
+  mix(uint64_t(reinterpret_cast<uintptr_t>(recipe.spirv.data())));
+  mix(recipe.spirv.size());
+  for (const vk::SpecConstant& c : recipe.constants) mix((uint64_t(c.id) << 32) | c.value);
+  mix(recipe.required_subgroup_size);
+  return h;
+}
+
+bool GemmRunner::built_before(const KernelFamily& family, const Config& config) const {
+  const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, true);
+  for (const PassRecipe& r :
+       pass_recipes(family, config, plan, problem_.dtype, device_.info(), options_.alternative_kernels))
+    if (!device_.pipeline_built(recipe_key(r))) return false;
+  return true;
+}
+
 std::vector<BuildRequest> GemmRunner::build_requests(const KernelFamily& family, const Config& config, DType dtype,
-                                                     const rules::Operation& operation, const vk::DeviceInfo& device,
+                                                     const rules::Operation& operation, const vk::Device& device,
                                                      bool alternative, std::vector<uint64_t> binding_bytes) {
   const rules::Plan plan = rules::plan(kernel_config(family, config, dtype), operation, true);
   GemmPush push = rules::push_constants(operation, 1);
   push.k_split = uint32_t(plan.push.k_split);
   std::vector<BuildRequest> out;
-  for (PassRecipe& recipe : pass_recipes(family, config, plan, dtype, device, alternative)) {
+  for (PassRecipe& recipe : pass_recipes(family, config, plan, dtype, device.info(), alternative)) {
+    if (device.pipeline_built(recipe_key(recipe))) continue;  // a cache hit here: no worker's time
     BuildRequest request;
     request.spirv = recipe.spirv;
     request.constants = std::move(recipe.constants);
@@ -167,7 +192,7 @@ std::vector<BuildRequest> GemmRunner::build_requests(const KernelFamily& family,
     request.binding_bytes = binding_bytes;
     request.push.resize(sizeof push);
     std::memcpy(request.push.data(), &push, sizeof push);
-    request.dispatch = device.type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    request.dispatch = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     out.push_back(std::move(request));
   }
   return out;
@@ -182,8 +207,8 @@ void GemmRunner::submit_builds(const KernelFamily& family, const Config& config)
                                                scratch_ ? scratch_->size() : dummy_.size(),
                                                arrivals_ ? arrivals_->size() : dummy_.size()};
   std::vector<uint64_t>& tickets = worker_builds_[family.config_name(config, problem_.dtype)];
-  for (const BuildRequest& request : build_requests(family, config, problem_.dtype, operation_, device_.info(),
-                                                    options_.alternative_kernels, binding_bytes))
+  for (const BuildRequest& request :
+       build_requests(family, config, problem_.dtype, operation_, device_, options_.alternative_kernels, binding_bytes))
     tickets.push_back(workers_->submit(request));
 }
 
@@ -201,8 +226,8 @@ GemmRunner::WorkerTickets GemmRunner::submit_ahead(BuildWorkers& workers, const 
     std::vector<uint64_t> binding_bytes = inputs;
     binding_bytes.push_back(std::max<uint64_t>(16, plan.scratch_floats * 4));
     binding_bytes.push_back(std::max<uint64_t>(16, plan.arrival_counters * 4));
-    for (const BuildRequest& request : build_requests(*family, config, problem.dtype, operation, device.info(),
-                                                      options.alternative_kernels, binding_bytes))
+    for (const BuildRequest& request :
+         build_requests(*family, config, problem.dtype, operation, device, options.alternative_kernels, binding_bytes))
       tickets.push_back(workers.submit(request));
   }
   return out;
@@ -269,8 +294,10 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   const std::vector<PassRecipe> recipes =
       pass_recipes(family, config, plan, problem_.dtype, device_.info(), options_.alternative_kernels);
   auto pipeline = [&](uint32_t p) {
-    return std::make_unique<vk::ComputePipeline>(device_, recipes[p].spirv, recipes[p].constants, bindings(),
-                                                 uint32_t(sizeof(GemmPush)), recipes[p].required_subgroup_size);
+    auto made = std::make_unique<vk::ComputePipeline>(device_, recipes[p].spirv, recipes[p].constants, bindings(),
+                                                      uint32_t(sizeof(GemmPush)), recipes[p].required_subgroup_size);
+    device_.note_pipeline_built(recipe_key(recipes[p]));
+    return made;
   };
   passes->main = pipeline(main);
   if (main > 0) {

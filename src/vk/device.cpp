@@ -153,6 +153,16 @@ void Device::merge_into_pipeline_cache(const std::string& data) const {
   check(merged, "vkMergePipelineCaches");
 }
 
+bool Device::pipeline_built(uint64_t recipe_key) const {
+  const std::lock_guard<std::mutex> lock(built_mutex_);
+  return built_.count(recipe_key) > 0;
+}
+
+void Device::note_pipeline_built(uint64_t recipe_key) const {
+  const std::lock_guard<std::mutex> lock(built_mutex_);
+  built_.insert(recipe_key);
+}
+
 std::string Device::pipeline_cache_data() const {
   size_t size = 0;
   if (vkGetPipelineCacheData(device_, pipeline_cache_, &size, nullptr) != VK_SUCCESS || size == 0) return "";

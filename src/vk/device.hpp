@@ -3,7 +3,10 @@
 
 #include <volk.h>
 
+#include <cstdint>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 
 #include "vk/device_info.hpp"
 #include "vk/instance.hpp"
@@ -34,6 +37,11 @@ class Device {
   /// Merges another cache's data (vkGetPipelineCacheData of this device's kind) into pipeline_cache(): the
   /// caller makes sure no pipeline is being built through it meanwhile.
   void merge_into_pipeline_cache(const std::string& data) const;
+  /// Pipelines created through pipeline_cache() in this process, by a key of what they are built from (the caller's:
+  /// module, constants, subgroup size): creating one again is a cache hit, not worth a build worker's time, nor a
+  /// wait for one. Thread-safe.
+  bool pipeline_built(uint64_t recipe_key) const;
+  void note_pipeline_built(uint64_t recipe_key) const;
 
   /// A memory type allowed by `type_bits` with all `required` flags, preferring one that also has `preferred`.
   /// Throws (exit 3) when none exists.
@@ -57,6 +65,8 @@ class Device {
   std::string pipeline_cache_path_;
   size_t loaded_cache_bytes_ = 0;    ///< the cache's data size as loaded
   bool rewrite_cache_file_ = false;  ///< the file was damaged: saved whatever was built
+  mutable std::mutex built_mutex_;
+  mutable std::unordered_set<uint64_t> built_;  ///< pipeline_built's keys
 };
 
 }  // namespace gemmtune::vk

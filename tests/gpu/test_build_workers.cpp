@@ -118,7 +118,8 @@ TEST_F(BuildWorkersTest, FirstReadyPassesOverAConfigNotHandedOverForOneAWorkerIs
 
 TEST_F(BuildWorkersTest, BuildsHandedOverBeforeTheRunnerExistsAreAdoptedAndNotHandedOverAgain) {
   ASSERT_FALSE(gemmtune_binary().empty()) << "GEMMTUNE_BIN is not set";
-  const GemmProblem p{{33, 47, 520, 1}, DType::f32, 1.0f, 0.0f};
+  // bf16: pipelines no other test of this file builds (one built before in the process is never handed over).
+  const GemmProblem p{{33, 47, 520, 1}, DType::bf16, 1.0f, 0.0f};
   const std::vector<Candidate> c = some_candidates(p);
   ASSERT_EQ(c.size(), 4u);
   BuildWorkers workers(device(), 1, gemmtune_binary(), vk::uuid_string(device().info().device_uuid));
@@ -152,6 +153,34 @@ TEST_F(BuildWorkersTest, BuildsHandedOverBeforeTheRunnerExistsAreAdoptedAndNotHa
     const Measurement m = runner.screen(*x.family, x.config, HUGE_VAL);
     EXPECT_EQ(m.disposition, Disposition::passed) << x.name << ": " << m.detail;
   }
+}
+
+TEST_F(BuildWorkersTest, AConfigBuiltBeforeInTheProcessIsNeitherHandedOverNorWaitedFor) {
+  ASSERT_FALSE(gemmtune_binary().empty()) << "GEMMTUNE_BIN is not set";
+  // f16: pipelines no other test of this file builds.
+  const GemmProblem p{{33, 47, 520, 1}, DType::f16, 1.0f, 0.0f};
+  const std::vector<Candidate> c = some_candidates(p);
+  ASSERT_GE(c.size(), 3u);
+  {
+    GemmRunner first(device(), p, RunOptions{});  // another problem's runner built c[1] before
+    EXPECT_EQ(first.screen(*c[1].family, c[1].config, HUGE_VAL).disposition, Disposition::passed);
+  }
+  BuildWorkers workers(device(), 1, gemmtune_binary(), vk::uuid_string(device().info().device_uuid));
+  const GemmRunner::WorkerTickets ahead =
+      GemmRunner::submit_ahead(workers, device(), p, RunOptions{}, {{c[1].family, c[1].config}});
+  EXPECT_EQ(workers.stats().submitted, 0u);
+  GemmRunner runner(device(), p, RunOptions{});
+  runner.use_build_workers(&workers);
+  // c[1] is ready at once (a cache hit), never handed over: first_ready takes it over c[2], which nobody has built
+  // or is building.
+  const std::vector<std::pair<const KernelFamily*, const Config*>> next = {{c[2].family, &c[2].config},
+                                                                           {c[1].family, &c[1].config}};
+  EXPECT_EQ(runner.first_ready(next), 1u);
+  runner.precompile({{c[0].family, c[0].config}, {c[1].family, c[1].config}}, 1);
+  const size_t c0_passes = c[0].family->splits(c[0].config) > 1 ? 2 : 1;
+  EXPECT_EQ(workers.stats().submitted, c0_passes);  // c[0] only
+  for (const Candidate& x : {c[1], c[0], c[2]})
+    EXPECT_EQ(runner.screen(*x.family, x.config, HUGE_VAL).disposition, Disposition::passed) << x.name;
 }
 
 TEST_F(BuildWorkersTest, APrioritizedRequestGoesToTheWorkerBeforeThoseQueuedAheadOfIt) {
