@@ -232,6 +232,9 @@ class TuningRun {
   std::string out_;
   TuningTable table_;
   std::vector<JournalRecord> prior_;
+  /// The naive kernel's measured rate by dtype, from the baseline of the largest problem so far (FLOPs, GFLOP/s):
+  /// TuneOptions::naive_gflops for the next problems of the dtype.
+  std::map<std::string, std::pair<double, double>> naive_rates_;
   std::optional<AppendOnlyFile> journal_;
   std::string device_key_, tool_key_;
   std::optional<StopOnSignals> stop_on_signals_;
@@ -421,6 +424,8 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
   // The winners of the table's nearest problems (earlier in this run, or tuned before) are screened first. A
   // resumed problem leaves out its own entry, so it screens in the order its first run did.
   const Shape& s = problem.shape;
+  const auto rate = naive_rates_.find(std::string(dtype_name(problem.dtype)));
+  tune_.naive_gflops = rate == naive_rates_.end() ? 0.0 : rate->second.second;
   tune_.seeds =
       similar_winners(table_, s.m, s.n, s.k, s.batch, std::string(dtype_name(problem.dtype)), problem.layout.name(), 3,
                       64, [&](const TableEntry& e) { return o_.resume && entry_key(e) == key; });
@@ -478,6 +483,14 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
     return Outcome::done;
   }
   shape_budget = std::max(0.0, shape_budget - result.elapsed_s);  // everything is charged: reference, baseline
+  if (result.baseline && result.baseline->measurement.disposition == Disposition::passed &&
+      result.baseline->measurement.median_us > 0.0) {
+    auto& [flops, gflops] = naive_rates_[std::string(dtype_name(problem.dtype))];
+    if (problem.flops() >= flops) {
+      flops = problem.flops();
+      gflops = flops / (result.baseline->measurement.median_us * 1e3);
+    }
+  }
   record(result, key);
   return Outcome::done;
 }

@@ -35,10 +35,16 @@ Strategy parse_strategy(const std::string& name, const std::string& option) {
   throw usage_error(option, name, "expected screen, adaptive, random or exhaustive");
 }
 
-double baseline_kept_s(const TuneOptions& o, double best_us, double check_s) {
+double naive_run_estimate_us(double best_run_us, double flops, double naive_gflops) {
+  const double scaled = kNaiveSlowdownEstimate * best_run_us;
+  return naive_gflops > 0.0 ? std::max(scaled, flops / (naive_gflops * 1e3)) : scaled;
+}
+
+double baseline_kept_s(const TuneOptions& o, double best_us, double check_s, double flops) {
   if (!o.baseline) return 0.0;
   if (!std::isfinite(best_us)) return o.baseline_box_s;
-  return std::min(o.baseline_box_s, kFinalsMargin * baseline_estimate_s(best_us, check_s));
+  return std::min(o.baseline_box_s,
+                  kFinalsMargin * baseline_estimate_s(naive_run_estimate_us(best_us, flops, o.naive_gflops), check_s));
 }
 
 void ScreeningCost::add(const Measurement& m) {
@@ -192,7 +198,8 @@ double finalist_cost_s(double median_us, int rounds, const TuneOptions& o, doubl
 /// the fastest of them would have (full samples) and of the baseline, at least kFinalsFloorShare of the budget.
 class ScreenEnd {
  public:
-  ScreenEnd(const TuneOptions& o, double share, double check_s) : o_(o), share_(share), check_s_(check_s) {}
+  ScreenEnd(const TuneOptions& o, double share, double check_s, double flops)
+      : o_(o), share_(share), check_s_(check_s), flops_(flops) {}
   void observe(const Measurement& m) {
     if (m.disposition != Disposition::passed || m.cut) return;
     best_us_.insert(std::upper_bound(best_us_.begin(), best_us_.end(), m.median_us), m.median_us);
@@ -200,18 +207,18 @@ class ScreenEnd {
   }
   double at_s() const {
     const double budget = o_.budget_s;
-    const double first = share_ * std::max(0.0, budget - baseline_kept_s(o_, HUGE_VAL, check_s_));
+    const double first = share_ * std::max(0.0, budget - baseline_kept_s(o_, HUGE_VAL, check_s_, flops_));
     if (best_us_.empty()) return first;
     double finals = 0.0;
     for (double us : best_us_) finals += finalist_cost_s(us, std::max(3, o_.samples), o_, check_s_);
-    const double reserve =
-        std::max(kFinalsMargin * finals + baseline_kept_s(o_, best_us_.front(), check_s_), kFinalsFloorShare * budget);
+    const double reserve = std::max(kFinalsMargin * finals + baseline_kept_s(o_, best_us_.front(), check_s_, flops_),
+                                    kFinalsFloorShare * budget);
     return std::max(first, budget - reserve);
   }
 
  private:
   const TuneOptions& o_;
-  double share_, check_s_;
+  double share_, check_s_, flops_;
   std::vector<double> best_us_;  ///< the fastest verified screening medians, at most `finalists`
 };
 
@@ -247,7 +254,7 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   auto stopped = [&] { return o.stop && o.stop->load(); };
   Screened s;
   BatchBuilder builder;
-  ScreenEnd end(o, share, check_s);
+  ScreenEnd end(o, share, check_s, r.problem.flops());
   double runs_s = 0.0;  // time in the screening runs themselves (builds in batches excluded)
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
@@ -357,7 +364,8 @@ void run_finals(TuneResult& r, const std::vector<EvaluatedConfig*>& finals,
   }
   double best_us = HUGE_VAL;
   for (double us : estimate_us) best_us = std::min(best_us, us);
-  const double left_s = std::max(0.0, o.budget_s - baseline_kept_s(o, best_us, check_s) - (ev.now_s() - start));
+  const double left_s =
+      std::max(0.0, o.budget_s - baseline_kept_s(o, best_us, check_s, r.problem.flops()) - (ev.now_s() - start));
   const int rounds = std::clamp(int(std::min(1e6, left_s / std::max(round_s, 1e-9))), 3, std::max(3, o.samples));
   for (int round = 0; round < rounds; ++round) {
     if (o.on_phase) o.on_phase("finals", "round " + std::to_string(round + 1) + " of " + std::to_string(rounds));
@@ -447,7 +455,8 @@ void run_search(TuneResult& r, std::vector<Candidate> candidates, Evaluator& ev,
   // The finals shrink to fit: the slowest finalists are left out (one always stays) while preparing them and 3
   // rounds of samples would not fit in what the budget has left.
   const double finals_budget_s =
-      o.budget_s - baseline_kept_s(o, finals.empty() ? HUGE_VAL : finals.front()->measurement.median_us, check_s);
+      o.budget_s -
+      baseline_kept_s(o, finals.empty() ? HUGE_VAL : finals.front()->measurement.median_us, check_s, r.problem.flops());
   while (finals.size() > 1 && finals_cost_s(finals, o, check_s) > finals_budget_s - (ev.now_s() - start)) {
     ev.release(*final_candidates.back());
     finals.pop_back();

@@ -65,11 +65,16 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
   constexpr double kWarmupNs = 20'000'000.0;
   // A run at least this long is its own warm-up's length (time_one_run).
   constexpr double kLongRunUs = 50'000.0;
-  const double estimate_s =
-      baseline_estimate_s(best->measurement.median_us, host_check_cost_s(result.problem, options.run.keep_clocks));
+  const double scaled_us = kNaiveSlowdownEstimate * best->measurement.median_us;
+  const double run_us =
+      naive_run_estimate_us(best->measurement.median_us, result.problem.flops(), options.naive_gflops);
+  const double estimate_s = baseline_estimate_s(run_us, host_check_cost_s(result.problem, options.run.keep_clocks));
   if (estimate_s > left_s) {
-    result.baseline_skipped = "about " + time_text(estimate_s * 1e6) + " (" +
-                              std::to_string(int(kNaiveSlowdownEstimate)) + " x the best config's run, 6 runs), " +
+    const std::string run = run_us > scaled_us
+                                ? "its rate in an earlier baseline of this run"
+                                : std::to_string(int(kNaiveSlowdownEstimate)) + " x the best config's run";
+    result.baseline_skipped = "about " + time_text(estimate_s * 1e6) + " (a run at " + run + ", " +
+                              (run_us >= kLongRunUs ? "2 runs" : "6 runs") + "), " +
                               time_text(std::max(0.0, left_s) * 1e6) +
                               " for it (what the search kept for it, or what it left)";
     return;
@@ -151,7 +156,7 @@ TuneResult tune_problem(const vk::Device& device, const GemmProblem& problem,
   const double baseline_start_s = elapsed();
   if (options.baseline && !result.interrupted && result.best()) {
     const double kept_s = baseline_kept_s(search, result.best()->measurement.median_us,
-                                          host_check_cost_s(problem, options.run.keep_clocks));
+                                          host_check_cost_s(problem, options.run.keep_clocks), problem.flops());
     time_baseline(result, runner, device, options, std::max(kept_s, options.budget_s - elapsed()));
   }
   result.elapsed_s = elapsed();

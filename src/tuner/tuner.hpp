@@ -58,10 +58,16 @@ inline constexpr double kHostCheckSPerElement = 13e-9;
 /// What the host's check of `p`'s result costs a finalist or the baseline: the check, and 3x it of warm-up where
 /// the clocks are not kept up during it.
 double host_check_cost_s(const GemmProblem& p, bool clocks_kept);
-/// The baseline's time from the best config's run: verification, a warm-up batch, 3 samples and one spare run of
-/// the naive kernel (kNaiveSlowdownEstimate x the run), a 20 ms warm-up, and `check_s` (host_check_cost_s).
-constexpr double baseline_estimate_s(double best_run_us, double check_s) {
-  return 6.0 * kNaiveSlowdownEstimate * best_run_us * 1e-6 + 0.02 + check_s;
+/// The naive kernel's run for the baseline's estimate: kNaiveSlowdownEstimate x the best config's run, or the
+/// problem's `flops` at `naive_gflops` (the rate an earlier baseline of the run measured: 0 for none) where that is
+/// longer: the textbook kernel's rate stays near its own (about 0.5 TFLOP/s in f16 on an H100 from 8x4096x14336 to
+/// 2048x14336x4096) while the best config's grows with the problem (there 16x the best's run was 540x short).
+double naive_run_estimate_us(double best_run_us, double flops, double naive_gflops);
+/// The baseline's time from the naive kernel's estimated run: verification, a warm-up batch, 3 samples and one spare
+/// run (a run of 50 ms or more: its verification and one sample, time_one_run), a 20 ms warm-up, and `check_s`
+/// (host_check_cost_s).
+constexpr double baseline_estimate_s(double naive_run_us, double check_s) {
+  return (naive_run_us >= 50'000.0 ? 2.0 : 6.0) * naive_run_us * 1e-6 + 0.02 + check_s;
 }
 
 struct TuneOptions {
@@ -100,6 +106,9 @@ struct TuneOptions {
   /// in what the search kept for it (baseline_kept_s) or what it left: skipped, with TuneResult::baseline_skipped
   /// saying why, when its estimate (kNaiveSlowdownEstimate x the winner's run, 6 runs) would not fit.
   bool baseline = true;
+  /// The naive kernel's rate in GFLOP/s from an earlier problem's baseline of the same dtype in this run (0: none
+  /// yet): its estimate (naive_run_estimate_us) keeps a large problem's baseline inside the budget.
+  double naive_gflops = 0.0;
   /// The most of budget_s the search leaves for the baseline (tune_problem: a tenth of the problem's budget, at
   /// least 0.25 s); once a config is screened the search keeps kFinalsMargin x baseline_estimate_s() of it
   /// instead, where that is less.
@@ -116,8 +125,9 @@ struct TuneOptions {
 };
 
 /// What the search keeps of o.budget_s for the baseline after it: o.baseline_box_s until a config is verified
-/// (`best_us` infinite), then kFinalsMargin x baseline_estimate_s() where that is less; 0 without a baseline.
-double baseline_kept_s(const TuneOptions& o, double best_us, double check_s);
+/// (`best_us` infinite), then kFinalsMargin x baseline_estimate_s() where that is less (the naive run estimated from
+/// `best_us` and the problem's `flops`: naive_run_estimate_us); 0 without a baseline.
+double baseline_kept_s(const TuneOptions& o, double best_us, double check_s, double flops);
 
 struct EvaluatedConfig {
   const KernelFamily* family;

@@ -62,6 +62,13 @@ TEST_F(Tuner, ATinyBudgetStillGivesAVerifiedWinnerAndCountsTheSkipped) {
   ASSERT_NE(l.best(), nullptr);
   EXPECT_FALSE(l.baseline.has_value());
   EXPECT_NE(l.baseline_skipped.find("x the best config's run"), std::string::npos) << l.baseline_skipped;
+  // With the rate an earlier baseline of the run measured, the small problem's naive run is estimated from its FLOPs:
+  // at 1 MFLOP/s it cannot fit, and the reason says where the estimate came from.
+  o.naive_gflops = 1e-3;
+  TuneResult slow = tune_problem(device(), p, {&family_named("tiled")}, o);
+  EXPECT_FALSE(slow.baseline.has_value());
+  EXPECT_NE(slow.baseline_skipped.find("its rate in an earlier baseline of this run"), std::string::npos)
+      << slow.baseline_skipped;
 }
 
 TEST_F(Tuner, TheBudgetIsTheWholeTimeOfTheProblem) {
@@ -184,7 +191,7 @@ TEST_F(Tuner, ReportsVariantsThatCannotServeTheProblem) {
   EXPECT_EQ(r.not_applicable[3].variant, "rowmma");
   EXPECT_EQ(r.not_applicable[4].variant, "coopmat");
   EXPECT_EQ(r.not_applicable[5].variant, "coopmat2");
-  EXPECT_EQ(r.not_applicable[6].variant, "bf16x6");  // no cooperative matrices on lavapipe
+  EXPECT_EQ(r.not_applicable[6].variant, "bf16x6");   // no cooperative matrices on lavapipe
   EXPECT_EQ(r.not_applicable[7].variant, "qrowdot");  // f32 B: no blocks
   ASSERT_NE(r.best(), nullptr);
   EXPECT_EQ(r.best()->family->name, "tiled");

@@ -312,6 +312,23 @@ TEST(Search, TheBaselinesBoxShrinksToTwiceItsEstimateOnceAConfigIsScreened) {
   EXPECT_EQ(refused.screened().size(), 6u);
 }
 
+TEST(Search, TheNaiveRateOfAnEarlierBaselineKeepsTheBoxWhereItsRunWouldNotFit) {
+  // The estimate from an earlier baseline's rate: the longer of 16 x the best run and the FLOPs at that rate.
+  EXPECT_DOUBLE_EQ(naive_run_estimate_us(10.0, 2e9, 0.0), 160.0);
+  EXPECT_DOUBLE_EQ(naive_run_estimate_us(10.0, 2e9, 1000.0), 2000.0);
+  EXPECT_DOUBLE_EQ(naive_run_estimate_us(10.0, 2e6, 1000.0), 160.0);
+  // A run of 50 ms or more: its verification and one sample.
+  EXPECT_DOUBLE_EQ(baseline_estimate_s(100'000.0, 0.5), 0.2 + 0.02 + 0.5);
+  EXPECT_DOUBLE_EQ(baseline_estimate_s(1'000.0, 0.0), 0.006 + 0.02);
+  auto c = candidates(20);
+  TuneOptions o = options(Strategy::screen, 10.0);
+  o.baseline_box_s = 1.0;
+  o.naive_gflops = 1e-9;  // far slower than 16 x the best run: the whole box stays kept, one config fewer than 8
+  ReplayEvaluator fast(costly(c, 10.0, 1.0));
+  search(c, fast, o);
+  EXPECT_EQ(fast.screened().size(), 7u);
+}
+
 TEST(Search, RandomVisitsEachCandidateOnceInASeededOrder) {
   auto c = candidates(30);
   std::vector<double> us(30);
