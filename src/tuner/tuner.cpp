@@ -63,8 +63,6 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
   if (naive.candidates.empty() || !best) return;
   // A short warm-up: the search just ran.
   constexpr double kWarmupNs = 20'000'000.0;
-  // A run at least this long is its own warm-up's length (time_one_run).
-  constexpr double kLongRunUs = 50'000.0;
   const double scaled_us = kNaiveSlowdownEstimate * best->measurement.median_us;
   const double run_us =
       naive_run_estimate_us(best->measurement.median_us, result.problem.flops(), options.naive_gflops);
@@ -74,7 +72,7 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
                                 ? "its rate in an earlier baseline of this run"
                                 : std::to_string(int(kNaiveSlowdownEstimate)) + " x the best config's run";
     result.baseline_skipped = "about " + time_text(estimate_s * 1e6) + " (a run at " + run + ", " +
-                              (run_us >= kLongRunUs ? "2 runs" : "6 runs") + "), " +
+                              (run_us >= kLongNaiveRunUs ? "2 runs" : "6 runs") + "), " +
                               time_text(std::max(0.0, left_s) * 1e6) +
                               " for it (what the search kept for it, or what it left)";
     return;
@@ -91,7 +89,7 @@ void time_baseline(TuneResult& result, GemmRunner& runner, const vk::Device& dev
   const auto start = std::chrono::steady_clock::now();
   EvaluatedConfig e{c.family, c.name, c.config, runner.time_one_run(*c.family, c.config)};
   Measurement& m = e.measurement;
-  if (m.disposition == Disposition::passed && !m.samples_us.empty() && m.samples_us.front() < kLongRunUs)
+  if (m.disposition == Disposition::passed && !m.samples_us.empty() && m.samples_us.front() < kLongNaiveRunUs)
     m = runner.evaluate(*c.family, c.config, 1, 1);
   while (m.disposition == Disposition::passed && !m.samples_us.empty() && m.samples_us.size() < 3 &&
          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() +

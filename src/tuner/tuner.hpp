@@ -63,11 +63,14 @@ double host_check_cost_s(const GemmProblem& p, bool clocks_kept);
 /// longer: the textbook kernel's rate stays near its own (about 0.5 TFLOP/s in f16 on an H100 from 8x4096x14336 to
 /// 2048x14336x4096) while the best config's grows with the problem (there 16x the best's run was 540x short).
 double naive_run_estimate_us(double best_run_us, double flops, double naive_gflops);
+/// A naive run at least this long is timed once, right after its verification run, which is its warm-up
+/// (GemmRunner::time_one_run).
+inline constexpr double kLongNaiveRunUs = 50'000.0;
 /// The baseline's time from the naive kernel's estimated run: verification, a warm-up batch, 3 samples and one spare
-/// run (a run of 50 ms or more: its verification and one sample, time_one_run), a 20 ms warm-up, and `check_s`
+/// run (a run of kLongNaiveRunUs or more: its verification and one sample), a 20 ms warm-up, and `check_s`
 /// (host_check_cost_s).
 constexpr double baseline_estimate_s(double naive_run_us, double check_s) {
-  return (naive_run_us >= 50'000.0 ? 2.0 : 6.0) * naive_run_us * 1e-6 + 0.02 + check_s;
+  return (naive_run_us >= kLongNaiveRunUs ? 2.0 : 6.0) * naive_run_us * 1e-6 + 0.02 + check_s;
 }
 
 struct TuneOptions {
@@ -104,7 +107,7 @@ struct TuneOptions {
   std::function<void(const std::string& phase, const std::string& detail)> on_phase;
   /// Also time the naive kernel's first config once (the baseline the winner's speed-up is measured against),
   /// in what the search kept for it (baseline_kept_s) or what it left: skipped, with TuneResult::baseline_skipped
-  /// saying why, when its estimate (kNaiveSlowdownEstimate x the winner's run, 6 runs) would not fit.
+  /// saying why, when its estimate (baseline_estimate_s of naive_run_estimate_us) would not fit.
   bool baseline = true;
   /// The naive kernel's rate in GFLOP/s from an earlier problem's baseline of the same dtype in this run (0: none
   /// yet): its estimate (naive_run_estimate_us) keeps a large problem's baseline inside the budget.
