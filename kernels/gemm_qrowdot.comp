@@ -4,7 +4,10 @@
 // scale and its codes. A workgroup streams ROWS rows of B once. With LANES 1 each invocation takes every WG-th block
 // of those rows and decodes it whole in registers; with LANES 4 four neighbouring invocations share a block, each
 // a quarter of its codes (8 k), so a subgroup's loads of B and of op(A) cover contiguous bytes, and load the words
-// of AHEAD blocks before decoding any, so that more of B is in flight. Every decoded code
+// of AHEAD blocks before decoding any, so that more of B is in flight. With GROUPS > 1 the workgroup's subgroups
+// split into GROUPS groups, each ROWS rows of B over the same k range, so the groups read the same elements of op(A)
+// at about the same time and all but the first find them in L1 (op(A) is read whole by every workgroup: at M = 8 its
+// traffic from L2 is many times the blocks'). Every decoded code
 // is added scale x (codes . op(A)'s elements) for every row of op(A). The blocks are 34 (q8_0) or 18 (q4_0) bytes,
 // so only 2-byte aligned: an invocation reads the 32-bit words that cover its bytes and shifts them by half a word
 // where they start mid-word; codes become floats without conversions (common/quant_blocks.glsl).
@@ -15,7 +18,8 @@
 // gemm_rowdot.comp: each range's sums to the scratch planes, the last workgroup of a block to arrive finishes it.
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
-// 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4).
+// 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4)
+// 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
@@ -29,6 +33,7 @@ layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 2) const uint LANES = 1;
 layout(constant_id = 3) const uint AHEAD = 1;
+layout(constant_id = 4) const uint GROUPS = 1;
 layout(constant_id = 31) const uint M_ROWS = 1;
 // Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
@@ -151,11 +156,14 @@ void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
 }
 
 void main() {
-  const uint lid = gl_LocalInvocationID.x;
-  const uint wg = gl_WorkGroupSize.x;
+  // This invocation's group takes rows n0 .. n0 + ROWS - 1; lid and wg are its place and size in the group (whole
+  // subgroups: the family requires groups of at least the largest subgroup).
+  const uint wg = gl_WorkGroupSize.x / GROUPS;
+  const uint lid = gl_LocalInvocationID.x % wg, group = gl_LocalInvocationID.x / wg;
   const uint block = (gl_WorkGroupID.x + p.base_x) / SPLIT, range = (gl_WorkGroupID.x + p.base_x) % SPLIT;
   const uint kb = range * p.k_split, ke = min(p.K, kb + p.k_split);  // this workgroup's k, whole blocks
-  const uint n0 = block * ROWS;
+  const uint n_wg = block * ROWS * GROUPS;  // the workgroup's first row of B
+  const uint n0 = n_wg + group * ROWS;
   const uint z = gl_WorkGroupID.z + p.base_z;
   [[unroll]] for (uint t = 0; t < ROWS * M_ROWS; ++t) acc[t] = 0.0;
 
@@ -193,24 +201,27 @@ void main() {
     [[unroll]] for (uint t = 0; t < ROWS * M_ROWS; ++t) sums[gl_SubgroupID * ROWS * M_ROWS + t] = acc[t];
   }
   barrier();
-  for (uint t = lid; t < ROWS * M_ROWS; t += wg) {
-    const uint r = t / M_ROWS, i = t % M_ROWS;
-    if (n0 + r >= p.N) continue;
-    precise float sum = sums[t];
-    for (uint g = 1; g < gl_NumSubgroups; ++g) sum = sum + sums[g * ROWS * M_ROWS + t];
+  // Output t of the workgroup's ROWS x GROUPS x M_ROWS: group t / (ROWS x M_ROWS)'s subgroups, in order.
+  const uint per_group = gl_NumSubgroups / GROUPS;
+  for (uint t = gl_LocalInvocationID.x; t < GROUPS * ROWS * M_ROWS; t += gl_WorkGroupSize.x) {
+    const uint g0 = (t / (ROWS * M_ROWS)) * per_group, u = t % (ROWS * M_ROWS);
+    const uint n = n_wg + t / M_ROWS, i = t % M_ROWS;
+    if (n >= p.N) continue;
+    precise float sum = sums[g0 * ROWS * M_ROWS + u];
+    for (uint g = 1; g < per_group; ++g) sum = sum + sums[(g0 + g) * ROWS * M_ROWS + u];
     if (SPLIT == 1) {
-      c_data[c_index(z, i, n0 + r)] = finish(sum, z, i, n0 + r);
+      c_data[c_index(z, i, n)] = finish(sum, z, i, n);
     } else {
-      planes[scratch_index(z, range, i, n0 + r)] = sum;
+      planes[scratch_index(z, range, i, n)] = sum;
     }
   }
   if (SPLIT == 1) return;
 
-  const uint counter = z * ((p.N + ROWS - 1) / ROWS) + block;
+  const uint counter = z * ((p.N + ROWS * GROUPS - 1) / (ROWS * GROUPS)) + block;
   if (!split_last_to_arrive(counter)) return;
-  for (uint t = lid; t < ROWS * M_ROWS; t += wg) {
-    const uint r = t / M_ROWS, i = t % M_ROWS;
-    if (n0 + r < p.N) c_data[c_index(z, i, n0 + r)] = finish(split_planes_sum(z, i, n0 + r), z, i, n0 + r);
+  for (uint t = gl_LocalInvocationID.x; t < GROUPS * ROWS * M_ROWS; t += gl_WorkGroupSize.x) {
+    const uint n = n_wg + t / M_ROWS, i = t % M_ROWS;
+    if (n < p.N) c_data[c_index(z, i, n)] = finish(split_planes_sum(z, i, n), z, i, n);
   }
   split_reset_arrivals(counter);
 }

@@ -32,12 +32,22 @@ double ahead_cost(uint32_t ahead, uint64_t m) {
 // accumulators; each doubling of the splits half a point; a whole block an invocation (lanes 1) after the quarters,
 // which were faster at every M of 1..8 on the one large GPU measured.
 double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
-  const double groups =
-      double((p.shape.n + c.get("rows") - 1) / c.get("rows")) * double(p.shape.batch) * c.get("splits");
+  const uint64_t wg_rows = uint64_t(c.get("rows")) * c.get("groups");
+  const double workgroups = double((p.shape.n + wg_rows - 1) / wg_rows) * double(p.shape.batch) * c.get("splits");
   const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows));
-  return std::abs(std::log2(groups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
+  return std::abs(std::log2(workgroups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
          (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) + (c.get("lanes") == 1 ? 2.0 : 0.0) +
          ahead_cost(c.get("ahead"), p.shape.m);
+}
+
+// Each group is whole subgroups of the largest size the device may give.
+std::optional<std::string> groups_fit(const KernelFamily&, const Config& c, const GemmProblem&,
+                                      const vk::DeviceInfo& d) {
+  const uint32_t per_group = c.get("wg") / c.get("groups");
+  const uint32_t subgroup = std::max(d.subgroup_size, d.matrix.max_subgroup_size);
+  if (c.get("groups") > 1 && per_group < subgroup)
+    return "wg / groups = " + std::to_string(per_group) + " invocations < subgroups of " + std::to_string(subgroup);
+  return std::nullopt;
 }
 
 KernelFamily make_qrowdot() {
@@ -50,7 +60,9 @@ KernelFamily make_qrowdot() {
               {"lanes", 2, {1, 4}, 1},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}},
               // Blocks whose words a quarter-block invocation loads before decoding them: more of B in flight.
-              {"ahead", 3, {1, 2, 4}, 1}};
+              {"ahead", 3, {1, 2, 4}, 1},
+              // Groups of subgroups taking different rows of B at the same k: op(A) read once from L2 for all.
+              {"groups", 4, {1, 2, 4, 8}, 1}};
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
@@ -64,7 +76,12 @@ KernelFamily make_qrowdot() {
                                return "ahead x rows = " + std::to_string(c.get("ahead") * c.get("rows")) +
                                       " blocks' words > " + std::to_string(kMaxAheadWords) + " held in registers";
                              return std::nullopt;
-                           }}});
+                           }},
+                          {"groups", groups_fit}});
+  // Workgroup x: block x / SPLITS of ROWS x GROUPS rows, k range x % SPLITS.
+  f.dispatch_rule = [](const Config& c, DType) {
+    return column_rule(c.get("rows") * c.get("groups"), c.get("splits"), true);
+  };
   f.screening_rank = qrowdot_screening_rank;
   f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;

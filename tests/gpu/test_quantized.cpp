@@ -2,7 +2,7 @@
 // splitk for any M, coopmat where the device has the matrix units) verifies against the double
 // product of the exactly decoded blocks, for f16 and f32 activations, in layouts nt and tt, at odd M and N, with
 // padded rows, offsets, batches sharing one weight, the epilogue and cold copies (qrowdot with blocks loaded ahead
-// too); a block decoded wrongly is caught.
+// and with groups of subgroups on different rows too); a block decoded wrongly is caught.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -52,12 +52,15 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
   size_t which = 0;
   // Both mappings of invocations to blocks, a whole block each (lanes 1) and a quarter each (lanes 4), taking turns
   // so each meets both placements.
-  uint32_t lanes = 1;
+  uint32_t lanes = 1, groups = 2;
   for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{5, 40, 256, 3}}) {
     GemmProblem p = quantized_problem(s, dtype, trans_a);
     verify_some(family_named("qrowdot"), p, which += 5, {}, "lanes", lanes);
     // Quarters of 2 or 4 blocks loaded ahead, the step past the range's last block included (K of 1 to 17 blocks).
     verify_some(family_named("qrowdot"), p, which += 7, {}, "ahead", s.k % 64 == 0 ? 4 : 2);
+    // Groups of subgroups on different rows of B: the workgroup's last rows past N (N 33, 65) included.
+    verify_some(family_named("qrowdot"), p, which += 11, {}, "groups", groups);
+    groups = groups == 8 ? 2 : groups * 2;
     lanes = 5 - lanes;
     p.b.ld = s.k + 64;                      // rows of B padded by two blocks
     p.b.offset = 96;                        // three blocks before it
@@ -113,15 +116,15 @@ TEST_F(QuantizedGemm, TheEpilogueAndSplitsAndColdCopiesVerify) {
   p.epilogue.activation = Activation::gelu_tanh;
   const KernelFamily& qrowdot = family_named("qrowdot");
   SearchSpace s = build_search_space({&qrowdot}, p, device().info());
-  bool split = false;
+  // Split in 4 or more, the workgroup one group and several groups (each block's counter then covers their rows).
+  std::set<bool> grouped;
   for (const Candidate& c : s.candidates) {
-    if (c.config.get("splits") < 4 || split) continue;
-    split = true;
+    if (c.config.get("splits") < 4 || !grouped.insert(c.config.get("groups") > 1).second) continue;
     GemmRunner runner(device(), p, RunOptions{});
     const Measurement m = runner.verify(qrowdot, c.config);
     EXPECT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
   }
-  EXPECT_TRUE(split);
+  EXPECT_EQ(grouped.size(), 2u);
   RunOptions cold;
   cold.cold_bytes = 1 << 20;  // a few copies of A and the blocks, rotated between runs
   GemmRunner runner(device(), quantized_problem({2, 24, 96, 1}, DType::f32_q8_0, false), cold);
