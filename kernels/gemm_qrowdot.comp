@@ -19,8 +19,7 @@
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
 // 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4)
-// 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS)
-// 5: A_AHEAD, op(A)'s elements for a quarter loaded with B's words (LANES 4), so the products do not wait on them.
+// 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
@@ -35,7 +34,6 @@ layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 2) const uint LANES = 1;
 layout(constant_id = 3) const uint AHEAD = 1;
 layout(constant_id = 4) const uint GROUPS = 1;
-layout(constant_id = 5) const bool A_AHEAD = false;
 layout(constant_id = 31) const uint M_ROWS = 1;
 // Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
@@ -106,30 +104,15 @@ uint ahead_scale[AHEAD * ROWS], ahead_w0[AHEAD * ROWS];
 #if defined(B_Q8)
 uint ahead_w1[AHEAD * ROWS];
 #endif
-// With A_AHEAD, op(A)'s two runs of 4 elements matching the quarter, for each row of op(A), in slot u.
-const uint A_SLOTS = A_AHEAD ? AHEAD * M_ROWS : 1;
-vec4 ahead_a0[A_SLOTS], ahead_a1[A_SLOTS];
 
-/// The first elements of the quarter's two runs of op(A): q8_0's 8 consecutive codes, q4_0's low and high nibbles.
+/// Loads quarter `quarter` (0..3) of block `blk` of each row into slot u. Addresses come from each row's first byte
+/// (`row_byte`), so a step costs adds.
+void load_quarter(uint row_byte[ROWS], uint blk, uint quarter, uint u) {
 #if defined(B_Q8)
-uvec2 quarter_runs(uint quarter) { return uvec2(8 * quarter, 8 * quarter + 4); }
+  const uint e0 = 8 * quarter;
 #else
-uvec2 quarter_runs(uint quarter) { return uvec2(4 * quarter, 4 * quarter + 16); }
+  const uint e0 = 4 * quarter;
 #endif
-
-/// Loads quarter `quarter` (0..3) of block `blk` of each row into slot u, and with A_AHEAD op(A)'s elements for it
-/// (from its rows' first elements, `a_row`). Addresses come from each row's first byte (`row_byte`), so a step costs
-/// adds.
-void load_quarter(uint row_byte[ROWS], uint a_row[M_ROWS], uint blk, uint quarter, uint u) {
-  const uint e0 = quarter_runs(quarter).x;  // the quarter's code words start at the block's byte 2 + e0
-  if (A_AHEAD) {
-    const uint a_k = TRANS_A ? p.lda : 1;
-    const uvec2 runs = quarter_runs(quarter);
-    [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
-      const uint a0 = a_row[i] + blk * 32 * a_k;
-      ahead_a0[u * M_ROWS + i] = load_a_run(a0, runs.x), ahead_a1[u * M_ROWS + i] = load_a_run(a0, runs.y);
-    }
-  }
   const uint blk_byte = blk * BLOCK_BYTES;
   [[unroll]] for (uint r = 0; r < ROWS; ++r) {
     const uint byte0 = row_byte[r] + blk_byte;
@@ -144,7 +127,11 @@ void load_quarter(uint row_byte[ROWS], uint a_row[M_ROWS], uint blk, uint quarte
 /// Adds the quarter in slot u times op(A)'s matching elements (from its rows' first elements, `a_row`) into the
 /// accumulators: the rows' codes are decoded first, then op(A)'s elements are loaded once for all of them.
 void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
-  const uint e0 = quarter_runs(quarter).x, e1 = quarter_runs(quarter).y;
+#if defined(B_Q8)
+  const uint e0 = 8 * quarter, e1 = e0 + 4;
+#else
+  const uint e0 = 4 * quarter, e1 = e0 + 16;
+#endif
   float scale[ROWS];
   vec4 c0[ROWS], c1[ROWS];
   [[unroll]] for (uint r = 0; r < ROWS; ++r) {
@@ -158,12 +145,7 @@ void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
   const uint a_k = TRANS_A ? p.lda : 1;  // elements between op(A)'s k and k + 1
   [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
     const uint a0 = a_row[i] + blk * 32 * a_k;
-    vec4 a, b;
-    if (A_AHEAD) {
-      a = ahead_a0[u * M_ROWS + i], b = ahead_a1[u * M_ROWS + i];
-    } else {
-      a = load_a_run(a0, e0), b = load_a_run(a0, e1);
-    }
+    const vec4 a = load_a_run(a0, e0), b = load_a_run(a0, e1);
     [[unroll]] for (uint r = 0; r < ROWS; ++r) {
       float dot = 0.0;
       [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], c0[r][e], dot);
@@ -201,7 +183,7 @@ void main() {
       // steps past the range load its last block again and add nothing.
       const uint stride = wg / 4, end = ke / 32;
       for (uint blk = kb / 32 + lid / 4; blk < end; blk += AHEAD * stride) {
-        [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_quarter(row_byte, a_row, min(blk + u * stride, end - 1), lid % 4, u);
+        [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_quarter(row_byte, min(blk + u * stride, end - 1), lid % 4, u);
         [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
           if (blk + u * stride < end) add_quarter(u, a_row, blk + u * stride, lid % 4);
         }

@@ -12,7 +12,6 @@ constexpr uint64_t kMaxRows = 16;          // rows of op(A): the kernel's accumu
 constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
 constexpr uint32_t kMinSubgroup = 8;       // one partial sum per 8 invocations (one per subgroup)
 constexpr uint64_t kMaxAheadWords = 16;    // AHEAD x ROWS quarters' words held at once
-constexpr uint64_t kMaxAheadFloats = 32;   // op(A)'s elements held ahead (apre 1)
 
 std::optional<std::string> qrowdot_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
   if (!is_quantized(p.dtype)) return std::string("block-quantized B only (f16:q8_0, f16:q4_0, f32:q8_0, f32:q4_0)");
@@ -51,17 +50,6 @@ std::optional<std::string> groups_fit(const KernelFamily&, const Config& c, cons
   return std::nullopt;
 }
 
-// op(A)'s elements held ahead: 8 floats a row of op(A) and a block loaded ahead, quarter-block invocations only.
-std::optional<std::string> op_a_ahead_fits(const KernelFamily&, const Config& c, const GemmProblem& p,
-                                           const vk::DeviceInfo&) {
-  if (c.get("apre") == 0) return std::nullopt;
-  if (c.get("lanes") == 1) return std::string("a whole block an invocation (lanes 1) loads op(A) as it decodes");
-  const uint64_t floats = 8 * std::min(p.shape.m, kMaxRows) * c.get("ahead");
-  if (floats > kMaxAheadFloats)
-    return "op(A) ahead: 8 x M x ahead = " + std::to_string(floats) + " floats > " + std::to_string(kMaxAheadFloats);
-  return std::nullopt;
-}
-
 KernelFamily make_qrowdot() {
   KernelFamily f;
   f.name = "qrowdot";
@@ -74,9 +62,7 @@ KernelFamily make_qrowdot() {
               // Blocks whose words a quarter-block invocation loads before decoding them: more of B in flight.
               {"ahead", 3, {1, 2, 4}, 1},
               // Groups of subgroups taking different rows of B at the same k: op(A) read once from L2 for all.
-              {"groups", 4, {1, 2, 4, 8}, 1},
-              // op(A)'s elements for a quarter loaded with B's words, so the products do not wait on op(A)'s loads.
-              {"apre", 5, {0, 1}, 0}};
+              {"groups", 4, {1, 2, 4, 8}, 1}};
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
@@ -91,8 +77,7 @@ KernelFamily make_qrowdot() {
                                       " blocks' words > " + std::to_string(kMaxAheadWords) + " held in registers";
                              return std::nullopt;
                            }},
-                          {"groups", groups_fit},
-                          {"apre", op_a_ahead_fits}});
+                          {"groups", groups_fit}});
   // Workgroup x: block x / SPLITS of ROWS x GROUPS rows, k range x % SPLITS.
   f.dispatch_rule = [](const Config& c, DType) {
     return column_rule(c.get("rows") * c.get("groups"), c.get("splits"), true);

@@ -2,7 +2,7 @@
 // splitk for any M, coopmat where the device has the matrix units) verifies against the double
 // product of the exactly decoded blocks, for f16 and f32 activations, in layouts nt and tt, at odd M and N, with
 // padded rows, offsets, batches sharing one weight, the epilogue and cold copies (qrowdot with blocks loaded ahead
-// and op(A) loaded ahead, and with groups of subgroups on different rows too); a block decoded wrongly is caught.
+// and with groups of subgroups on different rows too); a block decoded wrongly is caught.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -61,8 +61,6 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
     // Groups of subgroups on different rows of B: the workgroup's last rows past N (N 33, 65) included.
     verify_some(family_named("qrowdot"), p, which += 11, {}, "groups", groups);
     groups = groups == 8 ? 2 : groups * 2;
-    // op(A)'s elements loaded with B's words (M <= 4), blocks ahead included.
-    if (s.m <= 4) verify_some(family_named("qrowdot"), p, which += 13, {}, "apre", 1);
     lanes = 5 - lanes;
     p.b.ld = s.k + 64;                      // rows of B padded by two blocks
     p.b.offset = 96;                        // three blocks before it
