@@ -42,6 +42,11 @@ layout(std430, binding = 1) readonly buffer BufB { float16_t b_data[]; };
 // The same buffers as 16-byte vectors of 8 elements, for aligned rows.
 layout(std430, binding = 0) readonly buffer BufA8 { uvec4 a_vec[]; };
 layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
+#if !defined(BLOCK_OPERANDS)
+// And as 32-bit words, for whole groups of rows that are only 2-byte aligned.
+layout(std430, binding = 0) readonly buffer BufA2 { uint a_pairs[]; };
+layout(std430, binding = 1) readonly buffer BufB2 { uint b_pairs[]; };
+#endif
 #include "common/gemm_common.glsl"
 #if defined(BLOCK_OPERANDS)
 // B in ggml's blocks (stored N x K): each group of 8 k of a row lies in one block, decoded while staging (scale x
@@ -240,6 +245,24 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
 #endif
 }
 #else
+// Elements i .. i + 7 of an operand from the 32-bit words that hold them, for a whole group whose rows are not 16-byte
+// aligned: words i / 2 .. i / 2 + 3, which are the group where i is even; where i is odd they start one element early,
+// so each is shifted down half a word and the last element (e7, read alone) goes on top. Nothing outside the group's
+// elements and the one before it is read.
+uvec4 words_group(uint x0, uint x1, uint x2, uint x3, float16_t e7, bool odd) {
+  if (!odd) return uvec4(x0, x1, x2, x3);
+  const uint last = packFloat2x16(f16vec2(e7, float16_t(0)));
+  return uvec4((x0 >> 16) | (x1 << 16), (x1 >> 16) | (x2 << 16), (x2 >> 16) | (x3 << 16), (x3 >> 16) | (last << 16));
+}
+uvec4 a_group_words(uint i) {
+  const uint w = i >> 1;
+  return words_group(a_pairs[w], a_pairs[w + 1], a_pairs[w + 2], a_pairs[w + 3], a_data[i + 7], (i & 1u) != 0u);
+}
+uvec4 b_group_words(uint i) {
+  const uint w = i >> 1;
+  return words_group(b_pairs[w], b_pairs[w + 1], b_pairs[w + 2], b_pairs[w + 3], b_data[i + 7], (i & 1u) != 0u);
+}
+
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
@@ -258,8 +281,9 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     const bool whole = TRANS_A ? (gk < k_end && gr + 8 <= p.M) : (gr < p.M && gk + 8 <= k_end);
     if (g >= A_GROUPS) {
       reg_a[j] = uvec4(0);
-    } else if (ALIGNED_A && whole) {
-      reg_a[j] = a_vec[index_op_a(z, gr, gk) / 8];
+    } else if (whole) {
+      const uint i = index_op_a(z, gr, gk);
+      reg_a[j] = ALIGNED_A ? a_vec[i / 8] : a_group_words(i);
     } else {
       float16_t v[8];
       [[unroll]] for (uint e = 0; e < 8; ++e) {
@@ -277,8 +301,9 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     const bool whole = TRANS_B ? (gk + 8 <= k_end && gc < p.N) : (gk < k_end && gc + 8 <= p.N);
     if (g >= B_GROUPS) {
       reg_b[j] = uvec4(0);
-    } else if (ALIGNED_B && whole) {
-      reg_b[j] = b_vec[index_op_b(z, gk, gc) / 8];
+    } else if (whole) {
+      const uint i = index_op_b(z, gk, gc);
+      reg_b[j] = ALIGNED_B ? b_vec[i / 8] : b_group_words(i);
     } else {
       float16_t v[8];
       [[unroll]] for (uint e = 0; e < 8; ++e) {
