@@ -117,7 +117,8 @@ GemmRunner::BuildState GemmRunner::build_state(const std::string& key) const {
   return state;
 }
 
-size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next) {
+size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next,
+                               double max_wait_ms) {
   if (!workers_ || next.empty()) return 0;
   std::vector<std::string> keys;
   std::vector<bool> cached;     // every pipeline built before in this process: a cache hit, ready now
@@ -141,7 +142,7 @@ size_t GemmRunner::first_ready(const std::vector<std::pair<const KernelFamily*, 
       }
       under_way = under_way || s == BuildState::under_way;
     }
-    if (!under_way || ms_since(start) > kReadyWaitMs) break;
+    if (!under_way || ms_since(start) > std::min(max_wait_ms, kReadyWaitMs)) break;
     keep_clocks_up();
   }
   release_clocks();

@@ -29,10 +29,10 @@ class Evaluator {
   /// screened are worth handing over. 0: precompile() builds its batch before it returns.
   virtual size_t builds_ahead() const { return 0; }
   /// Of these candidates (the strategy's next ones, in its order), the position of the first worth screening
-  /// now: one whose pipeline is built, waiting while workers are building any of them. 0 by default, and where
-  /// none is built nor under way: the first is built when it is screened.
-  virtual size_t first_ready(const std::vector<const Candidate*>& next) {
-    (void)next;
+  /// now: one whose pipeline is built, waiting at most `max_wait_s` while workers are building any of them. 0 by
+  /// default, and where none is built nor under way: the first is built when it is screened.
+  virtual size_t first_ready(const std::vector<const Candidate*>& next, double max_wait_s) {
+    (void)next, (void)max_wait_s;
     return 0;
   }
   /// Seconds on the clock that budgets are charged against.
@@ -57,10 +57,10 @@ class RunnerEvaluator : public Evaluator {
     runner_.precompile(configs, compile_threads_);
   }
   size_t builds_ahead() const override { return runner_.builds_ahead(); }
-  size_t first_ready(const std::vector<const Candidate*>& next) override {
+  size_t first_ready(const std::vector<const Candidate*>& next, double max_wait_s) override {
     std::vector<std::pair<const KernelFamily*, const Config*>> configs;
     for (const Candidate* c : next) configs.emplace_back(c->family, &c->config);
-    return runner_.first_ready(configs);
+    return runner_.first_ready(configs, max_wait_s * 1000.0);
   }
   double now_s() override {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -41,6 +41,10 @@ class ReplayEvaluator : public Evaluator {
   /// The batches of names whose pipelines the search asked to build together.
   const std::vector<std::vector<std::string>>& precompiled() const { return precompiled_; }
 
+ protected:
+  /// Virtual time passing outside the recorded costs (a wait a test evaluator models).
+  void advance(double s) { clock_s_ += s; }
+
  private:
   const RecordedConfig& find(const Candidate& c) const;
   std::map<std::string, RecordedConfig> recorded_;

@@ -223,9 +223,11 @@ class ScreenEnd {
 };
 
 /// The strategy's next candidate; with build workers, the first of its next ones whose pipeline is built, so the
-/// device screens what is ready instead of waiting behind a build (configs the journal holds need none).
+/// device screens what is ready instead of waiting behind a build (configs the journal holds need none). It waits
+/// for a build under way at most `left_s`, the screening's time left: a wait past the screening's end would be
+/// charged to no config, and the budget would not hold.
 size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candidates, Evaluator& ev,
-                 const TuneOptions& o) {
+                 const TuneOptions& o, double left_s) {
   if (const size_t window = ev.builds_ahead(); window > 1) {
     const std::vector<size_t> upcoming = order.upcoming(window);
     if (!upcoming.empty() && !o.known.count(candidates[upcoming.front()].name)) {
@@ -236,7 +238,7 @@ size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candida
         fresh.push_back(j);
         next.push_back(&candidates[j]);
       }
-      if (const size_t k = ev.first_ready(next); k > 0 && k < fresh.size()) {
+      if (const size_t k = ev.first_ready(next, std::max(0.0, left_s)); k > 0 && k < fresh.size()) {
         order.take(fresh[k]);
         return fresh[k];
       }
@@ -259,8 +261,8 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
   double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
-  for (size_t i = pick_next(order, candidates, ev, o); i != ScreeningStrategy::kNone;
-       i = pick_next(order, candidates, ev, o)) {
+  for (size_t i = pick_next(order, candidates, ev, o, end.at_s() - spent()); i != ScreeningStrategy::kNone;
+       i = pick_next(order, candidates, ev, o, end.at_s() - spent())) {
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);
     const bool resumed = known != o.known.end();

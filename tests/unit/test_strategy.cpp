@@ -150,8 +150,36 @@ class LastReadyEvaluator : public ReplayEvaluator {
  public:
   using ReplayEvaluator::ReplayEvaluator;
   size_t builds_ahead() const override { return 3; }
-  size_t first_ready(const std::vector<const Candidate*>& next) override { return next.size() - 1; }
+  size_t first_ready(const std::vector<const Candidate*>& next, double) override { return next.size() - 1; }
 };
+
+/// A replay whose workers never finish a build in time: first_ready() waits as long as it is allowed.
+class StuckWorkersEvaluator : public ReplayEvaluator {
+ public:
+  using ReplayEvaluator::ReplayEvaluator;
+  size_t builds_ahead() const override { return 3; }
+  size_t first_ready(const std::vector<const Candidate*>&, double max_wait_s) override {
+    advance(std::min(max_wait_s, 10.0));
+    return 0;
+  }
+};
+
+TEST(Strategy, WaitsForBuildsUnderWayEndWithTheScreening) {
+  std::vector<Candidate> c = two_families();
+  std::map<std::string, RecordedConfig> recorded;
+  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  StuckWorkersEvaluator ev(recorded);
+  TuneOptions o;
+  o.budget_s = 2.0;
+  TuneResult r;
+  r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+  run_search(r, c, ev, o);
+  // Waits end where the screening's share ends, so the search keeps its budget (the finals' samples and the one
+  // config begun before the end are the allowed overrun); the first config is screened however long it waited.
+  EXPECT_LE(ev.now_s(), o.budget_s + 0.1) << ev.screened().size() << " screened";
+  EXPECT_GE(ev.screened().size(), 1u);
+  EXPECT_TRUE(r.budget_exhausted);
+}
 
 TEST(Strategy, WithBuildsAheadTheSearchScreensWhatIsBuiltFirst) {
   std::vector<Candidate> c = two_families();
