@@ -192,7 +192,7 @@ class GemmRunner {
   /// building any of them; 0 where none is built nor under way (or without workers): the first is then built here
   /// when it runs. Their builds still queued go to the front of the workers' queue in this order.
   size_t first_ready(const std::vector<std::pair<const KernelFamily*, const Config*>>& next,
-                     double max_wait_ms = 10'000.0);
+                     double max_wait_ms = HUGE_VAL);
   /// Makes the device check (its pipeline, the expected image uploaded) now, where this problem allows one, instead
   /// of at the first screening: a tuner does while its build workers come up, so the first config's check is not
   /// counted as device idle that its warm-up must pay for.

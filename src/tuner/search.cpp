@@ -261,8 +261,8 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
   double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
-  for (size_t i = pick_next(order, candidates, ev, o, end.at_s() - spent()); i != ScreeningStrategy::kNone;
-       i = pick_next(order, candidates, ev, o, end.at_s() - spent())) {
+  auto next = [&] { return pick_next(order, candidates, ev, o, end.at_s() - spent()); };
+  for (size_t i = next(); i != ScreeningStrategy::kNone; i = next()) {
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);
     const bool resumed = known != o.known.end();

@@ -25,6 +25,21 @@ std::vector<Candidate> two_families() {
   return out;
 }
 
+/// Every candidate verified at 10 us a run, 0.01 s a screening.
+std::map<std::string, RecordedConfig> all_at_10us(const std::vector<Candidate>& c) {
+  std::map<std::string, RecordedConfig> out;
+  for (const Candidate& x : c) out[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  return out;
+}
+
+/// The search over `c` for a 64^3 f32 problem.
+TuneResult search_64(const std::vector<Candidate>& c, Evaluator& ev, const TuneOptions& o) {
+  TuneResult r;
+  r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
+  run_search(r, c, ev, o);
+  return r;
+}
+
 /// A smooth landscape: the further each parameter's value from the optimum's (in steps of its sorted values), the
 /// slower; other families 10x slower.
 struct Landscape {
@@ -166,14 +181,11 @@ class StuckWorkersEvaluator : public ReplayEvaluator {
 
 TEST(Strategy, WaitsForBuildsUnderWayEndWithTheScreening) {
   std::vector<Candidate> c = two_families();
-  std::map<std::string, RecordedConfig> recorded;
-  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  const std::map<std::string, RecordedConfig> recorded = all_at_10us(c);
   StuckWorkersEvaluator ev(recorded);
   TuneOptions o;
   o.budget_s = 2.0;
-  TuneResult r;
-  r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
-  run_search(r, c, ev, o);
+  TuneResult r = search_64(c, ev, o);
   // Waits end where the screening's share ends, so the search keeps its budget (the finals' samples and the one
   // config begun before the end are the allowed overrun); the first config is screened however long it waited.
   EXPECT_LE(ev.now_s(), o.budget_s + 0.1) << ev.screened().size() << " screened";
@@ -184,14 +196,11 @@ TEST(Strategy, WaitsForBuildsUnderWayEndWithTheScreening) {
 TEST(Strategy, WithBuildsAheadTheSearchScreensWhatIsBuiltFirst) {
   std::vector<Candidate> c = two_families();
   c.resize(9);
-  std::map<std::string, RecordedConfig> recorded;
-  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  const std::map<std::string, RecordedConfig> recorded = all_at_10us(c);
   LastReadyEvaluator ev(recorded);
   TuneOptions o;
   o.budget_s = 1e9;
-  TuneResult r;
-  r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
-  run_search(r, c, ev, o);
+  search_64(c, ev, o);
   // Each window is the prior's next three not yet given; the last of it goes, until one is left.
   const std::vector<std::string> expected = {c[2].name, c[3].name, c[4].name, c[5].name, c[6].name,
                                              c[7].name, c[8].name, c[1].name, c[0].name};
@@ -219,8 +228,7 @@ TEST(Strategy, FailedAndCutConfigsProposeNoNeighbours) {
 TEST(Strategy, SeedsAreScreenedFirstInTheirOrderBetweenThePriorsPicksUpToTheLimitAndUnknownNamesTakeNoPlace) {
   std::vector<Candidate> c = two_families();
   c.resize(20);
-  std::map<std::string, RecordedConfig> recorded;
-  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  const std::map<std::string, RecordedConfig> recorded = all_at_10us(c);
   for (Strategy s : {Strategy::screen, Strategy::adaptive, Strategy::random}) {
     ReplayEvaluator ev(recorded);
     TuneOptions o;
@@ -228,9 +236,7 @@ TEST(Strategy, SeedsAreScreenedFirstInTheirOrderBetweenThePriorsPicksUpToTheLimi
     o.budget_s = 1e9;
     o.seeds = {c[17].name, "no_such_config", c[5].name, c[9].name};
     o.max_seeds = 2;  // the unknown name takes no place: c[5] is the second seed, c[9] none
-    TuneResult r;
-    r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
-    run_search(r, c, ev, o);
+    search_64(c, ev, o);
     ASSERT_EQ(ev.screened().size(), 20u) << strategy_name(s);
     EXPECT_EQ(ev.screened()[0], c[17].name) << strategy_name(s);
     EXPECT_EQ(ev.screened()[2], c[5].name) << strategy_name(s);
@@ -246,8 +252,7 @@ TEST(Strategy, SeedsAreScreenedFirstInTheirOrderBetweenThePriorsPicksUpToTheLimi
 TEST(Strategy, FirstScreenedNamesWhatTheSearchScreensFirstWithSeedsAndWithoutTheJournalsConfigs) {
   std::vector<Candidate> c = two_families();
   c.resize(20);
-  std::map<std::string, RecordedConfig> recorded;
-  for (const Candidate& x : c) recorded[x.name] = RecordedConfig{Disposition::passed, {10.0}, 0.01};
+  const std::map<std::string, RecordedConfig> recorded = all_at_10us(c);
   for (Strategy s : {Strategy::screen, Strategy::adaptive, Strategy::random}) {
     TuneOptions o;
     o.strategy = s;
@@ -258,9 +263,7 @@ TEST(Strategy, FirstScreenedNamesWhatTheSearchScreensFirstWithSeedsAndWithoutThe
     const std::vector<Candidate> first = first_screened(c, o, 5);
     ASSERT_EQ(first.size(), 5u) << strategy_name(s);
     ReplayEvaluator ev(recorded);
-    TuneResult r;
-    r.problem = GemmProblem{{64, 64, 64, 1}, DType::f32, 1.0f, 0.0f};
-    run_search(r, c, ev, o);
+    search_64(c, ev, o);
     ASSERT_GE(ev.screened().size(), 5u) << strategy_name(s);
     for (size_t i = 0; i < first.size(); ++i)
       EXPECT_EQ(first[i].name, ev.screened()[i]) << strategy_name(s) << " " << i;
