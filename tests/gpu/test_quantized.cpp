@@ -1,5 +1,5 @@
 // Block-quantized weights (q8_0, q4_0) on the device: every family that serves them (qrowdot for decoding, tiled and
-// splitk for any M, coopmat where the device has the matrix units) verifies against the double
+// splitk for any M, coopmat and qrowmma where the device has the matrix units) verifies against the double
 // product of the exactly decoded blocks, for f16 and f32 activations, in layouts nt and tt, at odd M and N, with
 // padded rows, offsets, batches sharing one weight, the epilogue and cold copies (qrowdot with blocks loaded ahead
 // and with groups of subgroups on different rows too); a block decoded wrongly is caught.
@@ -67,6 +67,27 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
     p.a.offset = 3;                         // A off its alignment
     if (s.batch > 1) p.b.batch_stride = 0;  // one weight for every product
     verify_some(family_named("qrowdot"), p, which += 3, {}, "lanes", lanes);
+  }
+}
+
+TEST_P(Quantized, DecodingRowsVerifyOnTheMatrixUnitsWithFragmentsInRegistersAndStaged) {
+  const auto& [dtype, trans_a] = GetParam();
+  const KernelFamily& qrowmma = family_named("qrowmma");
+  size_t which = 1;
+  // M past 8 (rows g + 8 of op(A)), N past a block of rows, K of 1 to 17 blocks (trips past the range's end).
+  for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{9, 40, 256, 3}}) {
+    GemmProblem p = quantized_problem(s, dtype, trans_a);
+    const SearchSpace space = build_search_space({&qrowmma}, p, device().info());
+    if (!space.not_applicable.empty()) {  // lavapipe: no cooperative matrices, and the refusal says so
+      EXPECT_NE(space.not_applicable[0].reason.find("not supported on"), std::string::npos);
+      continue;
+    }
+    for (uint32_t regs : {1u, 0u}) verify_some(qrowmma, p, which += 5, {}, "regs", regs);
+    p.b.ld = s.k + 64;
+    p.b.offset = 96;
+    p.a.offset = 3;
+    if (s.batch > 1) p.b.batch_stride = 0;
+    for (uint32_t regs : {1u, 0u}) verify_some(qrowmma, p, which += 7, {}, "regs", regs);
   }
 }
 
@@ -205,6 +226,7 @@ TEST_F(QuantizedGemm, OtherFamiliesSayTheyHaveNoKernelAndQrowdotServesOnlyQuanti
   // coopmat too where the device has f16 cooperative matrices (the H200, not lavapipe).
   std::set<std::string> want{"tiled", "splitk", "qrowdot"};
   if (!family_named("coopmat").device_unsupported(p.dtype, device().info())) want.insert("coopmat");
+  if (!family_named("qrowmma").device_unsupported(p.dtype, device().info())) want.insert("qrowmma");
   EXPECT_EQ(served, want);
   for (const auto& n : s.not_applicable) {
     if (n.variant == "fewrows") {
