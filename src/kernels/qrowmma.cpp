@@ -24,7 +24,8 @@ uint64_t qrowmma_trip_words(const Config& c, const GemmProblem& p) {
 std::optional<std::string> qrowmma_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
   if (!is_quantized(p.dtype)) return std::string("block-quantized B only (f16:q8_0, f16:q4_0, f32:q8_0, f32:q4_0)");
   if (p.mode == Mode::deterministic) return std::string("fast mode only: matrix-unit summation order is the device's");
-  if (p.shape.m > kQrowMmaMaxRows) return "M = " + std::to_string(p.shape.m) + ": qrowmma serves at most 16 rows of op(A)";
+  if (p.shape.m > kQrowMmaMaxRows)
+    return "M = " + std::to_string(p.shape.m) + ": qrowmma serves at most 16 rows of op(A)";
   if (auto reason = coopmat_unsupported(d, "f16")) return "not supported on " + d.name + ": " + *reason;
   return std::nullopt;
 }
