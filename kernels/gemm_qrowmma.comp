@@ -49,6 +49,8 @@ layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
 
 #include "common/quant_blocks.glsl"
 
+#include "common/quant_halves.glsl"
+
 #define FRAG_A coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
 #define FRAG_B coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
 #define FRAG_ACC coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>
@@ -93,15 +95,6 @@ void staged() {
   controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
 }
 
-/// The first k, within a block, of half h of lane t's values (4 consecutive k each).
-uint half_k(uint t, uint h) {
-#if defined(B_Q8)
-  return 8 * t + 4 * h;
-#else
-  return 4 * t + 16 * h;
-#endif
-}
-
 /// op(A)'s elements k .. k + 3 of row m (k a multiple of 4).
 A_RUN op_a_run(uint z, uint m, uint k) {
   const uint at = index_op_a(z, m, k);
@@ -130,27 +123,12 @@ uvec2 halves(A_RUN run) {
 #endif
 }
 
-/// Four codes (bytes of `biased`, each code + BIAS, the code's offset) times `scale`, as f16 packed in pairs in
-/// order. A byte OR-ed into the half 1024.0 (0x6400) is 1024 + byte exactly, so no conversion is issued.
-uvec2 decode4(uint biased, float16_t bias, f16vec2 scale) {
-  const uint even = (biased & 0x00ff00ffu) | 0x64006400u, odd = ((biased >> 8) & 0x00ff00ffu) | 0x64006400u;
-  const uint e = packFloat2x16((unpackFloat2x16(even) - f16vec2(bias)) * scale);
-  const uint o = packFloat2x16((unpackFloat2x16(odd) - f16vec2(bias)) * scale);
-  return uvec2((e & 0xffffu) | (o << 16), (e >> 16) | (o & 0xffff0000u));
-}
-
-/// The lane's 8 values of a block's row decoded: half 0 in .xy, half 1 in .zw.
+/// The lane's 8 values of a block's row decoded (common/quant_halves.glsl): half 0 in .xy, half 1 in .zw.
 uvec4 decode_row(uint buf, uint slot) {
-  const float16_t s = unpackFloat2x16(reg_scale[buf][slot] & 0xffffu).x;
-  const f16vec2 scale = f16vec2(s, s);
 #if defined(B_Q8)
-  const float16_t bias = float16_t(1152.0);  // 1024 + 128: an int8 byte with its sign bit flipped is code + 128
-  return uvec4(decode4(reg_code[buf][2 * slot] ^ 0x80808080u, bias, scale),
-               decode4(reg_code[buf][2 * slot + 1] ^ 0x80808080u, bias, scale));
+  return lane_halves(reg_scale[buf][slot], reg_code[buf][2 * slot], reg_code[buf][2 * slot + 1]);
 #else
-  const float16_t bias = float16_t(1032.0);  // 1024 + 8: a nibble is code + 8
-  const uint w = reg_code[buf][slot];
-  return uvec4(decode4(w & 0x0f0f0f0fu, bias, scale), decode4((w >> 4) & 0x0f0f0f0fu, bias, scale));
+  return lane_halves(reg_scale[buf][slot], reg_code[buf][slot], 0u);
 #endif
 }
 
@@ -175,7 +153,7 @@ void fetch(uint buf, uint z, uint k_begin, uint trip_block, uint blocks, uint la
     // Lanes past row M - 1 read that row again (their columns of the product are never stored).
     [[unroll]] for (uint r = 0; r < A_HALVES; ++r)
       [[unroll]] for (uint h = 0; h < 2; ++h) {
-        const A_RUN run = op_a_run(z, min(g + 8 * r, M_ROWS - 1), blk * 32 + half_k(t, h));
+        const A_RUN run = op_a_run(z, min(g + 8 * r, M_ROWS - 1), blk * 32 + lane_half_k(t, h));
         reg_a[buf][(u * A_HALVES + r) * 2 + h] = valid ? run : A_RUN(0);
       }
   }
