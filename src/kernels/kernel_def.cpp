@@ -251,6 +251,23 @@ void describe_split_tiles(KernelFamily& f) {
   };
 }
 
+void describe_fragment_rows(KernelFamily& f, std::vector<Constraint> own) {
+  f.constraints = device_limit_constraints();
+  for (Constraint& c : own) f.constraints.push_back(std::move(c));
+  f.constraints.push_back(split_range_constraint());
+  f.constraints.push_back(split_scratch_constraint());
+  f.workgroup_size_constant_id = 0;
+  f.required_subgroup_size = 32;
+  f.workgroup_size = [](const Config& c) { return c.get("sgk") * 32; };
+  f.shared_bytes = [](const Config& c, DType) {
+    return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024 + 4);
+  };
+  // Workgroup x: block of rows x / SPLITS, k range x % SPLITS (the workgroups resident at once share their rows).
+  f.dispatch_rule = [](const Config& c, DType) { return column_rule(16 * c.get("frags"), c.get("splits"), false); };
+  f.few_rows = true;
+  f.matrix_units = true;
+}
+
 void describe_row_streaming(KernelFamily& f, uint64_t max_rows, uint64_t max_accumulators,
                             std::vector<Constraint> extra) {
   f.constraints = device_limit_constraints();

@@ -200,6 +200,12 @@ void describe_split_tiles(KernelFamily& f);
 /// columns of C a workgroup, split-k finished by the last workgroup to arrive; the few-rows screening order.
 void describe_row_streaming(KernelFamily& f, uint64_t max_rows, uint64_t max_accumulators,
                             std::vector<Constraint> extra = {});
+/// What the row families on the matrix units (rowmma, qrowmma: parameters "sgk", "frags", "splits") share: the
+/// device's limits, then `own` constraints, then the split-k rules; SGK subgroups of 32; per subgroup op(A)'s staged
+/// fragment (16 rows of 24 halves), 1 KiB a block of 16 rows of B (its staged fragment, then its f32 sums) and the
+/// flag of the fragment-layout check; 16 FRAGS columns of C a workgroup, split-k finished by the reduce pass; the
+/// few-rows screening order on the matrix units.
+void describe_fragment_rows(KernelFamily& f, std::vector<Constraint> own);
 /// Why a device cannot run their reduction (a butterfly of subgroup shuffles over subgroups of 8 or more), or
 /// nullopt; `who` names the family in the reason.
 std::optional<std::string> subgroup_reduction_unsupported(const vk::DeviceInfo& device, const std::string& who);

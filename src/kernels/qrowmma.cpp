@@ -43,28 +43,15 @@ KernelFamily make_qrowmma() {
               {"splits", kNoSpecConstant, {1, 2, 4, 8}, 1}};
   f.not_applicable = qrowmma_not_applicable;
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return coopmat_unsupported(d, "f16"); };
-  f.constraints = device_limit_constraints();
-  f.constraints.push_back({"registers",
-                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             const uint64_t words = qrowmma_trip_words(c, p);
-                             if (words > kQrowMmaTripWords)
-                               return std::to_string(words) + " words a trip per lane > " +
-                                      std::to_string(kQrowMmaTripWords) + " (two trips held in registers)";
-                             return std::nullopt;
-                           }});
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  f.workgroup_size_constant_id = 0;
-  f.required_subgroup_size = 32;
-  f.workgroup_size = [](const Config& c) { return c.get("sgk") * 32; };
-  // Per subgroup: a slot of 1 KiB a block of rows (its staged fragment, then its sums), op(A)'s staged fragment
-  // (16 rows of 24 halves) and the flag of its fragment-layout check.
-  f.shared_bytes = [](const Config& c, DType) {
-    return uint64_t(c.get("sgk")) * (uint64_t(c.get("frags")) * 1024 + 16 * 24 * 2 + 4);
-  };
-  // Workgroup x: block of rows x / SPLITS, k range x % SPLITS; the reduce pass adds the ranges.
-  f.dispatch_rule = [](const Config& c, DType) { return column_rule(16 * c.get("frags"), c.get("splits"), false); };
+  describe_fragment_rows(f, {{"registers",
+                              [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                                 const vk::DeviceInfo&) -> std::optional<std::string> {
+                                const uint64_t words = qrowmma_trip_words(c, p);
+                                if (words > kQrowMmaTripWords)
+                                  return std::to_string(words) + " words a trip per lane > " +
+                                         std::to_string(kQrowMmaTripWords) + " (two trips held in registers)";
+                                return std::nullopt;
+                              }}});
   f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.max_m = kQrowMmaMaxRows;
@@ -80,8 +67,6 @@ KernelFamily make_qrowmma() {
            (c.get("unroll") == 2 ? 0.0 : 0.25) + (c.get("regs") == 1 ? 0.0 : 1.0) +
            split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
-  f.few_rows = true;
-  f.matrix_units = true;
   return f;
 }
 }  // namespace

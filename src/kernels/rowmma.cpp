@@ -88,20 +88,7 @@ KernelFamily make_rowmma() {
   f.device_unsupported = [](DType t, const vk::DeviceInfo& d) {
     return coopmat_unsupported(d, std::string(dtype_name(t)));
   };
-  f.constraints = device_limit_constraints();
-  for (Constraint& c : rowmma_constraints()) f.constraints.push_back(std::move(c));
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  f.workgroup_size_constant_id = 0;
-  f.required_subgroup_size = 32;
-  f.workgroup_size = [](const Config& c) { return c.get("sgk") * 32; };
-  // As declared in the shader, per subgroup: one staged fragment of op(A) (16 rows of 24 values), per block of
-  // rows one of B or its 16 x 16 f32 sums (1 KiB), and the flag of its fragment-layout check.
-  f.shared_bytes = [](const Config& c, DType) {
-    return uint64_t(c.get("sgk")) * (16 * 24 * 2 + uint64_t(c.get("frags")) * 1024 + 4);
-  };
-  // Workgroup x: block of rows x / SPLITS, k range x % SPLITS (the workgroups resident at once share their rows).
-  f.dispatch_rule = [](const Config& c, DType) { return column_rule(16 * c.get("frags"), c.get("splits"), false); };
+  describe_fragment_rows(f, rowmma_constraints());
   f.shape_needs = [](const Config& c, DType, Layout layout) {
     ShapeNeeds needs;
     needs.max_m = kRowMmaMaxRows;
@@ -122,8 +109,6 @@ KernelFamily make_rowmma() {
            (c.get("regs") == 1 ? 0.0 : 0.25) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
   f.screening_weight = 2;
-  f.few_rows = true;
-  f.matrix_units = true;
   // From M = 5 on, 16-bit products run faster here than in rowdot on the H200 (notes, issue 18 steps 8 and 10),
   // whose unrolled trips also take the driver 0.5-3.4 s each to build there: rowmma opens the round with 6.
   f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 5 ? 6u : 4u; };
