@@ -7,7 +7,8 @@
 // M..15 don't-care: a column of the product depends on that column of op(A)^T alone, and those columns are never
 // stored) their B operand. The blocks are decoded in registers to f16 (scale x code, rounded once: the bound of
 // the f16 input types) and multiplied as they stream, so the products that make the SIMT kernel (qrowdot)
-// compute-bound at M = 4..16 are two matrix instructions a block of 16 rows.
+// compute-bound at M = 4..16 are two matrix instructions a block of 16 rows (four with f32 activations, which are
+// split into an f16 part and what its rounding left, so that they keep their precision).
 //
 // A pair of fragments covers one block (32 k). Which k a fragment column holds does not change the sum as long as
 // both operands agree, so lane l = 4 g + t takes the 8 k of a block that one word of codes holds (q4_0: code byte
@@ -64,12 +65,18 @@ layout(std430, binding = 0) readonly buffer BufQA4 { vec4 a_v4[]; };  // 4 float
 #endif
 
 const uint SUBGROUPS = gl_WorkGroupSize.x / 32;
+#if defined(A_F16)
+const bool A_F16_INPUT = true;
+#else
+const bool A_F16_INPUT = false;
+#endif
 const uint A_HALVES = M_ROWS > 8 ? 2 : 1;  // rows g and g + 8 of op(A)
 #if defined(B_Q8)
-const uint CODE_WORDS = 2;  // code words a lane reads of a block's row
+const uint CODE_BYTES = 8;  // code bytes a lane takes of a block's row
 #else
-const uint CODE_WORDS = 1;
+const uint CODE_BYTES = 4;
 #endif
+const uint CODE_WORDS = CODE_BYTES / 4;
 // Staged fragments (16 rows of 16 halves padded to 24: 3 uvec4s a row). A slot of 64 uvec4s a block of rows holds
 // its staged fragment of B and, at the end, its 16 x 16 f32 sums; op(A)^T is staged as 16 rows m of 16 k, loaded
 // column-major.
@@ -80,14 +87,18 @@ shared uvec4 stage_b[SUBGROUPS * FRAGS * B_SLOT];
 shared uvec4 stage_a[SUBGROUPS * A_SLOT];
 shared uint layout_differs[SUBGROUPS];
 
-// A trip in registers (two buffers). Per block u, block of rows f and half r (row g or g + 8): the word holding the
-// scale (shifted down when it is the word's high half) and the lane's code words; per block and half of op(A) the two
-// runs of 4 elements that match the lane's codes.
+// A trip in registers (two buffers), as loaded: nothing is computed from a load before the trip is decoded, so the
+// loads stay in flight while the other buffer computes. Per block u, block of rows f and half r (row g or g + 8): the
+// word holding the scale and the CODE_WORDS + 1 words from the one holding the lane's first code byte (its code bytes
+// start mid-word in every other block: blocks are 2-byte aligned); per block and half of op(A) the two runs of 4
+// elements that match the lane's codes.
 const uint B_SLOTS = FRAGS * UNROLL * 2;
 uint reg_scale[2][B_SLOTS];
-uint reg_code[2][B_SLOTS * CODE_WORDS];
+uint reg_code[2][B_SLOTS * (CODE_WORDS + 1)];
 A_RUN reg_a[2][UNROLL * A_HALVES * 2];
 FRAG_ACC acc[FRAGS];
+uint n_first;              // the workgroup's first row of B
+uint row_byte[FRAGS * 2];  // the first byte of the lane's rows g and g + 8 of each block of rows
 
 /// The subgroup's shared-memory stores before this are visible to its loads after it (shared memory only, so the
 /// next trip's loads in flight are not waited for).
@@ -114,48 +125,59 @@ A_RUN op_a_run(uint z, uint m, uint k) {
 #endif
 }
 
-/// A run of op(A) as 4 halves packed in pairs.
-uvec2 halves(A_RUN run) {
+/// A run of op(A) as 4 halves packed in pairs, and (f32) what rounding left: run = hi + lo to about 22 bits, so that
+/// f32 activations keep their precision through the f16 products (two products a fragment).
+uvec2 halves_hi(A_RUN run) {
 #if defined(A_F16)
   return run;
 #else
   return uvec2(packHalf2x16(run.xy), packHalf2x16(run.zw));
 #endif
 }
-
-/// The lane's 8 values of a block's row decoded (common/quant_halves.glsl): half 0 in .xy, half 1 in .zw.
-uvec4 decode_row(uint buf, uint slot) {
-#if defined(B_Q8)
-  return lane_halves(reg_scale[buf][slot], reg_code[buf][2 * slot], reg_code[buf][2 * slot + 1]);
+uvec2 halves_lo(A_RUN run, uvec2 hi) {
+#if defined(A_F16)
+  return uvec2(0);
 #else
-  return lane_halves(reg_scale[buf][slot], reg_code[buf][slot], 0u);
+  return uvec2(packHalf2x16(run.xy - unpackHalf2x16(hi.x)), packHalf2x16(run.zw - unpackHalf2x16(hi.y)));
 #endif
 }
 
-uint n_first;        // the workgroup's first row of B
-uint row_byte[FRAGS * 2];  // the first byte of the lane's rows g and g + 8 of each block of rows
+/// The lane's 8 values of row slot `slot` of block `blk` decoded (common/quant_halves.glsl): half 0 in .xy, half 1 in
+/// .zw; zero for a block past the range.
+uvec4 decode_row(uint buf, uint slot, uint s, uint blk, bool valid) {
+  const uint byte0 = row_byte[s] + blk * BLOCK_BYTES;
+  const uint scale = reg_scale[buf][slot] >> (8 * (byte0 & 2u));
+  const bool whole = (byte0 & 2u) != 0u;  // the code bytes start on a word (the scale ends one)
+  uint code[2];
+  [[unroll]] for (uint w = 0; w < CODE_WORDS; ++w) {
+    const uint lo = reg_code[buf][slot * (CODE_WORDS + 1) + w], hi = reg_code[buf][slot * (CODE_WORDS + 1) + w + 1];
+    code[w] = whole ? lo : (lo >> 16) | (hi << 16);
+  }
+  const uvec4 v = lane_halves(scale, code[0], CODE_WORDS > 1 ? code[CODE_WORDS - 1] : 0u);
+  return valid ? v : uvec4(0);
+}
 
-/// Issues trip `trip_block`'s loads (its first block, relative to the range; blocks from `blocks` on count as zero)
-/// into buffer `buf`.
+
+/// Issues trip `trip_block`'s loads (its first block, relative to the range; blocks from `blocks` on load the range's
+/// last block again and count as zero) into buffer `buf`.
 void fetch(uint buf, uint z, uint k_begin, uint trip_block, uint blocks, uint lane) {
   const uint g = lane / 4, t = lane % 4;
   [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
-    const uint b = trip_block + u;
-    const bool valid = b < blocks;
-    const uint blk = k_begin / 32 + min(b, blocks - 1);
+    const uint blk = k_begin / 32 + min(trip_block + u, blocks - 1);
     [[unroll]] for (uint s = 0; s < FRAGS * 2; ++s) {
-      const uint byte0 = row_byte[s] + blk * BLOCK_BYTES;
-      const uint slot = u * FRAGS * 2 + s;
-      reg_scale[buf][slot] = valid ? b_words[byte0 >> 2] >> (8 * (byte0 & 2u)) : 0u;
-      [[unroll]] for (uint w = 0; w < CODE_WORDS; ++w)
-        reg_code[buf][slot * CODE_WORDS + w] = valid ? b_word_at(byte0 + 2 + 4 * (CODE_WORDS * t + w)) : 0u;
+      const uint byte0 = row_byte[s] + blk * BLOCK_BYTES, slot = u * FRAGS * 2 + s;
+      const uint first = (byte0 + 2 + CODE_BYTES * t) >> 2;
+      reg_scale[buf][slot] = b_words[byte0 >> 2];
+      [[unroll]] for (uint w = 0; w < CODE_WORDS; ++w) reg_code[buf][slot * (CODE_WORDS + 1) + w] = b_words[first + w];
+      // The word after the code bytes where they start mid-word; else the last code word again (no read past the
+      // block, so none past the buffer).
+      const uint extra = (byte0 & 2u) != 0u ? first + CODE_WORDS - 1 : first + CODE_WORDS;
+      reg_code[buf][slot * (CODE_WORDS + 1) + CODE_WORDS] = b_words[extra];
     }
     // Lanes past row M - 1 read that row again (their columns of the product are never stored).
     [[unroll]] for (uint r = 0; r < A_HALVES; ++r)
-      [[unroll]] for (uint h = 0; h < 2; ++h) {
-        const A_RUN run = op_a_run(z, min(g + 8 * r, M_ROWS - 1), blk * 32 + lane_half_k(t, h));
-        reg_a[buf][(u * A_HALVES + r) * 2 + h] = valid ? run : A_RUN(0);
-      }
+      [[unroll]] for (uint h = 0; h < 2; ++h)
+        reg_a[buf][(u * A_HALVES + r) * 2 + h] = op_a_run(z, min(g + 8 * r, M_ROWS - 1), blk * 32 + lane_half_k(t, h));
   }
 }
 
@@ -167,57 +189,73 @@ void fetch(uint buf, uint z, uint k_begin, uint trip_block, uint blocks, uint la
     frag[2 * (j) + 1] = pair_.y;                 \
   }
 
-/// Decodes and multiplies the trip in buffer `buf` into the sums. Fragment h of a block's pair: elements 0-3 rows g
-/// (op(A)^T: column g), 4-7 rows g + 8, at columns (rows) 2t, 2t + 1, 2t + 8, 2t + 9, holding the half's 4 k.
-void multiply(bool regs, uint buf, uint sg, uint lane) {
+/// Puts 4 pairs of halves in a fragment's elements, elements 0-3 from `row_g` (half h: .xy or .zw), 4-7 from `row_g8`.
+#define PUT_HALF(frag, row_g, row_g8, h)                    \
+  {                                                         \
+    PUT_PAIR(frag, 0, (h) == 0 ? (row_g).x : (row_g).z);    \
+    PUT_PAIR(frag, 1, (h) == 0 ? (row_g).y : (row_g).w);    \
+    PUT_PAIR(frag, 2, (h) == 0 ? (row_g8).x : (row_g8).z);  \
+    PUT_PAIR(frag, 3, (h) == 0 ? (row_g8).y : (row_g8).w);  \
+  }
+
+/// Stages half h of op(A)^T's rows g and g + 8 (as rows m, loaded column-major) and loads the fragment.
+void stage_op_a(inout FRAG_B frag, uvec4 row_g, uvec4 row_g8, uint h, uint sg, uint g, uint t) {
+  [[unroll]] for (uint j = 0; j < 4; ++j) {
+    const uvec4 w = j / 2 == 0 ? row_g : row_g8;
+    stage_a[sg * A_SLOT + (g + 8 * (j / 2)) * ROW + (j % 2)][t] =
+        h == 0 ? (j % 2 == 0 ? w.x : w.y) : (j % 2 == 0 ? w.z : w.w);
+  }
+  staged();
+  coopMatLoad(frag, stage_a, sg * A_SLOT, ROW, gl_CooperativeMatrixLayoutColumnMajor);
+  staged();  // read before the slot is stored again
+}
+
+/// Decodes and multiplies the trip in buffer `buf` (its first block `trip_block`) into the sums. Fragment h of a
+/// block's pair: elements 0-3 rows g (op(A)^T: column g), 4-7 rows g + 8, at columns (rows) 2t, 2t + 1, 2t + 8,
+/// 2t + 9, holding the half's 4 k. f32 activations multiply twice, their f16 part and what rounding left.
+void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, uint sg, uint lane) {
   const uint g = lane / 4, t = lane % 4;
+  const bool split_a = !A_F16_INPUT;
   [[unroll]] for (uint u = 0; u < UNROLL; ++u) {
-    uvec4 a_pairs[2];  // op(A) rows g and g + 8: half 0 in .xy, half 1 in .zw
+    const bool valid = trip_block + u < blocks;
+    const uint blk = k_begin / 32 + min(trip_block + u, blocks - 1);
+    uvec4 a_hi[2], a_lo[2];  // op(A) rows g and g + 8: half 0 in .xy, half 1 in .zw
     [[unroll]] for (uint r = 0; r < 2; ++r) {
-      if (r < A_HALVES) {
+      a_hi[r] = a_lo[r] = uvec4(0);
+      if (r < A_HALVES && valid) {
         const uint at = (u * A_HALVES + r) * 2;
-        a_pairs[r] = uvec4(halves(reg_a[buf][at]), halves(reg_a[buf][at + 1]));
-      } else {
-        a_pairs[r] = uvec4(0);
+        const uvec2 h0 = halves_hi(reg_a[buf][at]), h1 = halves_hi(reg_a[buf][at + 1]);
+        a_hi[r] = uvec4(h0, h1);
+        if (split_a) a_lo[r] = uvec4(halves_lo(reg_a[buf][at], h0), halves_lo(reg_a[buf][at + 1], h1));
       }
     }
-    uvec4 b_words_f[FRAGS * 2];
-    [[unroll]] for (uint s = 0; s < FRAGS * 2; ++s) b_words_f[s] = decode_row(buf, u * FRAGS * 2 + s);
+    uvec4 rows[FRAGS * 2];
+    [[unroll]] for (uint s = 0; s < FRAGS * 2; ++s) rows[s] = decode_row(buf, u * FRAGS * 2 + s, s, blk, valid);
     [[unroll]] for (uint h = 0; h < 2; ++h) {
-      FRAG_B a_frag;
+      FRAG_B a_frag, a_frag_lo;
       if (regs) {
-        PUT_PAIR(a_frag, 0, h == 0 ? a_pairs[0].x : a_pairs[0].z);
-        PUT_PAIR(a_frag, 1, h == 0 ? a_pairs[0].y : a_pairs[0].w);
-        PUT_PAIR(a_frag, 2, h == 0 ? a_pairs[1].x : a_pairs[1].z);
-        PUT_PAIR(a_frag, 3, h == 0 ? a_pairs[1].y : a_pairs[1].w);
+        PUT_HALF(a_frag, a_hi[0], a_hi[1], h);
+        if (split_a) PUT_HALF(a_frag_lo, a_lo[0], a_lo[1], h);
       } else {
-        // op(A)^T staged as rows m: pair j at row m = g + 8 (j / 2), columns 2t + 8 (j % 2).
-        [[unroll]] for (uint j = 0; j < 4; ++j) {
-          const uvec4 w = a_pairs[j / 2];
-          stage_a[sg * A_SLOT + (g + 8 * (j / 2)) * ROW + (j % 2)][t] = h == 0 ? (j % 2 == 0 ? w.x : w.y)
-                                                                               : (j % 2 == 0 ? w.z : w.w);
-        }
+        stage_op_a(a_frag, a_hi[0], a_hi[1], h, sg, g, t);
+        if (split_a) stage_op_a(a_frag_lo, a_lo[0], a_lo[1], h, sg, g, t);
         [[unroll]] for (uint f = 0; f < FRAGS; ++f)
           [[unroll]] for (uint j = 0; j < 4; ++j) {
-            const uvec4 w = b_words_f[f * 2 + j / 2];
+            const uvec4 w = rows[f * 2 + j / 2];
             stage_b[(sg * FRAGS + f) * B_SLOT + (g + 8 * (j / 2)) * ROW + (j % 2)][t] =
                 h == 0 ? (j % 2 == 0 ? w.x : w.y) : (j % 2 == 0 ? w.z : w.w);
           }
         staged();
-        coopMatLoad(a_frag, stage_a, sg * A_SLOT, ROW, gl_CooperativeMatrixLayoutColumnMajor);
       }
       [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
         FRAG_A b_frag;
         if (regs) {
-          const uvec4 w0 = b_words_f[f * 2], w8 = b_words_f[f * 2 + 1];
-          PUT_PAIR(b_frag, 0, h == 0 ? w0.x : w0.z);
-          PUT_PAIR(b_frag, 1, h == 0 ? w0.y : w0.w);
-          PUT_PAIR(b_frag, 2, h == 0 ? w8.x : w8.z);
-          PUT_PAIR(b_frag, 3, h == 0 ? w8.y : w8.w);
+          PUT_HALF(b_frag, rows[f * 2], rows[f * 2 + 1], h);
         } else {
           coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
         }
         acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
+        if (split_a) acc[f] = coopMatMulAdd(b_frag, a_frag_lo, acc[f]);
       }
       if (!regs) staged();  // read before the next half is stored
     }
@@ -276,10 +314,10 @@ void main() {
     fetch(0, z, k_begin, TRIP_BLOCK(0), blocks, lane);
     for (uint t = 0; t < trips; t += 2) {
       if (t + 1 < trips) fetch(1, z, k_begin, TRIP_BLOCK(t + 1), blocks, lane);
-      multiply(regs, 0, sg, lane);
+      multiply(regs, 0, k_begin, TRIP_BLOCK(t), blocks, sg, lane);
       if (t + 1 < trips) {
         if (t + 2 < trips) fetch(0, z, k_begin, TRIP_BLOCK(t + 2), blocks, lane);
-        multiply(regs, 1, sg, lane);
+        multiply(regs, 1, k_begin, TRIP_BLOCK(t + 1), blocks, sg, lane);
       }
     }
   }

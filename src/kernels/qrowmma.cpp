@@ -10,15 +10,16 @@ namespace gemmtune {
 
 namespace {
 constexpr uint64_t kQrowMmaMaxRows = 16;  // op(A) is one fragment wide
-// A trip's words per lane, in two buffers: per block and block of rows, 2 rows of a scale word and 1 (q4_0) or 2
-// (q8_0) code words; per block, op(A)'s two runs of 4 a row (4 words f16, 8 f32), twice where M > 8.
+// A trip's words per lane, in two buffers: per block and block of rows, 2 rows of a scale word and 2 (q4_0) or 3
+// (q8_0) words holding the lane's code bytes; per block, op(A)'s two runs of 4 a row (4 words f16, 8 f32), twice
+// where M > 8.
 constexpr uint64_t kQrowMmaTripWords = 48;
 
 uint64_t qrowmma_trip_words(const Config& c, const GemmProblem& p) {
   const bool q8 = p.dtype == DType::f16_q8_0 || p.dtype == DType::f32_q8_0;
   const bool a16 = p.dtype == DType::f16_q8_0 || p.dtype == DType::f16_q4_0;
   const uint64_t a_halves = p.shape.m > 8 ? 2 : 1;
-  return uint64_t(c.get("unroll")) * (uint64_t(c.get("frags")) * 2 * (q8 ? 3 : 2) + a_halves * (a16 ? 4 : 8));
+  return uint64_t(c.get("unroll")) * (uint64_t(c.get("frags")) * 2 * (q8 ? 4 : 3) + a_halves * (a16 ? 4 : 8));
 }
 
 std::optional<std::string> qrowmma_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
@@ -34,7 +35,7 @@ KernelFamily make_qrowmma() {
   KernelFamily f;
   f.name = "qrowmma";
   f.color = "#8c564b";
-  f.params = {{"sgk", kNoSpecConstant, {2, 4, 8}},
+  f.params = {{"sgk", kNoSpecConstant, {2, 4, 8, 16}},
               {"frags", 1, {1, 2, 4}},
               {"unroll", 2, {1, 2, 4}},
               // Fragments built in registers where the device's layout is NVIDIA's (checked on the device); 0
@@ -59,11 +60,12 @@ KernelFamily make_qrowmma() {
     needs.splits = c.get("splits");
     return needs;
   };
-  // About two workgroups per SM of a large GPU first (N / (16 FRAGS) x SPLITS near 256), 4 subgroups, 2 blocks a
-  // trip, fragments in registers; k split only where the blocks of rows alone leave the GPU short.
+  // About two workgroups per SM of a large GPU first (N / (16 FRAGS) x SPLITS near 256), 8 subgroups (more loads in
+  // flight: 4 ran 1.5x slower on an H100), 2 blocks a trip, fragments in registers; k split only where the blocks of
+  // rows alone leave the GPU short.
   f.screening_rank = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
-    return std::abs(std::log2(groups * c.get("splits") / 256.0)) + (c.get("sgk") == 4 ? 0.0 : 0.5) +
+    return std::abs(std::log2(groups * c.get("splits") / 256.0)) + (c.get("sgk") == 8 ? 0.0 : 0.5) +
            (c.get("unroll") == 2 ? 0.0 : 0.25) + (c.get("regs") == 1 ? 0.0 : 1.0) +
            split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
