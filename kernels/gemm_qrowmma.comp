@@ -5,10 +5,11 @@
 //
 // As gemm_rowmma.comp, it computes C^T = op(B)^T op(A)^T: 16 rows n of B are the units' A operand, op(A)^T (rows
 // M..15 don't-care: a column of the product depends on that column of op(A)^T alone, and those columns are never
-// stored) their B operand. The blocks are decoded in registers to f16 (scale x code, rounded once: the bound of
-// the f16 input types) and multiplied as they stream, so the products that make the SIMT kernel (qrowdot)
-// compute-bound at M = 4..16 are two matrix instructions a block of 16 rows (four with f32 activations, which are
-// split into an f16 part and what its rounding left, so that they keep their precision).
+// stored) their B operand. The blocks are decoded in registers to f16 and multiplied as they stream, so the products
+// that make the SIMT kernel (qrowdot) compute-bound at M = 4..16 are a few matrix instructions a block of 16 rows: B's
+// f16 values and what their rounding
+// left (exact: scale x code has at most 19 significant bits) each times op(A), whose f32 activations are split into
+// an f16 part and what its rounding left likewise, so that a single sum that cancels keeps the f16 bound.
 //
 // A pair of fragments covers one block (32 k). Which k a fragment column holds does not change the sum as long as
 // both operands agree, so lane l = 4 g + t takes the 8 k of a block that one word of codes holds (q4_0: code byte
@@ -143,8 +144,8 @@ uvec2 halves_lo(A_RUN run, uvec2 hi) {
 }
 
 /// The lane's 8 values of row slot `slot` of block `blk` decoded (common/quant_halves.glsl): half 0 in .xy, half 1 in
-/// .zw; zero for a block past the range.
-uvec4 decode_row(uint buf, uint slot, uint s, uint blk, bool valid) {
+/// .zw, and in `lo` what rounding them to f16 left; zero for a block past the range.
+uvec4 decode_row(uint buf, uint slot, uint s, uint blk, bool valid, out uvec4 lo) {
   const uint byte0 = row_byte[s] + blk * BLOCK_BYTES;
   const uint scale = reg_scale[buf][slot] >> (8 * (byte0 & 2u));
   const bool whole = (byte0 & 2u) != 0u;  // the code bytes start on a word (the scale ends one)
@@ -153,7 +154,8 @@ uvec4 decode_row(uint buf, uint slot, uint s, uint blk, bool valid) {
     const uint lo = reg_code[buf][slot * (CODE_WORDS + 1) + w], hi = reg_code[buf][slot * (CODE_WORDS + 1) + w + 1];
     code[w] = whole ? lo : (lo >> 16) | (hi << 16);
   }
-  const uvec4 v = lane_halves(scale, code[0], CODE_WORDS > 1 ? code[CODE_WORDS - 1] : 0u);
+  const uvec4 v = lane_halves(scale, code[0], CODE_WORDS > 1 ? code[CODE_WORDS - 1] : 0u, lo);
+  lo = valid ? lo : uvec4(0);
   return valid ? v : uvec4(0);
 }
 
@@ -210,6 +212,19 @@ void stage_op_a(inout FRAG_B frag, uvec4 row_g, uvec4 row_g8, uint h, uint sg, u
   staged();  // read before the slot is stored again
 }
 
+/// Stages half h of the lane's rows g and g + 8 of each block of rows (row-major fragments of B) from `rows_` (a
+/// macro: an array sized by a specialization constant cannot be passed to a function in valid SPIR-V).
+#define STAGE_ROWS(rows_, h)                                                                   \
+  {                                                                                            \
+    [[unroll]] for (uint f_ = 0; f_ < FRAGS; ++f_)                                             \
+      [[unroll]] for (uint j_ = 0; j_ < 4; ++j_) {                                             \
+        const uvec4 w_ = rows_[f_ * 2 + j_ / 2];                                               \
+        stage_b[(sg * FRAGS + f_) * B_SLOT + (g + 8 * (j_ / 2)) * ROW + (j_ % 2)][t] =         \
+            (h) == 0 ? (j_ % 2 == 0 ? w_.x : w_.y) : (j_ % 2 == 0 ? w_.z : w_.w);              \
+      }                                                                                        \
+    staged();                                                                                  \
+  }
+
 /// Decodes and multiplies the trip in buffer `buf` (its first block `trip_block`) into the sums. Fragment h of a
 /// block's pair: elements 0-3 rows g (op(A)^T: column g), 4-7 rows g + 8, at columns (rows) 2t, 2t + 1, 2t + 8,
 /// 2t + 9, holding the half's 4 k. f32 activations multiply twice, their f16 part and what rounding left.
@@ -229,8 +244,9 @@ void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, u
         if (split_a) a_lo[r] = uvec4(halves_lo(reg_a[buf][at], h0), halves_lo(reg_a[buf][at + 1], h1));
       }
     }
-    uvec4 rows[FRAGS * 2];
-    [[unroll]] for (uint s = 0; s < FRAGS * 2; ++s) rows[s] = decode_row(buf, u * FRAGS * 2 + s, s, blk, valid);
+    uvec4 rows[FRAGS * 2], rows_lo[FRAGS * 2];
+    [[unroll]] for (uint s = 0; s < FRAGS * 2; ++s)
+      rows[s] = decode_row(buf, u * FRAGS * 2 + s, s, blk, valid, rows_lo[s]);
     [[unroll]] for (uint h = 0; h < 2; ++h) {
       FRAG_B a_frag, a_frag_lo;
       if (regs) {
@@ -239,23 +255,30 @@ void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, u
       } else {
         stage_op_a(a_frag, a_hi[0], a_hi[1], h, sg, g, t);
         if (split_a) stage_op_a(a_frag_lo, a_lo[0], a_lo[1], h, sg, g, t);
-        [[unroll]] for (uint f = 0; f < FRAGS; ++f)
-          [[unroll]] for (uint j = 0; j < 4; ++j) {
-            const uvec4 w = rows[f * 2 + j / 2];
-            stage_b[(sg * FRAGS + f) * B_SLOT + (g + 8 * (j / 2)) * ROW + (j % 2)][t] =
-                h == 0 ? (j % 2 == 0 ? w.x : w.y) : (j % 2 == 0 ? w.z : w.w);
-          }
+        STAGE_ROWS(rows, h);
+      }
+      FRAG_A b_frag[FRAGS];
+      [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
+        if (regs) {
+          PUT_HALF(b_frag[f], rows[f * 2], rows[f * 2 + 1], h);
+        } else {
+          coopMatLoad(b_frag[f], stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
+        }
+        acc[f] = coopMatMulAdd(b_frag[f], a_frag, acc[f]);
+        if (split_a) acc[f] = coopMatMulAdd(b_frag[f], a_frag_lo, acc[f]);
+      }
+      // What rounding B to f16 left, times op(A)'s f16 part.
+      if (!regs) {
         staged();
+        STAGE_ROWS(rows_lo, h);
       }
       [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
-        FRAG_A b_frag;
         if (regs) {
-          PUT_HALF(b_frag, rows[f * 2], rows[f * 2 + 1], h);
+          PUT_HALF(b_frag[f], rows_lo[f * 2], rows_lo[f * 2 + 1], h);
         } else {
-          coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
+          coopMatLoad(b_frag[f], stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
         }
-        acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
-        if (split_a) acc[f] = coopMatMulAdd(b_frag, a_frag_lo, acc[f]);
+        acc[f] = coopMatMulAdd(b_frag[f], a_frag, acc[f]);
       }
       if (!regs) staged();  // read before the next half is stored
     }
