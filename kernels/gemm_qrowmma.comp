@@ -151,14 +151,13 @@ uvec4 decode_row(uint buf, uint slot, uint s, uint blk, bool valid, out uvec4 lo
   const bool whole = (byte0 & 2u) != 0u;  // the code bytes start on a word (the scale ends one)
   uint code[2];
   [[unroll]] for (uint w = 0; w < CODE_WORDS; ++w) {
-    const uint lo = reg_code[buf][slot * (CODE_WORDS + 1) + w], hi = reg_code[buf][slot * (CODE_WORDS + 1) + w + 1];
-    code[w] = whole ? lo : (lo >> 16) | (hi << 16);
+    const uint here = reg_code[buf][slot * (CODE_WORDS + 1) + w], next = reg_code[buf][slot * (CODE_WORDS + 1) + w + 1];
+    code[w] = whole ? here : (here >> 16) | (next << 16);
   }
   const uvec4 v = lane_halves(scale, code[0], CODE_WORDS > 1 ? code[CODE_WORDS - 1] : 0u, lo);
   lo = valid ? lo : uvec4(0);
   return valid ? v : uvec4(0);
 }
-
 
 /// Issues trip `trip_block`'s loads (its first block, relative to the range; blocks from `blocks` on load the range's
 /// last block again and count as zero) into buffer `buf`.
