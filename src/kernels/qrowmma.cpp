@@ -67,17 +67,13 @@ KernelFamily make_qrowmma() {
   f.screening_rank = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
     const uint32_t sgk = c.get("sgk"), unroll = c.get("unroll");
-    return std::abs(std::log2(groups * c.get("splits") / 256.0)) +
-           (sgk == 16  ? 0.0
-            : sgk == 8 ? 0.25
-                       : 0.75) +
-           (unroll == 1   ? 0.0
-            : unroll == 2 ? 0.25
-                          : 0.5) +
+    const double sgk_cost = sgk == 16 ? 0.0 : (sgk == 8 ? 0.25 : 0.75);
+    const double unroll_cost = unroll == 1 ? 0.0 : (unroll == 2 ? 0.25 : 0.5);
+    return std::abs(std::log2(groups * c.get("splits") / 256.0)) + sgk_cost + unroll_cost +
            (c.get("regs") == 1 ? 0.0 : 1.0) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
   // Its time hardly grows with M (the products are a few matrix instructions a block) where qrowdot's grows with M x N
-  // x K on the FMA units: from M = 8 on it opens each decoding round with 6 configs (1.22-1.41x qrowdot there).
+  // x K on the FMA units: from M = 8 on it opens each decoding round with 6 configs (1.22-1.29x qrowdot there).
   f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 8 ? 6u : 4u; };
   return f;
 }
