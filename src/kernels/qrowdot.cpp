@@ -55,7 +55,7 @@ KernelFamily make_qrowdot() {
   f.name = "qrowdot";
   f.color = "#17becf";
   f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}},
-              {"rows", 1, {1, 2, 4, 8, 16}},
+              {"rows", 1, {1, 2, 4, 8}},
               // Invocations a block: 4 share one, so a subgroup's loads cover contiguous bytes of B and op(A).
               {"lanes", 2, {1, 4}, 1},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}},
