@@ -382,16 +382,15 @@ class Shapes(unittest.TestCase):
         # whisper-base: the decoder's cross-attention query and attention output are one problem (1x512x512)
         expected = {"bert-base": 8, "whisper-base": 9, "llama-7b": 15, "h200-suite": 8, "decode": 12, "models": 38,
                     "quantized": 15}
-        for suite, count in expected.items():
-            problems = self.listed_problems("--suite", suite, "--kernels", "tiled_*_bm64_bn64_bk16_tm4_tn4")
-            self.assertEqual(len(problems), count, suite)
-        self.assertIn("1x51865x512 f32 nn", self.listed_problems("--suite", "whisper-base", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1"))
+        listed = {suite: self.listed_problems("--suite", suite, "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1")
+                  for suite in expected}
+        self.assertEqual({suite: len(problems) for suite, problems in listed.items()}, expected)
+        self.assertIn("1x51865x512 f32 nn", listed["whisper-base"])
         # decode: its lines name layout nt (a linear layer's weight)
-        self.assertIn("16x51865x768 f32 nt", self.listed_problems("--suite", "decode", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1"))
+        self.assertIn("16x51865x768 f32 nt", listed["decode"])
         # models: batched attention and every layout come from the lines
-        models = self.listed_problems("--suite", "models", "--kernels", "tiled_*_bm32_bn32_bk8_tm1_tn1")
-        self.assertIn("512x512x64x12 f32 nt", models)
-        self.assertIn("16x4096x4096 f32 tt", models)
+        self.assertIn("512x512x64x12 f32 nt", listed["models"])
+        self.assertIn("16x4096x4096 f32 tt", listed["models"])
         rc, _, err = run("list", "--suite", "resnet")
         self.assertEqual(rc, 2)
         self.assertIn("--suite: 'resnet': unknown suite (built in: bert-base, decode, h200-suite, llama-7b, models, quantized, "
