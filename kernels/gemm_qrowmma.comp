@@ -281,9 +281,17 @@ void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, u
         staged();
       }
       [[unroll]] for (uint i = 0; i < 8; ++i) {
-        const uint upper = (acc_upper >> i) & 1u, at = (g + 8 * upper) * 16 + ((acc_cols >> (4 * i)) & 15u);
-        const float sum = regs ? part[f][i] : uintBitsToFloat(stage_b[slot + at / 4][at % 4]);
-        lane_sums[f * 8 + i] = fma(scale[f * 2 + upper], sum, lane_sums[f * 8 + i]);
+        // A select, not an index: a register array indexed by a value the compiler cannot see goes to memory.
+        const bool upper = ((acc_upper >> i) & 1u) != 0u;
+        const float row_scale = upper ? scale[f * 2 + 1] : scale[f * 2];
+        float sum;
+        if (regs) {
+          sum = part[f][i];
+        } else {
+          const uint at = (g + (upper ? 8 : 0)) * 16 + ((acc_cols >> (4 * i)) & 15u);
+          sum = uintBitsToFloat(stage_b[slot + at / 4][at % 4]);
+        }
+        lane_sums[f * 8 + i] = fma(row_scale, sum, lane_sums[f * 8 + i]);
       }
       if (!regs) staged();  // read before the slot is stored again
     }
