@@ -2,7 +2,7 @@
 # Session 2026-12-06 (10), call 3: step 22 with the row's scale chosen by a select (call 2 ran every qrowmma config at
 # the staged configs' speed: a register array indexed at run time). The quantized device tests; qrowmma at M = 1 and
 # 8 with fragments in registers and staged (regs0: how far apart they are says whether the register path runs); then
-# qrowmma alone tuned at M = 4 and 8 (`--variants qrowmma --budget 12`), hot, N 4096, K 14336, nt.
+# qrowmma alone tuned at M = 8 (`--variants qrowmma --budget 10`), hot, N 4096, K 14336, nt.
 # Carry: [".gpu-kit", "build/gemmtune", "build/tests/gpu_tests"].
 set -uo pipefail
 source .gpu-kit/activate.sh
@@ -24,8 +24,8 @@ b=json.load(sys.stdin)['results'][0]
 print('M=$m', '$1', round(b['median_us'],2), 'us', b['disposition'])" | tee -a $d/ab.txt
   done
 done
-build/gemmtune tune --shape 4x4096x14336,8x4096x14336 --layout nt --dtype f32:q4_0,f32:q8_0 --variants qrowmma \
-  --budget 12 --out $d/mma.json --json > $d/mma.out 2> $d/mma.log
+build/gemmtune tune --shape 8x4096x14336 --layout nt --dtype f32:q4_0,f32:q8_0 --variants qrowmma \
+  --budget 10 --out $d/mma.json --json > $d/mma.out 2> $d/mma.log
 python3 -c "
 import json,sys
 for p in json.load(open(sys.argv[1]))['problems']:
