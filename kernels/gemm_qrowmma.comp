@@ -273,7 +273,7 @@ void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, u
       }
       if (!regs) staged();  // read before the next half is stored
     }
-    // The block's sums times their rows' scales (exact in f32), each added once to the lane's sum.
+    // The block's sums times their rows' scales in f32, each added once to the lane's sum.
     [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
       const uint slot = (sg * FRAGS + f) * B_SLOT;  // staged: 16 rows of 16 floats, 4 uvec4s a row
       if (!regs) {
