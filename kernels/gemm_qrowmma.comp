@@ -298,6 +298,10 @@ void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, u
   }
 }
 
+/// The column of element i (0..7) of lane 4g + t's share of a 16 x 16 fragment in the layout REGS assumes (rows g for
+/// elements 0-3, g + 8 for 4-7); staged sums take the same places.
+uint assumed_col(uint t, uint i) { return 2 * t + i % 2 + 8 * ((i / 2) % 2); }
+
 /// Whether this subgroup's fragments hold the elements REGS assumes: a fragment of distinct bit patterns
 /// (0x3C00 | 16 row + column, normal halves) loaded from shared memory, every element compared; and whether each
 /// lane's accumulator elements lie in rows g and g + 8 (a 16 x 16 f32 matrix of 16 row + column loaded), whose columns
@@ -317,7 +321,7 @@ bool layout_is_assumed(uint sg, uint lane) {
   if (same) {
     const uint g = lane / 4, t = lane % 4;
     [[unroll]] for (uint i = 0; i < 8; ++i) {
-      const uint row = g + 8 * (i / 4), col = 2 * t + i % 2 + 8 * ((i / 2) % 2);
+      const uint row = g + 8 * (i / 4), col = assumed_col(t, i);
       same = same && (packFloat2x16(f16vec2(fa[i], fa[i])) & 0xffffu) == (0x3C00u | (row * 16 + col));
       same = same && (packFloat2x16(f16vec2(fb[i], fb[i])) & 0xffffu) == (0x3C00u | (col * 16 + row));
     }
@@ -362,10 +366,10 @@ void main() {
       row_byte[f * 2 + r] = (index_op_b(z, 0, min(n_first + 16 * f + lane / 4 + 8 * r, p.N - 1)) / 32) * BLOCK_BYTES;
   }
   const bool regs = REGS && layout_is_assumed(sg, lane);
-  if (!regs) {  // the staged sums' places: rows g + 8 (i / 4), columns 2t + i % 2 + 8 ((i / 2) % 2)
+  if (!regs) {  // the staged sums' places: rows g + 8 (i / 4), the assumed columns
     acc_upper = 0xf0u;
     acc_cols = 0;
-    [[unroll]] for (uint i = 0; i < 8; ++i) acc_cols |= (2 * (lane % 4) + i % 2 + 8 * ((i / 2) % 2)) << (4 * i);
+    [[unroll]] for (uint i = 0; i < 8; ++i) acc_cols |= assumed_col(lane % 4, i) << (4 * i);
   }
 
   const uint blocks = (k_end - k_begin) / 32;

@@ -62,8 +62,9 @@ KernelFamily make_qrowmma() {
   };
   // About two workgroups per SM of a large GPU first (N / (16 FRAGS) x SPLITS near 256), 16 then 8 subgroups (more
   // loads in flight), one block a trip, fragments in registers; k split only where the blocks of rows alone leave the
-  // GPU short. On an H100 at N 4096, K 14336 the winners were sgk16_frags2_unroll1 at M = 4 and 8 and
-  // sgk8_frags2_unroll1_splits2 at M = 1 and 2; 4 subgroups ran 1.5x slower at every M (notes, issue 48 steps 18-19).
+  // GPU short. On an H100 at N 4096, K 14336 the winners of the form that rounded B to f16 were sgk16_frags2_unroll1
+  // at M = 4 and 8 and sgk8_frags2_unroll1_splits2 at M = 1 and 2; 4 subgroups ran 1.5x slower at every M (notes,
+  // issue 48 steps 18-19).
   f.screening_rank = [](const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
     const double groups = double((p.shape.n + 16 * c.get("frags") - 1) / (16 * c.get("frags"))) * double(p.shape.batch);
     const uint32_t sgk = c.get("sgk"), unroll = c.get("unroll");
@@ -73,7 +74,8 @@ KernelFamily make_qrowmma() {
            (c.get("regs") == 1 ? 0.0 : 1.0) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
   // Its time hardly grows with M (the products are a few matrix instructions a block) where qrowdot's grows with M x N
-  // x K on the FMA units: from M = 8 on it opens each decoding round with 6 configs (1.22-1.29x qrowdot there).
+  // x K on the FMA units: from M = 8 on it opens each decoding round with 6 configs. Measured for the form that
+  // rounded B (1.22-1.29x qrowdot at M = 8); the exact form has run slower than qrowdot (notes, issue 48 step 22).
   f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 8 ? 6u : 4u; };
   return f;
 }
