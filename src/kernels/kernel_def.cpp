@@ -188,17 +188,19 @@ std::string KernelFamily::full_config_name(const Config& config, DType dtype) co
 }
 
 std::vector<Config> KernelFamily::all_configs() const {
-  std::vector<Config> out{Config{}};
-  for (const ParamSpec& p : params) {
-    std::vector<Config> next;
-    for (const Config& partial : out) {
-      for (uint32_t v : p.values) {
-        Config c = partial;
-        c.values.emplace_back(p.name, v);
-        next.push_back(std::move(c));
-      }
+  // Built in place, the last parameter varying fastest: one allocation per config (spaces run to tens of
+  // thousands of configs, built again for every problem).
+  size_t count = 1;
+  for (const ParamSpec& p : params) count *= p.values.size();
+  std::vector<Config> out(count);
+  for (size_t i = 0; i < count; ++i) {
+    out[i].values.resize(params.size());
+    size_t rest = i;
+    for (size_t j = params.size(); j-- > 0;) {
+      const std::vector<uint32_t>& values = params[j].values;
+      out[i].values[j] = {params[j].name, values[rest % values.size()]};
+      rest /= values.size();
     }
-    out = std::move(next);
   }
   return out;
 }
