@@ -5,20 +5,19 @@
 //
 // As gemm_rowmma.comp, it computes C^T = op(B)^T op(A)^T: 16 rows n of B are the units' A operand, op(A)^T (rows
 // M..15 don't-care: a column of the product depends on that column of op(A)^T alone, and those columns are never
-// stored) their B operand. The blocks' codes become f16 in registers (exactly: integers of at most 8 bits) and are
-// multiplied as they stream, so the products that make the SIMT kernel (qrowdot) compute-bound at M = 4..16 are a few
-// matrix instructions a block of 16 rows; each block's sums (a fresh accumulator) are then scaled by their rows'
-// scales in f32 and added into the lane's share of the sums, so B is never rounded. f32 activations are split into an
-// f16 part and what its rounding left, two products a fragment, so that a single sum that cancels keeps the bound.
+// stored) their B operand. The blocks are decoded in registers to f16 and multiplied as they stream, so the products
+// that make the SIMT kernel (qrowdot) compute-bound at M = 4..16 are a few matrix instructions a block of 16 rows: B's
+// f16 values and what their rounding
+// left (exact: scale x code has at most 19 significant bits) each times op(A), whose f32 activations are split into
+// an f16 part and what its rounding left likewise, so that a single sum that cancels keeps the f16 bound.
 //
 // A pair of fragments covers one block (32 k). Which k a fragment column holds does not change the sum as long as
 // both operands agree, so lane l = 4 g + t takes the 8 k of a block that one word of codes holds (q4_0: code byte
 // 4t..4t+3, whose low nibbles are k = 4t..4t+3 and high nibbles k = 16 + 4t..; q8_0: code bytes 8t..8t+7): half h of
 // them (4 values) goes in fragment h of the pair, rows g and g + 8 of B and of op(A)^T's columns. REGS puts them in
 // the fragments' elements where the device's fragment layout is the one assumed (NVIDIA's, as in gemm_rowmma.comp,
-// checked at the start by every subgroup, with the accumulator's: each lane's sums must lie in rows g and g + 8, whose
-// scales it holds); otherwise, or with REGS 0, the lane stores them at those places in shared memory and the
-// fragments load from there, and each block's sums go through shared memory to the lane, which is right on any layout.
+// checked at the start by every subgroup); otherwise, or with REGS 0, the lane stores them at those places in shared
+// memory and the fragments load from there, which is right on any layout.
 //
 // A workgroup owns FRAGS blocks of 16 rows of B; its SUBGROUPS subgroups split k by blocks: trip t of subgroup s
 // takes blocks [(t' SUBGROUPS + s) UNROLL, +UNROLL), t' = (t + first) % trips, rotated by workgroup so that the
@@ -98,9 +97,7 @@ const uint B_SLOTS = FRAGS * UNROLL * 2;
 uint reg_scale[2][B_SLOTS];
 uint reg_code[2][B_SLOTS * (CODE_WORDS + 1)];
 A_RUN reg_a[2][UNROLL * A_HALVES * 2];
-float lane_sums[FRAGS * 8];  // the lane's 8 sums a block of rows, at rows g + 8 bit i of acc_upper, columns acc_cols
-uint acc_upper;              // bit i: sum i lies in row g + 8 (else g)
-uint acc_cols;               // bits 4 i .. 4 i + 3: the column of sum i
+FRAG_ACC acc[FRAGS];
 uint n_first;              // the workgroup's first row of B
 uint row_byte[FRAGS * 2];  // the first byte of the lane's rows g and g + 8 of each block of rows
 
@@ -146,18 +143,20 @@ uvec2 halves_lo(A_RUN run, uvec2 hi) {
 #endif
 }
 
-/// The lane's 8 codes of row slot `slot` of block `blk` as f16 (common/quant_halves.glsl): half 0 in .xy, half 1 in
-/// .zw; in `scale` the row's scale; both zero for a block past the range.
-uvec4 decode_row(uint buf, uint slot, uint s, uint blk, bool valid, out float scale) {
+/// The lane's 8 values of row slot `slot` of block `blk` decoded (common/quant_halves.glsl): half 0 in .xy, half 1 in
+/// .zw, and in `lo` what rounding them to f16 left; zero for a block past the range.
+uvec4 decode_row(uint buf, uint slot, uint s, uint blk, bool valid, out uvec4 lo) {
   const uint byte0 = row_byte[s] + blk * BLOCK_BYTES;
-  scale = valid ? unpackHalf2x16(reg_scale[buf][slot] >> (8 * (byte0 & 2u))).x : 0.0;
+  const uint scale = reg_scale[buf][slot] >> (8 * (byte0 & 2u));
   const bool whole = (byte0 & 2u) != 0u;  // the code bytes start on a word (the scale ends one)
   uint code[2];
   [[unroll]] for (uint w = 0; w < CODE_WORDS; ++w) {
     const uint here = reg_code[buf][slot * (CODE_WORDS + 1) + w], next = reg_code[buf][slot * (CODE_WORDS + 1) + w + 1];
     code[w] = whole ? here : (here >> 16) | (next << 16);
   }
-  return valid ? lane_codes(code[0], CODE_WORDS > 1 ? code[CODE_WORDS - 1] : 0u) : uvec4(0);
+  const uvec4 v = lane_halves(scale, code[0], CODE_WORDS > 1 ? code[CODE_WORDS - 1] : 0u, lo);
+  lo = valid ? lo : uvec4(0);
+  return valid ? v : uvec4(0);
 }
 
 /// Issues trip `trip_block`'s loads (its first block, relative to the range; blocks from `blocks` on load the range's
@@ -227,8 +226,7 @@ void stage_op_a(inout FRAG_B frag, uvec4 row_g, uvec4 row_g8, uint h, uint sg, u
 
 /// Decodes and multiplies the trip in buffer `buf` (its first block `trip_block`) into the sums. Fragment h of a
 /// block's pair: elements 0-3 rows g (op(A)^T: column g), 4-7 rows g + 8, at columns (rows) 2t, 2t + 1, 2t + 8,
-/// 2t + 9, holding the half's 4 k. f32 activations multiply twice, their f16 part and what rounding left. A block's
-/// sums of codes x op(A) are scaled by their rows' scales and added to the lane's sums.
+/// 2t + 9, holding the half's 4 k. f32 activations multiply twice, their f16 part and what rounding left.
 void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, uint sg, uint lane) {
   const uint g = lane / 4, t = lane % 4;
   const bool split_a = !A_F16_INPUT;
@@ -245,12 +243,9 @@ void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, u
         if (split_a) a_lo[r] = uvec4(halves_lo(reg_a[buf][at], h0), halves_lo(reg_a[buf][at + 1], h1));
       }
     }
-    uvec4 rows[FRAGS * 2];
-    float scale[FRAGS * 2];
+    uvec4 rows[FRAGS * 2], rows_lo[FRAGS * 2];
     [[unroll]] for (uint s = 0; s < FRAGS * 2; ++s)
-      rows[s] = decode_row(buf, u * FRAGS * 2 + s, s, blk, valid, scale[s]);
-    FRAG_ACC part[FRAGS];
-    [[unroll]] for (uint f = 0; f < FRAGS; ++f) part[f] = FRAG_ACC(0.0);
+      rows[s] = decode_row(buf, u * FRAGS * 2 + s, s, blk, valid, rows_lo[s]);
     [[unroll]] for (uint h = 0; h < 2; ++h) {
       FRAG_B a_frag, a_frag_lo;
       if (regs) {
@@ -261,51 +256,36 @@ void multiply(bool regs, uint buf, uint k_begin, uint trip_block, uint blocks, u
         if (split_a) stage_op_a(a_frag_lo, a_lo[0], a_lo[1], h, sg, g, t);
         STAGE_ROWS(rows, h);
       }
+      FRAG_A b_frag[FRAGS];
       [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
-        FRAG_A b_frag;
         if (regs) {
-          PUT_HALF(b_frag, rows[f * 2], rows[f * 2 + 1], h);
+          PUT_HALF(b_frag[f], rows[f * 2], rows[f * 2 + 1], h);
         } else {
-          coopMatLoad(b_frag, stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
+          coopMatLoad(b_frag[f], stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
         }
-        part[f] = coopMatMulAdd(b_frag, a_frag, part[f]);
-        if (split_a) part[f] = coopMatMulAdd(b_frag, a_frag_lo, part[f]);
+        acc[f] = coopMatMulAdd(b_frag[f], a_frag, acc[f]);
+        if (split_a) acc[f] = coopMatMulAdd(b_frag[f], a_frag_lo, acc[f]);
+      }
+      // What rounding B to f16 left, times op(A)'s f16 part.
+      if (!regs) {
+        staged();
+        STAGE_ROWS(rows_lo, h);
+      }
+      [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
+        if (regs) {
+          PUT_HALF(b_frag[f], rows_lo[f * 2], rows_lo[f * 2 + 1], h);
+        } else {
+          coopMatLoad(b_frag[f], stage_b, (sg * FRAGS + f) * B_SLOT, ROW, gl_CooperativeMatrixLayoutRowMajor);
+        }
+        acc[f] = coopMatMulAdd(b_frag[f], a_frag, acc[f]);
       }
       if (!regs) staged();  // read before the next half is stored
-    }
-    // The block's sums times their rows' scales in f32, each added once to the lane's sum.
-    [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
-      const uint slot = (sg * FRAGS + f) * B_SLOT;  // staged: 16 rows of 16 floats, 4 uvec4s a row
-      if (!regs) {
-        coopMatStore(part[f], stage_b, slot, 4, gl_CooperativeMatrixLayoutRowMajor);
-        staged();
-      }
-      [[unroll]] for (uint i = 0; i < 8; ++i) {
-        // A select, not an index: a register array indexed by a value the compiler cannot see goes to memory.
-        const bool upper = ((acc_upper >> i) & 1u) != 0u;
-        const float row_scale = upper ? scale[f * 2 + 1] : scale[f * 2];
-        float sum;
-        if (regs) {
-          sum = part[f][i];
-        } else {
-          const uint at = (g + (upper ? 8 : 0)) * 16 + ((acc_cols >> (4 * i)) & 15u);
-          sum = uintBitsToFloat(stage_b[slot + at / 4][at % 4]);
-        }
-        lane_sums[f * 8 + i] = fma(row_scale, sum, lane_sums[f * 8 + i]);
-      }
-      if (!regs) staged();  // read before the slot is stored again
     }
   }
 }
 
-/// The column of element i (0..7) of lane 4g + t's share of a 16 x 16 fragment in the layout REGS assumes (rows g for
-/// elements 0-3, g + 8 for 4-7); staged sums take the same places.
-uint assumed_col(uint t, uint i) { return 2 * t + i % 2 + 8 * ((i / 2) % 2); }
-
 /// Whether this subgroup's fragments hold the elements REGS assumes: a fragment of distinct bit patterns
-/// (0x3C00 | 16 row + column, normal halves) loaded from shared memory, every element compared; and whether each
-/// lane's accumulator elements lie in rows g and g + 8 (a 16 x 16 f32 matrix of 16 row + column loaded), whose columns
-/// it records in acc_upper and acc_cols.
+/// (0x3C00 | 16 row + column, normal halves) loaded from shared memory, every element compared.
 bool layout_is_assumed(uint sg, uint lane) {
   const uint slot = sg * FRAGS * B_SLOT;  // 16 rows of 16 halves, 2 uvec4s a row
   const uint v = 0x3C00u | (lane * 8);
@@ -321,29 +301,9 @@ bool layout_is_assumed(uint sg, uint lane) {
   if (same) {
     const uint g = lane / 4, t = lane % 4;
     [[unroll]] for (uint i = 0; i < 8; ++i) {
-      const uint row = g + 8 * (i / 4), col = assumed_col(t, i);
+      const uint row = g + 8 * (i / 4), col = 2 * t + i % 2 + 8 * ((i / 2) % 2);
       same = same && (packFloat2x16(f16vec2(fa[i], fa[i])) & 0xffffu) == (0x3C00u | (row * 16 + col));
       same = same && (packFloat2x16(f16vec2(fb[i], fb[i])) & 0xffffu) == (0x3C00u | (col * 16 + row));
-    }
-  }
-  staged();  // read before the slot is stored again
-  [[unroll]] for (uint j = 0; j < 2; ++j) {
-    const uint e = (lane * 2 + j) * 4;  // row-major elements e .. e + 3
-    stage_b[slot + lane * 2 + j] = uvec4(floatBitsToUint(float(e)), floatBitsToUint(float(e + 1)),
-                                          floatBitsToUint(float(e + 2)), floatBitsToUint(float(e + 3)));
-  }
-  staged();
-  FRAG_ACC fc;
-  coopMatLoad(fc, stage_b, slot, 4, gl_CooperativeMatrixLayoutRowMajor);
-  same = same && fc.length() == 8;
-  if (same) {
-    const uint g = lane / 4;
-    acc_upper = acc_cols = 0;
-    [[unroll]] for (uint i = 0; i < 8; ++i) {
-      const uint at = uint(fc[i]), row = at / 16;
-      same = same && (row == g || row == g + 8);
-      acc_upper |= (row == g + 8 ? 1u : 0u) << i;
-      acc_cols |= (at % 16) << (4 * i);
     }
   }
   if (!same) layout_differs[sg] = 1;
@@ -361,16 +321,11 @@ void main() {
   const uint k_begin = range * p.k_split, k_end = min(p.K, k_begin + p.k_split);
   n_first = block * 16 * FRAGS;
   [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
-    [[unroll]] for (uint i = 0; i < 8; ++i) lane_sums[f * 8 + i] = 0.0;
+    acc[f] = FRAG_ACC(0.0);
     [[unroll]] for (uint r = 0; r < 2; ++r)
       row_byte[f * 2 + r] = (index_op_b(z, 0, min(n_first + 16 * f + lane / 4 + 8 * r, p.N - 1)) / 32) * BLOCK_BYTES;
   }
   const bool regs = REGS && layout_is_assumed(sg, lane);
-  if (!regs) {  // the staged sums' places: rows g + 8 (i / 4), the assumed columns
-    acc_upper = 0xf0u;
-    acc_cols = 0;
-    [[unroll]] for (uint i = 0; i < 8; ++i) acc_cols |= assumed_col(lane % 4, i) << (4 * i);
-  }
 
   const uint blocks = (k_end - k_begin) / 32;
   if (p.alpha != 0.0 && blocks > 0) {  // alpha = 0: A and B are never read (NaN in them must not leak)
@@ -392,10 +347,7 @@ void main() {
   // Each subgroup's 16 x 16 sums (rows n, columns m; 4 uvec4s a row) over its slots, then the subgroups' sums in
   // subgroup order.
   [[unroll]] for (uint f = 0; f < FRAGS; ++f)
-    [[unroll]] for (uint i = 0; i < 8; ++i) {
-      const uint at = (lane / 4 + 8 * ((acc_upper >> i) & 1u)) * 16 + ((acc_cols >> (4 * i)) & 15u);
-      stage_b[(sg * FRAGS + f) * B_SLOT + at / 4][at % 4] = floatBitsToUint(lane_sums[f * 8 + i]);
-    }
+    coopMatStore(acc[f], stage_b, (sg * FRAGS + f) * B_SLOT, 4, gl_CooperativeMatrixLayoutRowMajor);
   barrier();
   for (uint e = lid; e < FRAGS * M_ROWS * 16; e += gl_WorkGroupSize.x) {
     const uint f = e / (M_ROWS * 16), m = (e / 16) % M_ROWS, r = e % 16;

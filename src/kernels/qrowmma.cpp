@@ -73,10 +73,9 @@ KernelFamily make_qrowmma() {
     return std::abs(std::log2(groups * c.get("splits") / 256.0)) + sgk_cost + unroll_cost +
            (c.get("regs") == 1 ? 0.0 : 1.0) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
-  // Its time hardly grows with M (the products are a few matrix instructions a block) where qrowdot's grows with M x N
-  // x K on the FMA units: from M = 8 on it opens each decoding round with 6 configs. Measured for the form that
-  // rounded B (1.22-1.29x qrowdot at M = 8); the exact form has run slower than qrowdot (notes, issue 48 step 22).
-  f.decoding_weight = [](const GemmProblem& p) { return p.shape.m >= 8 ? 6u : 4u; };
+  // Four configs a decoding round, after qrowdot's four: exact in B it has run behind qrowdot up to M = 8 (q4_0 at
+  // N 4096, K 14336 on an H100: 61 us to qrowdot's 56; the form that rounded B ran 1.22-1.29x ahead there, notes,
+  // issue 48 steps 19-22b).
   return f;
 }
 }  // namespace

@@ -732,7 +732,7 @@ TEST(SearchSpace, WarptileScreensSmallGridsWithSmallTilesSplitToFillTheDevice) {
   EXPECT_EQ(first_in(Layout{true, true}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1_ahead1");
 }
 
-TEST(SearchSpace, QuantizedDecodingOpensWithQrowdotAndFromMEightWithTheMatrixUnits) {
+TEST(SearchSpace, QuantizedDecodingOpensEachRoundWithQrowdotThenTheMatrixUnits) {
   GemmProblem p;
   p.shape = {2, 4096, 14336, 1};
   p.dtype = DType::f32_q4_0;
@@ -744,18 +744,22 @@ TEST(SearchSpace, QuantizedDecodingOpensWithQrowdotAndFromMEightWithTheMatrixUni
     SearchSpace s = build_search_space(kernel_families(), p, device);
     order_for_screening(s.candidates, p);
     std::vector<std::string> first;
-    for (size_t i = 0; i < 10 && i < s.candidates.size(); ++i) first.push_back(s.candidates[i].family->name);
-    return std::make_pair(first, s.candidates.empty() ? std::string() : s.candidates[0].name);
+    std::string first_qrowmma;
+    for (size_t i = 0; i < s.candidates.size(); ++i) {
+      if (i < 8) first.push_back(s.candidates[i].family->name);
+      if (first_qrowmma.empty() && s.candidates[i].family->name == "qrowmma") first_qrowmma = s.candidates[i].name;
+    }
+    return std::make_pair(first, first_qrowmma);
   };
-  // Below M = 8 the two decoding families take 4 configs a round each, qrowdot (listed first) opening it.
-  const auto [m2, m2_first] = first_families(2);
-  EXPECT_EQ(m2, (std::vector<std::string>{"qrowdot", "qrowdot", "qrowdot", "qrowdot", "qrowmma", "qrowmma", "qrowmma",
-                                          "qrowmma", "qrowdot", "qrowdot"}));
-  // From M = 8 qrowmma opens with 6, its first config about 256 workgroups of 16 subgroups, one block a trip.
-  const auto [m8, m8_first] = first_families(8);
-  EXPECT_EQ(m8, (std::vector<std::string>{"qrowmma", "qrowmma", "qrowmma", "qrowmma", "qrowmma", "qrowmma", "qrowdot",
-                                          "qrowdot", "qrowdot", "qrowdot"}));
-  EXPECT_EQ(m8_first, "qrowmma_f32q4_sgk16_frags1_unroll1");
+  // At every decoding M the two families open the round with 4 configs each, qrowdot (listed first) ahead; qrowmma's
+  // first config is about 256 workgroups of 16 subgroups, one block a trip.
+  const std::vector<std::string> round{"qrowdot", "qrowdot", "qrowdot", "qrowdot",
+                                       "qrowmma", "qrowmma", "qrowmma", "qrowmma"};
+  for (uint64_t m : {1u, 2u, 8u, 16u}) {
+    const auto [families, first_qrowmma] = first_families(m);
+    EXPECT_EQ(families, round) << "M = " << m;
+    EXPECT_EQ(first_qrowmma, "qrowmma_f32q4_sgk16_frags1_unroll1") << "M = " << m;
+  }
 }
 
 TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast) {
