@@ -285,6 +285,36 @@ TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt
   EXPECT_TRUE(reported);
 }
 
+TEST(CooperativeMatrix, TilesVerifyWithRowsOffSixteenBytesInEveryLayout) {
+  // Interior and edge tiles stage rows that are not 16-byte aligned on the fast path, each group as the words that
+  // hold it (odd rows start mid-word): rows of odd and of even-but-unaligned length, odd offsets, M and N off the
+  // 8 grid, K ending mid-step; a spread of the space's configs (tile shapes, steps, stages, k ranges) in each layout.
+  const KernelFamily& family = family_named("coopmat");
+  for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}}) {
+    for (bool padded : {false, true}) {
+      GemmProblem p = operation_problem({201, 150, 555, 1}, DType::f16, layout);
+      if (padded) {
+        p.a.ld = (layout.trans_a ? 201 : 555) + 3;
+        p.b.ld = (layout.trans_b ? 555 : 150) + 3;
+        p.a.offset = 5;
+        p.b.offset = 3;
+      }
+      if (auto reason = family.not_applicable(p, device().info()))
+        GTEST_SKIP() << *reason << "; the H200 run covers this test";
+      SearchSpace space = build_search_space({&family}, p, device().info());
+      ASSERT_GE(space.candidates.size(), 24u);
+      GemmRunner runner(device(), p, RunOptions{});
+      const size_t stride = space.candidates.size() / 24;
+      for (size_t i = 0; i < space.candidates.size(); i += stride) {
+        const Candidate& c = space.candidates[i];
+        const Measurement r = runner.verify(family, c.config);
+        EXPECT_EQ(r.disposition, Disposition::passed)
+            << layout.name() << (padded ? " ld+3" : "") << " " << c.name << ": " << r.detail;
+      }
+    }
+  }
+}
+
 TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   const uint32_t max_z = device().info().max_workgroup_count[2];
   ASSERT_LE(max_z, 1u << 20) << "this device's limit is too large to exceed cheaply";
