@@ -52,8 +52,9 @@ void add_problem_options(CLI::App& app, TuneArgs& args) {
                  "or a:b:*factor");
   app.add_option("--shapes-file", args.shapes_files,
                  "File of problems, one a line: [name] MxNxK[xB] [dtype] [layout] [cold]; repeatable");
-  app.add_option("--suite", args.suites,
-                 "Built-in shape suite: bert-base, whisper-base, llama-7b, h200-suite, decode, models; repeatable");
+  std::string suites;  // from the built-in list, so the help cannot miss one
+  for (const std::string& name : suite_names()) suites += (suites.empty() ? "" : ", ") + name;
+  app.add_option("--suite", args.suites, "Built-in shape suite: " + suites + "; repeatable");
   app.add_option("--dtype", args.dtypes,
                  "Input types, comma-separated: f32, f16, bf16, i8, u8, u8i8, and activations:weights in ggml's blocks "
                  "f16:q8_0, f16:q4_0, f32:q8_0, f32:q4_0 (default f32)");

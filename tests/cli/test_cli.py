@@ -391,6 +391,10 @@ class Shapes(unittest.TestCase):
         # models: batched attention and every layout come from the lines
         self.assertIn("512x512x64x12 f32 nt", listed["models"])
         self.assertIn("16x4096x4096 f32 tt", listed["models"])
+        # --help names every built-in suite
+        rc, out, _ = run("--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("Built-in shape suite: " + ", ".join(sorted(expected)) + "; repeatable", " ".join(out.split()))
         rc, _, err = run("list", "--suite", "resnet")
         self.assertEqual(rc, 2)
         self.assertIn("--suite: 'resnet': unknown suite (built in: bert-base, decode, h200-suite, llama-7b, models, quantized, "

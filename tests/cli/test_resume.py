@@ -51,7 +51,7 @@ class Resume(unittest.TestCase):
             path = os.path.join(d, "killed.json")
             rng = random.Random(20261129)
             args = [BIN, *SWEEP, "--out", path]
-            for i in range(20):
+            for i in range(12):
                 proc = subprocess.Popen(args + (["--resume"] if i else []), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(rng.uniform(0.05, max(0.1, uninterrupted_s * 0.6)))
                 proc.send_signal(signal.SIGKILL)
