@@ -302,9 +302,9 @@ TEST(CooperativeMatrix, TilesVerifyWithRowsOffSixteenBytesInEveryLayout) {
       if (auto reason = family.not_applicable(p, device().info()))
         GTEST_SKIP() << *reason << "; the H200 run covers this test";
       SearchSpace space = build_search_space({&family}, p, device().info());
-      ASSERT_GE(space.candidates.size(), 24u);
+      ASSERT_GE(space.candidates.size(), 10u);
       GemmRunner runner(device(), p, RunOptions{});
-      const size_t stride = space.candidates.size() / 24;
+      const size_t stride = space.candidates.size() / 10;
       for (size_t i = 0; i < space.candidates.size(); i += stride) {
         const Candidate& c = space.candidates[i];
         const Measurement r = runner.verify(family, c.config);
