@@ -8,14 +8,13 @@
 // A workgroup owns a BM x BN tile of C, SG_M x SG_N subgroups each own a (BM/SG_M) x (BN/SG_N) block of 16 x 16 f32
 // accumulators. Each k step copies the A and B tiles from the operand buffers, in their own 16-bit type and without
 // conversion, into padded shared memory in their stored orientation (bounds and leading dimensions handled there;
-// groups of 8 contiguous elements move as one 16-byte load where rows are aligned, else as the words that hold them,
-// and always as one 16-byte store, and the next step is loaded into registers during the multiply), then every
-// subgroup loads its fragments (column-major for a transposed operand) and multiplies. With STAGES = 2 the tiles are
-// double-buffered: the next step is stored into the other buffer right after the multiply, so one barrier per step
-// suffices (two with STAGES = 1: before the multiply, and before the tiles are overwritten). Accumulators leave
-// through the tiles' shared memory one fragment at a time, so alpha, beta, bias, activation and edges are plain code
-// (common/gemm_common.glsl). With SPLIT > 1, workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw
-// sums to the scratch planes.
+// groups of 8 contiguous elements move as one 16-byte load where rows are aligned and always as one 16-byte store, and
+// the next step is loaded into registers during the multiply), then every subgroup loads its fragments (column-major
+// for a transposed operand) and multiplies. With STAGES = 2 the tiles are double-buffered: the next step is stored into
+// the other buffer right after the multiply, so one barrier per step suffices (two with STAGES = 1: before the
+// multiply, and before the tiles are overwritten). Accumulators leave through the tiles' shared memory one fragment
+// at a time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
+// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
@@ -138,13 +137,11 @@ void b_group(uint g, out uint kk, out uint c) {
 uint a_slot(uint g) { return (g / (A_RUN / 8)) * (A_STRIDE / 8) + g % (A_RUN / 8); }
 uint b_slot(uint g) { return (g / (B_RUN / 8)) * (B_STRIDE / 8) + g % (B_RUN / 8); }
 
-// Tiles stage whole steps without bounds checks: each group's index at the range's first step, advanced by a
-// constant a step (as warptile does: issue 22 step 5). Edge tiles take the same path where their rows of A past M
-// (columns of B past N) can read a real row (column) instead: the last one, or for an operand stored along m (n) the
-// last whole group of 8, which needs M (N) a multiple of 8 (else a group straddles the edge). What they load only
-// reaches C's rows (columns) past the edge, which are never stored, so the edge costs no more than the interior. Rows
-// that are not 16-byte aligned take this path too, a group as the words that hold it (a_group_words; the first
-// indices then count elements): a step moves a group BK elements or BK rows, both even, so its alignment holds.
+// Tiles of aligned operands stage whole steps without bounds checks: each group's uvec4 index at the range's first
+// step, advanced by a constant a step (as warptile does: issue 22 step 5). Edge tiles take the same path where
+// their rows of A past M (columns of B past N) can read a real row (column) instead: the last one, or for an operand
+// stored along m (n) the last whole group of 8, which needs M (N) a multiple of 8. What they load only reaches C's
+// rows (columns) past the edge, which are never stored, so the edge costs no more than the interior.
 bool fast_steps;
 uint k_first;
 uint a_first[A_PER], b_first[B_PER];
@@ -157,7 +154,7 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
 #elif defined(BLOCK_OPERANDS)
   fast_steps = a_vectors() && rows_clamp;  // B's blocks are decoded group by group on every path
 #else
-  fast_steps = rows_clamp && cols_clamp;
+  fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
 #endif
   const uint last_row = TRANS_A ? max(p.M, 8u) - 8 : p.M - 1;  // the last row a group may start at
   const uint last_col = TRANS_B ? p.N - 1 : max(p.N, 8u) - 8;
@@ -165,12 +162,7 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     uint r, kk;
     a_group(lid + j * WG_SIZE, r, kk);
-    const uint i = index_op_a(z, min(row0 + r, last_row), k_begin + kk);
-#if defined(BLOCK_OPERANDS)
-    a_first[j] = i >> 3;
-#else
-    a_first[j] = ALIGNED_A ? i >> 3 : i;
-#endif
+    a_first[j] = index_op_a(z, min(row0 + r, last_row), k_begin + kk) / 8;
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     uint kk, c;
@@ -178,8 +170,7 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
 #if defined(B_PLANE)
     b_first[j] = plane_index(z, k_begin + kk, min(col0 + c, last_col)) / 8;
 #else
-    const uint i = index_op_b(z, k_begin + kk, min(col0 + c, last_col));
-    b_first[j] = ALIGNED_B ? i >> 3 : i;
+    b_first[j] = index_op_b(z, k_begin + kk, min(col0 + c, last_col)) / 8;
 #endif
   }
 }
@@ -275,21 +266,11 @@ uvec4 b_group_words(uint i) {
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
-    const uint a_step = TRANS_A ? BK * p.lda : BK, b_step = TRANS_B ? BK : BK * p.ldb;
-    if (ALIGNED_A) {
-      [[unroll]] for (uint j = 0; j < A_PER; ++j)
-        reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * (a_step >> 3)] : uvec4(0);
-    } else {
-      [[unroll]] for (uint j = 0; j < A_PER; ++j)
-        reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_group_words(a_first[j] + s * a_step) : uvec4(0);
-    }
-    if (ALIGNED_B) {
-      [[unroll]] for (uint j = 0; j < B_PER; ++j)
-        reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_vec[b_first[j] + s * (b_step >> 3)] : uvec4(0);
-    } else {
-      [[unroll]] for (uint j = 0; j < B_PER; ++j)
-        reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_group_words(b_first[j] + s * b_step) : uvec4(0);
-    }
+    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8, b_step = (TRANS_B ? BK : BK * p.ldb) / 8;
+    [[unroll]] for (uint j = 0; j < A_PER; ++j)
+      reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * a_step] : uvec4(0);
+    [[unroll]] for (uint j = 0; j < B_PER; ++j)
+      reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_vec[b_first[j] + s * b_step] : uvec4(0);
     return;
   }
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
