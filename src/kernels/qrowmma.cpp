@@ -73,9 +73,8 @@ KernelFamily make_qrowmma() {
     return std::abs(std::log2(groups * c.get("splits") / 256.0)) + sgk_cost + unroll_cost +
            (c.get("regs") == 1 ? 0.0 : 1.0) + split_fill_cost(c.get("splits"), groups, 128, 256, 8);
   };
-  // Four configs a decoding round, after qrowdot's four: exact in B it has run behind qrowdot up to M = 8 (q4_0 at
-  // N 4096, K 14336 on an H100: 61 us to qrowdot's 56; the form that rounded B ran 1.22-1.29x ahead there, notes,
-  // issue 48 steps 19-22b).
+  // Four configs a decoding round, after qrowdot's four: exact in B it has run behind qrowdot up to M = 8, where the
+  // form that rounded B ran ahead (notes, issue 48 steps 19-22b).
   return f;
 }
 }  // namespace

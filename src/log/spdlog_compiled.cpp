@@ -1,7 +1,7 @@
 // spdlog's out-of-line code, compiled once here: every other file sees spdlog as a compiled library
-// (SPDLOG_COMPILED_LIB), so it no longer parses and optimizes the logger's whole implementation (about 7 s a file at
-// -O3 on the build machine). Linked statically, so the binary still needs no spdlog shared library. The templates
-// gemmtune instantiates (a sink of its own, the colour sink of standard error) are instantiated here too.
+// (SPDLOG_COMPILED_LIB), so no other file parses and optimizes the logger's whole implementation. Linked statically,
+// so the binary still needs no spdlog shared library. The templates gemmtune instantiates (a sink of its own, the
+// colour sink of standard error) are instantiated here too.
 #include <spdlog/common-inl.h>
 #include <spdlog/details/backtracer-inl.h>
 #include <spdlog/details/log_msg-inl.h>
