@@ -286,9 +286,9 @@ TEST(CooperativeMatrix, IsReportedNotSupportedWithTheReasonWhereTheDeviceLacksIt
 }
 
 TEST(CooperativeMatrix, TilesVerifyWithRowsOffSixteenBytesInEveryLayout) {
-  // Interior and edge tiles stage rows that are not 16-byte aligned on the fast path, each group as the words that
-  // hold it (odd rows start mid-word): rows of odd and of even-but-unaligned length, odd offsets, M and N off the
-  // 8 grid, K ending mid-step; a spread of the space's configs (tile shapes, steps, stages, k ranges) in each layout.
+  // Interior and edge tiles stage rows that are not 16-byte aligned, each group as the words that hold it (odd rows
+  // start mid-word): rows of odd and of even-but-unaligned length, odd offsets, M and N off the 8 grid, K ending
+  // mid-step; a spread of the space's configs (tile shapes, steps, stages, k ranges) in each layout.
   const KernelFamily& family = family_named("coopmat");
   for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}}) {
     for (bool padded : {false, true}) {
