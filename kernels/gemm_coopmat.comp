@@ -14,7 +14,9 @@
 // the other buffer right after the multiply, so one barrier per step suffices (two with STAGES = 1: before the
 // multiply, and before the tiles are overwritten). Accumulators leave through the tiles' shared memory one fragment
 // at a time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
-// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes.
+// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes. Built with
+// AB_PLANES it reads both operands from the planes the aligning pre-pass (align_planes.comp) wrote to the scratch
+// buffer: rows that start on 16 bytes and K padded to whole steps, so every tile stages on the fast path.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
@@ -37,15 +39,24 @@ layout(constant_id = 5) const uint SG_N = 2;
 layout(constant_id = 6) const uint STAGES = 1;
 
 #define COOPMAT_OPERANDS 1
-layout(std430, binding = 0) readonly buffer BufA { float16_t a_data[]; };
-layout(std430, binding = 1) readonly buffer BufB { float16_t b_data[]; };
+#if defined(AB_PLANES)
+// Both operands from the aligning pre-pass's planes (kernels/align_planes.comp) in the scratch buffer: rows of whole
+// 16-byte groups, K padded with zeros to a multiple of 64 (common/aligned_planes.glsl), one k range.
+#define BINDING_A 4
+#define BINDING_B 4
+#else
+#define BINDING_A 0
+#define BINDING_B 1
+#endif
+layout(std430, binding = BINDING_A) readonly buffer BufA { float16_t a_data[]; };
+layout(std430, binding = BINDING_B) readonly buffer BufB { float16_t b_data[]; };
 // The same buffers as 16-byte vectors of 8 elements, for aligned rows.
-layout(std430, binding = 0) readonly buffer BufA8 { uvec4 a_vec[]; };
-layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
+layout(std430, binding = BINDING_A) readonly buffer BufA8 { uvec4 a_vec[]; };
+layout(std430, binding = BINDING_B) readonly buffer BufB8 { uvec4 b_vec[]; };
 #if !defined(BLOCK_OPERANDS)
 // And as 32-bit words, for whole groups of rows that are only 2-byte aligned.
-layout(std430, binding = 0) readonly buffer BufA2 { uint a_pairs[]; };
-layout(std430, binding = 1) readonly buffer BufB2 { uint b_pairs[]; };
+layout(std430, binding = BINDING_A) readonly buffer BufA2 { uint a_pairs[]; };
+layout(std430, binding = BINDING_B) readonly buffer BufB2 { uint b_pairs[]; };
 #endif
 #include "common/gemm_common.glsl"
 #if defined(BLOCK_OPERANDS)
@@ -83,6 +94,18 @@ float16_t a_at(uint i) { return float16_t(load_a(i)); }
 /// A's groups of 8 f32 are two whole 16-byte vectors where its rows start on 32 bytes (ALIGNED_A says 16).
 bool a_vectors() { return ALIGNED_A && p.lda % 8 == 0 && p.off_a % 8 == 0 && p.stride_a % 8 == 0; }
 #endif
+#endif
+
+#if defined(B_PLANE) || defined(AB_PLANES)
+#define ONE_K_RANGE 1  // binding 4 holds a pre-pass's output, so no split-k planes
+#endif
+// The leading dimensions the tiles are staged from.
+#if defined(AB_PLANES)
+#define STAGED_LDA plane_ld_a()
+#define STAGED_LDB plane_ld_b()
+#else
+#define STAGED_LDA p.lda
+#define STAGED_LDB p.ldb
 #endif
 
 const uint WG_SIZE = SG_M * SG_N * 32;
@@ -153,11 +176,18 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   fast_steps = a_vectors() && rows_clamp && cols_clamp;  // the plane's rows are whole 16-byte groups
 #elif defined(BLOCK_OPERANDS)
   fast_steps = a_vectors() && rows_clamp;  // B's blocks are decoded group by group on every path
+#elif defined(AB_PLANES)
+  fast_steps = true;  // the planes' rows run to whole groups (zeros past M and N), K to whole steps
 #else
   fast_steps = ALIGNED_A && ALIGNED_B && rows_clamp && cols_clamp;
 #endif
+#if defined(AB_PLANES)
+  const uint last_row = TRANS_A ? round8(p.M) - 8 : p.M - 1;  // the last row a group may start at
+  const uint last_col = TRANS_B ? p.N - 1 : round8(p.N) - 8;
+#else
   const uint last_row = TRANS_A ? max(p.M, 8u) - 8 : p.M - 1;  // the last row a group may start at
   const uint last_col = TRANS_B ? p.N - 1 : max(p.N, 8u) - 8;
+#endif
   k_first = k_begin;
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     uint r, kk;
@@ -266,7 +296,7 @@ uvec4 b_group_words(uint i) {
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
-    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8, b_step = (TRANS_B ? BK : BK * p.ldb) / 8;
+    const uint a_step = (TRANS_A ? BK * STAGED_LDA : BK) / 8, b_step = (TRANS_B ? BK : BK * STAGED_LDB) / 8;
     [[unroll]] for (uint j = 0; j < A_PER; ++j)
       reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * a_step] : uvec4(0);
     [[unroll]] for (uint j = 0; j < B_PER; ++j)
@@ -328,13 +358,12 @@ void store_step(uint lid, uint stage) {
 }
 
 // Where the k loop's sums go: C through the epilogue, or with SPLIT > 1 the range's scratch plane as raw sums.
-// B_PLANE builds have one k range (binding 4 holds the pre-pass's output).
 layout(std430, binding = 2) buffer BufC4 { vec4 c_vec4[]; };
-#if !defined(B_PLANE)
+#if !defined(ONE_K_RANGE)
 layout(std430, binding = 4) buffer BufScratch4 { vec4 scratch_vec4[]; };
 #endif
 void write_sum(float sum, uint z, uint range, uint gr, uint gc) {
-#if !defined(B_PLANE)
+#if !defined(ONE_K_RANGE)
   if (SPLIT > 1) {
     scratch_data[scratch_index(z, range, gr, gc)] = sum;
     return;
@@ -344,7 +373,7 @@ void write_sum(float sum, uint z, uint range, uint gr, uint gc) {
 }
 /// Four sums of columns gc..gc+3 (gc's index a multiple of 4): one 16-byte store, the same bits as write_sum.
 void write_sums4(vec4 sums, uint z, uint range, uint gr, uint gc) {
-#if !defined(B_PLANE)
+#if !defined(ONE_K_RANGE)
   if (SPLIT > 1) {
     scratch_vec4[scratch_index(z, range, gr, gc) / 4] = sums;
     return;
@@ -367,7 +396,11 @@ void main() {
   const uint z = zs / SPLIT;
   const uint range = zs % SPLIT;
   const uint k_begin = range * p.k_split;
+#if defined(AB_PLANES)
+  const uint k_end = plane_k();  // the padding's zeros add nothing
+#else
   const uint k_end = min(p.K, k_begin + p.k_split);
+#endif
 
   coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc[FM * FN];
   [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
@@ -420,7 +453,7 @@ void main() {
   // and one 16-byte store each); else each lane writes 8 of its 256 elements. The k loop ended with a barrier after
   // its last fragment loads, so the tiles are free.
   const uint out_base = sg * 16 * OUT_STRIDE / 4;  // uvec4s
-#if defined(B_PLANE)
+#if defined(ONE_K_RANGE)
   const bool out_vec4 = p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
 #else
   const bool out_vec4 = SPLIT > 1 ? p.N % 4 == 0 : p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;

@@ -15,8 +15,14 @@ layout(constant_id = 24) const bool DETERMINISTIC = false;
 layout(constant_id = 25) const uint SPLIT = 1;
 // 26, 27: every row of A (B) as stored starts on a 16-byte boundary (ld, offset and batch stride multiples of
 // 16 bytes' worth of elements), so kernels may load 16 contiguous bytes at once.
+#if defined(AB_PLANES)
+// The main pass of an aligning pre-pass reads both operands from its planes, whose rows always start on 16 bytes.
+const bool ALIGNED_A = true;
+const bool ALIGNED_B = true;
+#else
 layout(constant_id = 26) const bool ALIGNED_A = false;
 layout(constant_id = 27) const bool ALIGNED_B = false;
+#endif
 
 layout(push_constant) uniform Params {
   uint M, N, K;
@@ -29,10 +35,10 @@ layout(push_constant) uniform Params {
   uint k_split;                 // terms per split-k range (K when SPLIT = 1)
 } p;
 
-#if defined(COOPMAT_OPERANDS) || defined(INTEGER_OPERANDS) || defined(BLOCK_OPERANDS)
+#if defined(COOPMAT_OPERANDS) || defined(INTEGER_OPERANDS) || defined(BLOCK_OPERANDS) || defined(ALIGN_PLANES_PASS)
 // The cooperative-matrix kernels declare A and B in their own 16-bit type (see gemm_coopmat.comp), the
 // integer kernels as words of four 8-bit values (see gemm_tiled_int.comp), the block-quantized ones B as words of
-// blocks (see gemm_qrowdot.comp).
+// blocks (see gemm_qrowdot.comp), the aligning pre-pass as 16-bit patterns (see align_planes.comp).
 #elif defined(INPUT_F32)
 layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
 layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
@@ -61,13 +67,25 @@ float load_b_elem(uint i) { return decode16(b_data[i >> 1], i); }
 
 layout(std430, binding = 2) buffer BufC { float c_data[]; };
 layout(std430, binding = 3) readonly buffer BufBias { float bias_data[]; };
-#if defined(B_PLANE) || defined(SPLIT_PLANES)
+#if defined(B_PLANE) || defined(SPLIT_PLANES) || defined(AB_PLANES)
 // Binding 4 holds a pre-pass's output (rules::Prepass), which these builds declare themselves and only read: they
 // have one k range, so no split-k sums are written there and the binding has no writable view.
 #else
 layout(std430, binding = 4) buffer BufScratch { float scratch_data[]; };
 #endif
 
+#if defined(AB_PLANES) || defined(ALIGN_PLANES_PASS)
+#include "common/aligned_planes.glsl"
+#endif
+#if defined(AB_PLANES)
+/// Indices of op(A)[z][i][kk] and op(B)[z][kk][j] in the aligning pre-pass's planes (binding 4).
+uint index_op_a(uint z, uint i, uint kk) {
+  return plane_a_base(z) + (TRANS_A ? kk * plane_ld_a() + i : i * plane_ld_a() + kk);
+}
+uint index_op_b(uint z, uint kk, uint j) {
+  return plane_b_base(z) + (TRANS_B ? j * plane_ld_b() + kk : kk * plane_ld_b() + j);
+}
+#else
 /// Buffer indices of op(A)[z][i][kk] and op(B)[z][kk][j].
 uint index_op_a(uint z, uint i, uint kk) {
   return p.off_a + z * p.stride_a + (TRANS_A ? kk * p.lda + i : i * p.lda + kk);
@@ -75,7 +93,8 @@ uint index_op_a(uint z, uint i, uint kk) {
 uint index_op_b(uint z, uint kk, uint j) {
   return p.off_b + z * p.stride_b + (TRANS_B ? j * p.ldb + kk : kk * p.ldb + j);
 }
-#if !defined(COOPMAT_OPERANDS) && !defined(INTEGER_OPERANDS) && !defined(BLOCK_OPERANDS)
+#endif
+#if !defined(COOPMAT_OPERANDS) && !defined(INTEGER_OPERANDS) && !defined(BLOCK_OPERANDS) && !defined(ALIGN_PLANES_PASS)
 float load_op_a(uint z, uint i, uint kk) { return load_a_elem(index_op_a(z, i, kk)); }
 float load_op_b(uint z, uint kk, uint j) { return load_b_elem(index_op_b(z, kk, j)); }
 #endif

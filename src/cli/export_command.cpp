@@ -37,7 +37,7 @@ std::optional<KitKernel> kit_kernel(const std::string& name, const std::string& 
   const bool prepass = family.runs_prepass(named.config, named.dtype);
   k.main = module(prepass ? family.plane_spirv(named.dtype) : family.spirv(named.dtype));
   k.reduce = module(splitk_reduce_spirv(named.dtype));
-  if (prepass) k.prepass = module(prepass_spirv(family.prepass_kind, named.dtype));
+  if (prepass) k.prepass = module(prepass_spirv(family.prepass_for(named.dtype), named.dtype));
   if (family.alternative_spirv) k.alternative = module(family.alternative_spirv(named.dtype));
   k.kernel_hash = family.kernel_hash(named.dtype);
   return k;

@@ -125,7 +125,7 @@ struct DispatchRule {
   /// the reduce pass adds them.
   bool one_pass_split = false;
   /// A pass before the main one (Prepass): 0 none, 1 B's blocks decoded once (decode_b), 2 A and B split once
-  /// into bfloat16 parts (split_ab).
+  /// into bfloat16 parts (split_ab), 3 A and B copied once to 16-byte rows (align_ab).
   uint32_t prepass = 0;
 };
 
@@ -136,7 +136,10 @@ struct DispatchRule {
 /// and op(B) once into three bfloat16 parts (hi, mid, lo): for product z, rows of op(A) then rows of op(B)^T (M + N
 /// rows of split_k_padded(K) elements, zero past K), each group of 8 elements of a row as three 16-byte vectors, hi,
 /// mid and lo, at vector 3 x (z x (M + N) x K8 + row x K8 + group) + part, K8 = split_k_padded(K) / 8.
-enum class Prepass : uint32_t { none = 0, decode_b = 1, split_ab = 2 };
+/// align_ab: kernels/align_planes.comp copies 16-bit op(A) and op(B) once, each in its stored orientation, to rows
+/// that start on 16 bytes (AlignedPlanes), so the main pass stages every tile as 16-byte vectors whatever the
+/// operands' leading dimensions and offsets, and steps K in whole steps of up to 64.
+enum class Prepass : uint32_t { none = 0, decode_b = 1, split_ab = 2, align_ab = 3 };
 
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -178,14 +181,42 @@ inline uint64_t split_plane_halves(const Operation& op) { return 3 * op.batch * 
 inline std::array<uint64_t, 3> split_grid(const Operation& op) {
   return {ceil_div((op.m + op.n) * split_k_padded(op.k), 8 * 256), 1, op.batch};
 }
+/// align_ab's planes (kernels/common/aligned_planes.glsl holds the same): K padded with zeros to a multiple of 64,
+/// each operand in its stored orientation with its rows padded with zeros to a multiple of 8 elements. Per product
+/// a region of A's plane then B's; an operand shared by the batch (stride 0) has product 0's only. Element (r, c) of
+/// a plane (stored row r) at a_base(z) + r x ld_a + c, or b_base(z) + r x ld_b + c.
+struct AlignedPlanes {
+  uint64_t k = 0, rows_a = 0, ld_a = 0, rows_b = 0, ld_b = 0;
+  uint64_t region() const { return rows_a * ld_a + rows_b * ld_b; }
+  uint64_t a_base(const Operation& op, uint64_t z) const { return (op.stride_a != 0 ? z : 0) * region(); }
+  uint64_t b_base(const Operation& op, uint64_t z) const {
+    return (op.stride_b != 0 ? z : 0) * region() + rows_a * ld_a;
+  }
+};
+inline AlignedPlanes aligned_planes(const Operation& op) {
+  AlignedPlanes planes;
+  planes.k = ceil_div(op.k, 64) * 64;
+  const uint64_t m8 = ceil_div(op.m, 8) * 8, n8 = ceil_div(op.n, 8) * 8;
+  planes.rows_a = op.trans_a ? planes.k : op.m, planes.ld_a = op.trans_a ? m8 : planes.k;
+  planes.rows_b = op.trans_b ? op.n : planes.k, planes.ld_b = op.trans_b ? planes.k : n8;
+  return planes;
+}
+/// align_ab's grid: a group of 8 elements an invocation, 256 a workgroup, one z per product.
+inline std::array<uint64_t, 3> align_grid(const Operation& op) {
+  return {ceil_div(aligned_planes(op).region() / 8, 256), 1, op.batch};
+}
+
 /// The scratch a pre-pass writes, in f16 elements (0 for none), and its grid.
 inline uint64_t prepass_halves(uint32_t prepass, const Operation& op) {
   return prepass == uint32_t(Prepass::decode_b)   ? decode_plane_halves(op)
          : prepass == uint32_t(Prepass::split_ab) ? split_plane_halves(op)
+         : prepass == uint32_t(Prepass::align_ab) ? op.batch * aligned_planes(op).region()
                                                   : 0;
 }
 inline std::array<uint64_t, 3> prepass_grid(uint32_t prepass, const Operation& op) {
-  return prepass == uint32_t(Prepass::decode_b) ? decode_grid(op) : split_grid(op);
+  return prepass == uint32_t(Prepass::decode_b)   ? decode_grid(op)
+         : prepass == uint32_t(Prepass::align_ab) ? align_grid(op)
+                                                  : split_grid(op);
 }
 
 /// The push constants of a run (base_* zero: for_each_dispatch sets them).

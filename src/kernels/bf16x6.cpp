@@ -64,7 +64,8 @@ KernelFamily make_bf16x6() {
   f.numerics = "bf16x6";
   // Each element split once by a pre-pass where the tiles would split it in three or more tiles each (the same parts,
   // so the same error model).
-  describe_prepass(f, rules::Prepass::split_ab, "bf16x6_planes");
+  describe_prepass(
+      f, [](DType) { return rules::Prepass::split_ab; }, "bf16x6_planes");
   return f;
 }
 }  // namespace

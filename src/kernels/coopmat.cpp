@@ -41,6 +41,36 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
          (c.get("bm") == c.get("bn") || units_known ? 0.0 : 0.75);
 }
 
+/// Weights in blocks: B decoded once by a pre-pass where many rows of tiles would each decode it while staging.
+/// 16-bit floats: A and B copied once to rows on 16 bytes where the staging would load words, or bound-check a partial
+/// k step or edge groups, in every tile; swept only where some tile would leave the fast path (gemm_coopmat.comp's
+/// conditions).
+void describe_prepasses(KernelFamily& f) {
+  describe_prepass(
+      f,
+      [](DType d) {
+        return is_quantized(d)                       ? rules::Prepass::decode_b
+               : d == DType::f16 || d == DType::bf16 ? rules::Prepass::align_ab
+                                                     : rules::Prepass::none;
+      },
+      "coopmat_plane",
+      [](const GemmProblem& p) {
+        if (is_quantized(p.dtype)) return true;
+        const rules::Operation op = operation_of(p);
+        return !(rules::a_aligned(op) && rules::b_aligned(op) && op.k % 64 == 0 && (!op.trans_a || op.m % 8 == 0) &&
+                 (op.trans_b || op.n % 8 == 0));
+      });
+  f.constraints.push_back({"aligning_prepass",
+                           [](const KernelFamily& family, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (c.get_or("prepass", 0) == 1 &&
+                                 family.prepass_for(p.dtype) == rules::Prepass::align_ab && 64 % c.get("bk") != 0)
+                               return std::string(
+                                   "the aligning pre-pass pads K to a multiple of 64: BK must divide 64");
+                             return std::nullopt;
+                           }});
+}
+
 KernelFamily make_coopmat() {
   KernelFamily f;
   f.name = "coopmat";
@@ -103,8 +133,7 @@ KernelFamily make_coopmat() {
   f.screening_rank = coopmat_screening_rank;
   f.screening_weight = 3;
   f.matrix_units = true;
-  // Weights in blocks: B decoded once by a pre-pass where many rows of tiles would each decode it while staging.
-  describe_prepass(f, rules::Prepass::decode_b, "coopmat_plane");
+  describe_prepasses(f);
   return f;
 }
 }  // namespace

@@ -47,6 +47,14 @@ std::span<const uint32_t> KernelFamily::main_module(const Config& config, DType 
   return module_for(dtype, device, allow_alternative);
 }
 
+bool KernelFamily::sweeps(const Config& config, const GemmProblem& problem) const {
+  for (const ParamSpec& p : params) {
+    const bool swept = (!p.applies || p.applies(problem.dtype)) && (!p.swept_where || p.swept_where(problem));
+    if (!swept && config.get(p.name) != p.unnamed_value) return false;
+  }
+  return true;
+}
+
 bool KernelFamily::runs_prepass(const Config& config, DType dtype) const {
   return plane_spirv && dispatch_rule && dispatch_rule(config, dtype).prepass != uint32_t(rules::Prepass::none);
 }
@@ -77,7 +85,7 @@ std::vector<std::span<const uint32_t>> KernelFamily::modules(DType dtype) const 
   if (reduces) out.push_back(splitk_reduce_spirv(dtype));
   if (plane_spirv && !plane_spirv(dtype).empty()) {
     out.push_back(plane_spirv(dtype));
-    out.push_back(prepass_spirv(prepass_kind, dtype));
+    out.push_back(prepass_spirv(prepass_for(dtype), dtype));
   }
   out.push_back(epilogue_spirv());
   return out;
@@ -116,24 +124,26 @@ rules::KernelConfig kernel_config(const KernelFamily& family, const Config& conf
   return k;
 }
 
-void describe_prepass(KernelFamily& f, rules::Prepass kind, const std::string& plane_module) {
-  const bool decode = kind == rules::Prepass::decode_b;
+void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind, const std::string& plane_module,
+                      std::function<bool(const GemmProblem&)> swept_where) {
   f.params.push_back({"prepass", kNoSpecConstant, {0, 1}, 0});
-  if (decode) f.params.back().applies = [](DType d) { return is_quantized(d); };
+  f.params.back().applies = [kind](DType d) { return kind(d) != rules::Prepass::none; };
+  f.params.back().swept_where = swept_where;
   f.prepass_kind = kind;
   f.plane_spirv = spirv_modules_named(plane_module);
   f.constraints.push_back(
       {"prepass",
-       [decode](const KernelFamily& family, const Config& c, const GemmProblem& p,
-                const vk::DeviceInfo& d) -> std::optional<std::string> {
+       [](const KernelFamily& family, const Config& c, const GemmProblem& p,
+          const vk::DeviceInfo& d) -> std::optional<std::string> {
          if (c.get_or("prepass", 0) == 0) return std::nullopt;
-         if (decode && !is_quantized(p.dtype))
-           return "the pre-pass decodes weights in blocks: " + std::string(dtype_name(p.dtype)) + " has none";
+         const rules::Prepass pass = family.prepass_for(p.dtype);
+         if (pass == rules::Prepass::none)
+           return family.name + " has no pre-pass for " + std::string(dtype_name(p.dtype)) + " inputs";
          if (p.mode == Mode::deterministic)
            return std::string("fast mode only: the pre-pass's parts are outside the deterministic order's model");
          if (family.splits(c) > 1)
            return std::string("the pre-pass's output takes the scratch buffer split-k's planes use");
-         const uint64_t bytes = rules::prepass_halves(uint32_t(family.prepass_kind), operation_of(p)) * 2;
+         const uint64_t bytes = rules::prepass_halves(uint32_t(pass), operation_of(p)) * 2;
          if (bytes > d.max_storage_buffer_range)
            return "the pre-pass's output needs " + std::to_string(bytes) + " B, limit " +
                   std::to_string(d.max_storage_buffer_range) + " B";
@@ -141,15 +151,17 @@ void describe_prepass(KernelFamily& f, rules::Prepass kind, const std::string& p
        }});
   f.dispatch_rule = [rule = f.dispatch_rule, kind](const Config& c, DType d) {
     rules::DispatchRule r = rule(c, d);
-    r.prepass = c.get_or("prepass", 0) == 1 ? uint32_t(kind) : 0u;
+    r.prepass = c.get_or("prepass", 0) == 1 ? uint32_t(kind(d)) : 0u;
     return r;
   };
   if (!f.screening_rank) return;
-  f.screening_rank = [rank = f.screening_rank, decode](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
-    // Decoding repeats B once a row of tiles; the split repeats A once a column of tiles and B once a row.
+  f.screening_rank = [rank = f.screening_rank, kind, swept_where](const Config& c, const GemmProblem& p,
+                                                                  const vk::DeviceInfo& d) {
+    // Decoding repeats B once a row of tiles; the split and the copy repeat A once a column of tiles and B once a row.
+    const bool decode = kind(p.dtype) == rules::Prepass::decode_b;
     const uint64_t rows = rules::ceil_div(p.shape.m, c.get("bm")), cols = rules::ceil_div(p.shape.n, c.get("bn"));
     const bool once = (decode ? rows : std::min(rows, cols)) >= 3;
-    const bool swept = !decode || is_quantized(p.dtype);
+    const bool swept = kind(p.dtype) != rules::Prepass::none && (!swept_where || swept_where(p));
     return rank(c, p, d) + (swept && (c.get_or("prepass", 0) == 1) != once ? 1.0 : 0.0);
   };
 }

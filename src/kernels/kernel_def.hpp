@@ -32,6 +32,9 @@ struct ParamSpec {
   /// A parameter only some input types have (the decoding pre-pass: weights in blocks): for the others only its
   /// `unnamed_value` is swept. Unset: every type.
   std::function<bool(DType)> applies = nullptr;
+  /// A parameter some problems gain nothing from (the aligning pre-pass where every tile already stages on the fast
+  /// path): for those only its `unnamed_value` is swept, though the others run them too. Unset: every problem.
+  std::function<bool(const GemmProblem&)> swept_where = nullptr;
 };
 
 /// One point of a family's parameter space, values in the order of the family's ParamSpecs.
@@ -98,7 +101,9 @@ struct KernelFamily {
   /// The main pass's module per input type for configs whose dispatch rule has a pre-pass (reading what the pre-pass
   /// wrote: B decoded to f16, or A's and B's bfloat16 parts), and which pre-pass that is. Unset: no such configs.
   std::function<std::span<const uint32_t>(DType)> plane_spirv;
-  rules::Prepass prepass_kind = rules::Prepass::none;
+  /// Which pre-pass those configs run for an input type (none: no such configs for it). Unset: none for any.
+  std::function<rules::Prepass(DType)> prepass_kind;
+  rules::Prepass prepass_for(DType dtype) const { return prepass_kind ? prepass_kind(dtype) : rules::Prepass::none; }
   /// An alternative module used instead of `spirv` on devices where `alternative_applies` says so (the integer
   /// kernels' packed dot products, where the device has shaderIntegerDotProduct). Unset: none.
   std::function<std::span<const uint32_t>(DType)> alternative_spirv;
@@ -108,6 +113,9 @@ struct KernelFamily {
   /// The main pass's module of `config`: `plane_spirv` where its rule has a pre-pass, else module_for.
   std::span<const uint32_t> main_module(const Config& config, DType dtype, const vk::DeviceInfo& device,
                                         bool allow_alternative = true) const;
+  /// The search space of `problem` holds `config` (before constraints): every parameter the input type lacks
+  /// (ParamSpec::applies) or the problem gains nothing from (ParamSpec::swept_where) at its unnamed value.
+  bool sweeps(const Config& config, const GemmProblem& problem) const;
   /// The rule of `config` has a pre-pass (`prepass_kind`'s).
   bool runs_prepass(const Config& config, DType dtype) const;
   /// Split-k: ranges of k (1 = none; the dispatch rule's). With more than one range the main pass writes raw
@@ -228,13 +236,16 @@ double tile_wave_cost(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProbl
 double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProblem& problem, uint32_t compute_units);
 
 /// A pre-pass (rules::Prepass) as a tuned parameter of a tile family ("bm" x "bn" tiles): "prepass" 1 runs the
-/// pre-pass of `kind` and then `plane_module`'s kernel on its output, 0 (the name's default) does the work while
-/// staging. decode_b: weights in blocks decoded once into f16 (kernels/decode_blocks.comp), swept by the quantized
-/// types only; split_ab: f32 A and B split once into bfloat16 parts (kernels/split_planes.comp). Either needs one
-/// split-k range (its output takes the scratch) and fast mode. Where the family ranks its configs, the pre-pass goes
-/// first where the staging would repeat its work at least three times (decoding: rows of tiles; the split: rows and
-/// columns of tiles). Call after the family's dispatch rule and screening rank are set.
-void describe_prepass(KernelFamily& f, rules::Prepass kind, const std::string& plane_module);
+/// pre-pass `kind` gives the input type and then `plane_module`'s kernel on its output, 0 (the name's default) does
+/// the work while staging; types whose kind is none sweep 0 alone. decode_b: weights in blocks decoded once into f16
+/// (kernels/decode_blocks.comp); split_ab: f32 A and B split once into bfloat16 parts (kernels/split_planes.comp);
+/// align_ab: 16-bit A and B copied once to 16-byte rows (kernels/align_planes.comp). Each needs one split-k range
+/// (its output takes the scratch) and fast mode. Where the family ranks its configs, the pre-pass goes first where
+/// the staging would repeat its work at least three times (decoding: rows of tiles; the others: rows and columns of
+/// tiles). `swept_where`: the problems it is swept for (ParamSpec::swept_where; unset: every problem of a type it
+/// serves). Call after the family's dispatch rule and screening rank are set.
+void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind, const std::string& plane_module,
+                      std::function<bool(const GemmProblem&)> swept_where = nullptr);
 
 /// Constraints every family shares: workgroup size against maxComputeWorkGroupInvocations and
 /// maxComputeWorkGroupSize[0], shared memory against maxComputeSharedMemorySize.

@@ -56,7 +56,8 @@ KernelFamily make_tiled() {
   f.summation_order = [](const Config&, const GemmProblem& p, const vk::DeviceInfo&) {
     return ordered_sums(SummationOrder::Kind::tiled_groups, 1, 1, p);
   };
-  describe_prepass(f, rules::Prepass::decode_b, "tiled_plane");
+  describe_prepass(
+      f, [](DType d) { return is_quantized(d) ? rules::Prepass::decode_b : rules::Prepass::none; }, "tiled_plane");
   return f;
 }
 

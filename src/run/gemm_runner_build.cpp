@@ -319,7 +319,7 @@ std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily&
   // Indexed as kernel_config numbers them: the main pass, the reduce pass, the family's pre-pass.
   const std::array<std::span<const uint32_t>, 3> modules{family.main_module(config, dtype, device, alternative),
                                                          splitk_reduce_spirv(dtype),
-                                                         prepass_spirv(family.prepass_kind, dtype)};
+                                                         prepass_spirv(family.prepass_for(dtype), dtype)};
   std::vector<PassRecipe> out;
   for (uint32_t p = 0; p < plan.pass_count; ++p) {
     const rules::Pass& pass = plan.passes[p];

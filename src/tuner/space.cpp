@@ -6,15 +6,6 @@
 
 namespace gemmtune {
 
-namespace {
-/// Every parameter the input type lacks (ParamSpec::applies) is at its unnamed value.
-bool swept_for(const KernelFamily& family, const Config& config, DType dtype) {
-  for (const ParamSpec& p : family.params)
-    if (p.applies && !p.applies(dtype) && config.get(p.name) != p.unnamed_value) return false;
-  return true;
-}
-}  // namespace
-
 SearchSpace build_search_space(const std::vector<const KernelFamily*>& families, const GemmProblem& problem,
                                const vk::DeviceInfo& device) {
   SearchSpace space;
@@ -33,7 +24,7 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
       }
     }
     for (Config& config : family->all_configs()) {
-      if (!swept_for(*family, config, problem.dtype)) continue;
+      if (!family->sweeps(config, problem)) continue;
       std::string name = family->config_name(config, problem.dtype);
       bool rejected = false;
       for (const Constraint& c : family->constraints) {

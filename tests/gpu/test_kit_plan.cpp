@@ -37,7 +37,7 @@ std::vector<float> kit_result(const vk::Device& device, const KernelFamily& fami
   const rules::Plan plan = rules::plan(kernel_config(family, config, p.dtype), operation_of(p, ops.layout));
   const std::span<const uint32_t> modules[3] = {family.main_module(config, p.dtype, device.info()),
                                                 splitk_reduce_spirv(p.dtype),
-                                                prepass_spirv(family.prepass_kind, p.dtype)};
+                                                prepass_spirv(family.prepass_for(p.dtype), p.dtype)};
   auto buffer = [&](const void* data, size_t bytes) {
     vk::Buffer b(device, std::max<size_t>(bytes, 16), kStorage, true);
     std::memset(b.mapped(), 0, size_t(b.size()));

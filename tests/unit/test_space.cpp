@@ -857,8 +857,8 @@ vk::DeviceInfo capable_device() {
 TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) {
   // Lookup and export decide by KernelFamily::shape_needs whether a tuned config can run another shape; the search
   // space decides by the family's applicability and constraints. On a device that prunes nothing for its limits,
-  // a config is a candidate for a shape exactly when the shape meets its needs (configs that are never candidates
-  // for the dtype and layout, such as 8-bit split-k, are left out).
+  // a config is a candidate for a shape exactly when the shape meets its needs and the problem sweeps it (configs
+  // that are never candidates for the dtype and layout, such as 8-bit split-k, are left out).
   const vk::DeviceInfo device = capable_device();
   const uint64_t ms[] = {1, 5, 8, 9, 16, 17}, ns[] = {8, 15, 16, 77}, ks[] = {15, 16, 100, 128, 193, 520, 1003};
   size_t compared = 0;
@@ -885,8 +885,11 @@ TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) 
           const auto& [family, config] = fc;
           const ShapeNeeds needs = family->shape_needs ? family->shape_needs(config, dtype, layout) : ShapeNeeds{};
           const std::optional<std::string> unmet = unmet_shape_needs(needs, p.shape.m, p.shape.n, p.shape.k);
-          EXPECT_EQ(names.count(name) == 1, !unmet)
-              << name << " " << p.shape.to_string() << " " << layout.name() << ": " << unmet.value_or("needs met");
+          // A parameter the problem gains nothing from (ParamSpec::swept_where) leaves its config out, needs met.
+          const bool swept = family->sweeps(config, p);
+          EXPECT_EQ(names.count(name) == 1, !unmet && swept)
+              << name << " " << p.shape.to_string() << " " << layout.name() << ": " << unmet.value_or("needs met")
+              << (swept ? "" : ", not swept");
           ++compared;
         }
     }
@@ -1076,7 +1079,7 @@ TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) 
 
 TEST(SplitPrepass, Bf16x6SplitsBothOperandsOnceIntoPartsItsMainPassReadsInOneLayout) {
   const KernelFamily& bf16x6 = family_named("bf16x6");
-  EXPECT_EQ(bf16x6.prepass_kind, rules::Prepass::split_ab);
+  EXPECT_EQ(bf16x6.prepass_for(DType::f32), rules::Prepass::split_ab);
   Config c{
       {{"bm", 128}, {"bn", 128}, {"bk", 32}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}, {"prepass", 1}}};
   EXPECT_EQ(bf16x6.config_name(c, DType::f32), "bf16x6_f32_bm128_bn128_bk32_sgm2_sgn2_splits1_stages1_prepass1");
@@ -1102,6 +1105,67 @@ TEST(SplitPrepass, Bf16x6SplitsBothOperandsOnceIntoPartsItsMainPassReadsInOneLay
   };
   EXPECT_LT(rank({4096, 4096, 4096, 1}, 1), rank({4096, 4096, 4096, 1}, 0));
   EXPECT_LT(rank({128, 768, 3072, 1}, 0), rank({128, 768, 3072, 1}, 1));
+}
+
+TEST(AligningPrepass, CoopmatCopiesSixteenBitOperandsOnceOnlyWhereSomeTileWouldLeaveTheFastPath) {
+  const KernelFamily& coopmat = family_named("coopmat");
+  const vk::DeviceInfo d = matrix_device();
+  EXPECT_EQ(coopmat.prepass_for(DType::f16), rules::Prepass::align_ab);
+  EXPECT_EQ(coopmat.prepass_for(DType::bf16), rules::Prepass::align_ab);
+  EXPECT_EQ(coopmat.prepass_for(DType::f16_q4_0), rules::Prepass::decode_b);
+  EXPECT_EQ(coopmat.prepass_for(DType::i8), rules::Prepass::none);
+  EXPECT_FALSE(coopmat.plane_spirv(DType::f16).empty());
+  EXPECT_FALSE(coopmat.plane_spirv(DType::bf16).empty());
+  auto copies = [&](const GemmProblem& p) {
+    size_t with = 0, bk128 = 0;
+    for (const Candidate& c : build_search_space({&coopmat}, p, d).candidates) {
+      with += c.config.get("prepass");
+      bk128 += c.config.get("prepass") == 1 && c.config.get("bk") == 128;
+    }
+    EXPECT_EQ(bk128, 0u) << "K is padded to a multiple of 64 only";
+    return with;
+  };
+  GemmProblem p;
+  p.dtype = DType::f16;
+  p.shape = {777, 1234, 555, 1};  // rows of 555 and 1234 halves: off 16 bytes
+  EXPECT_GT(copies(p), 0u);
+  p.shape = {768, 1280, 576, 1};  // every tile on the fast path
+  EXPECT_EQ(copies(p), 0u);
+  p.b.ld = 1284;  // B's rows off 16 bytes
+  EXPECT_GT(copies(p), 0u);
+  p.b.ld.reset();
+  p.shape = {768, 1280, 608, 1};  // a partial step of BK 64
+  EXPECT_GT(copies(p), 0u);
+  p.shape = {770, 1280, 576, 1};
+  EXPECT_EQ(copies(p), 0u);  // A as stored: edge rows clamp to a real row, no copy needed
+  p.layout = Layout{true, false};
+  EXPECT_GT(copies(p), 0u);  // A stored K x M, M off whole groups of 8: edge groups straddle M
+  p.dtype = DType::bf16;
+  EXPECT_GT(copies(p), 0u);
+
+  // The plan: the copy, then the main pass reading the planes; K padded to 576, rows of A (K x M) to 776.
+  const Config c{
+      {{"bm", 64}, {"bn", 64}, {"bk", 64}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}, {"prepass", 1}}};
+  EXPECT_EQ(coopmat.config_name(c, DType::f16), "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits1_prepass1");
+  const rules::Operation op = rules::packed(770, 1234, 555, true, false, 2, 3);
+  const rules::Plan plan = rules::plan(kernel_config(coopmat, c, DType::f16), op);
+  ASSERT_EQ(plan.pass_count, 2u);
+  const uint64_t region = 576 * 776 + 576 * 1240;
+  EXPECT_EQ(rules::aligned_planes(op).region(), region);
+  EXPECT_EQ(plan.scratch_floats, 3 * region / 2);
+  EXPECT_EQ(plan.passes[0].grid, (std::array<uint64_t, 3>{(region / 8 + 255) / 256, 1, 3}));
+
+  // First in screening where each operand would be staged by three tiles or more, as the split's.
+  auto rank = [&](Shape shape, uint32_t prepass) {
+    GemmProblem q;
+    q.shape = shape;
+    q.dtype = DType::f16;
+    Config k = c;
+    k.values.back().second = prepass;
+    return coopmat.screening_rank(k, q, d);
+  };
+  EXPECT_LT(rank({777, 1234, 555, 1}, 1), rank({777, 1234, 555, 1}, 0));
+  EXPECT_LT(rank({100, 1234, 555, 1}, 0), rank({100, 1234, 555, 1}, 1));
 }
 
 }  // namespace
