@@ -41,10 +41,16 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
          (c.get("bm") == c.get("bn") || units_known ? 0.0 : 0.75);
 }
 
+/// Every group of A and B that a tile stages is a whole 16-byte vector of its operand (gemm_coopmat.comp's fast path,
+/// k steps aside): rows on 16 bytes, and no edge group straddles M (A stored K x M) or N (B stored K x N).
+bool groups_whole(const rules::Operation& op) {
+  return rules::a_aligned(op) && rules::b_aligned(op) && (!op.trans_a || op.m % 8 == 0) &&
+         (op.trans_b || op.n % 8 == 0);
+}
+
 /// Weights in blocks: B decoded once by a pre-pass where many rows of tiles would each decode it while staging.
 /// 16-bit floats: A and B copied once to rows on 16 bytes where the staging would load words, or bound-check a partial
-/// k step or edge groups, in every tile; swept only where some tile would leave the fast path (gemm_coopmat.comp's
-/// conditions).
+/// k step or edge groups, in every tile; swept only where some tile would leave the fast path.
 void describe_prepasses(KernelFamily& f) {
   describe_prepass(
       f,
@@ -55,11 +61,15 @@ void describe_prepasses(KernelFamily& f) {
       },
       "coopmat_plane",
       [](const GemmProblem& p) {
-        if (is_quantized(p.dtype)) return true;
         const rules::Operation op = operation_of(p);
-        return !(rules::a_aligned(op) && rules::b_aligned(op) && op.k % 64 == 0 && (!op.trans_a || op.m % 8 == 0) &&
-                 (op.trans_b || op.n % 8 == 0));
+        return is_quantized(p.dtype) || !groups_whole(op) || op.k % 64 != 0;
       });
+  // Where the groups are whole and only K's last step is partial, the copy's own pass costs more than that one step
+  // a tile saves, so it is screened after the staging.
+  f.screening_rank = [rank = f.screening_rank](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
+    const bool tail_only = c.get_or("prepass", 0) == 1 && !is_quantized(p.dtype) && groups_whole(operation_of(p));
+    return rank(c, p, d) + (tail_only ? 2.0 : 0.0);
+  };
   f.constraints.push_back({"aligning_prepass",
                            [](const KernelFamily& family, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo&) -> std::optional<std::string> {

@@ -1166,6 +1166,7 @@ TEST(AligningPrepass, CoopmatCopiesSixteenBitOperandsOnceOnlyWhereSomeTileWouldL
   };
   EXPECT_LT(rank({777, 1234, 555, 1}, 1), rank({777, 1234, 555, 1}, 0));
   EXPECT_LT(rank({100, 1234, 555, 1}, 0), rank({100, 1234, 555, 1}, 1));
+  EXPECT_LT(rank({768, 1280, 608, 1}, 0), rank({768, 1280, 608, 1}, 1));  // only K's last step to gain
 }
 
 }  // namespace
