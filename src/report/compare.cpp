@@ -80,12 +80,25 @@ void judge(EntryComparison& r, const ConfigResult& b, const ConfigResult& n, con
 }
 }  // namespace
 
+namespace {
+/// The value a quarter of the way up the sorted values (the lower quartile; 0 for none).
+double lower_quartile(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[(v.size() - 1) / 4];
+}
+}  // namespace
+
 void apply_rerun(EntryComparison& r, const Rerun& rerun, const CompareOptions& o) {
   if (!rerun.failure.empty()) {
     r.rerun = "rerun failed: " + rerun.failure;
     return;
   }
-  const double change = median_of(rerun.new_samples_us) / median_of(rerun.base_samples_us) - 1.0;
+  // A loaded machine only adds time to a sample, and on a shared CPU device it adds whole scheduling slices to some
+  // samples of either side, which can move a median between them; a real slowdown moves the fast quarter too.
+  const double change = std::min(median_of(rerun.new_samples_us) / median_of(rerun.base_samples_us),
+                                 lower_quartile(rerun.new_samples_us) / lower_quartile(rerun.base_samples_us)) -
+                        1.0;
   const bool enough = rankable(rerun.new_samples_us.size(), rerun.base_samples_us.size(), o);
   const double p = rank_test_greater(rerun.new_samples_us, rerun.base_samples_us);
   char text[96];

@@ -52,8 +52,9 @@ struct Rerun {
   std::string failure;
 };
 
-/// Judges a "regressed" entry again from its rerun: it stays a regression only when the rerun's medians differ
-/// by more than the threshold and its samples pass the rank test; a failed rerun keeps the status and says why.
+/// Judges a "regressed" entry again from its rerun: it stays a regression only when the rerun's medians and its lower
+/// quartiles both differ by more than the threshold (the smaller change is the one reported) and its samples pass the
+/// rank test; a failed rerun keeps the status and says why.
 void apply_rerun(EntryComparison& entry, const Rerun& rerun, const CompareOptions& options);
 
 /// Renders a comparison: "text", "md" (a CI job summary), "json" or "junit" (one test case per entry).

@@ -136,6 +136,29 @@ TEST(Compare, WithSamplesARegressionIsWhatTheRankTestSaysIsReal) {
   EXPECT_EQ(find(compare_tables(old, fresh, CompareOptions{}), "2x").evidence, "noise band");
 }
 
+TEST(Compare, ARerunConfirmsASlowdownOnlyWhereItsFastQuarterMovesToo) {
+  CompareOptions o;
+  o.threshold = 0.5;
+  // The same kernel on a loaded CPU device: most of NEW's samples caught a scheduling slice, fewer of BASE's, so the
+  // medians differ threefold and the ranks lean one way, but the fast quarters agree.
+  Rerun noise;
+  noise.base_samples_us = {50, 51, 52, 53, 54, 55, 400, 410, 420, 430, 440, 450};
+  noise.new_samples_us = {50, 52, 53, 54, 420, 430, 440, 450, 460, 470, 480, 490};
+  EntryComparison cleared;
+  cleared.status = "regressed";
+  apply_rerun(cleared, noise, o);
+  EXPECT_EQ(cleared.status, "same") << cleared.rerun;
+  // A real threefold slowdown moves both.
+  Rerun slower;
+  slower.base_samples_us = {50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61};
+  for (double v : slower.base_samples_us) slower.new_samples_us.push_back(3 * v);
+  EntryComparison kept;
+  kept.status = "regressed";
+  apply_rerun(kept, slower, o);
+  EXPECT_EQ(kept.status, "regressed") << kept.rerun;
+  EXPECT_NE(kept.rerun.find("rerun +200.0%"), std::string::npos) << kept.rerun;
+}
+
 TEST(Compare, DifferentDevicesAreFlaggedDriverUpdatesAreNot) {
   TuningTable base = table({entry(1, 100, 0.01)});
   TuningTable fresh = base;
