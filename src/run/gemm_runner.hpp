@@ -38,7 +38,7 @@ struct RunOptions {
   /// Before a finalist's samples, back-to-back batches run until this much device time has passed (on a GPU: or
   /// the screening warm-up's length for the idle before it, where longer, and on until the clocks hold: WarmUp):
   /// GPUs drop their clocks while the host compiles and verifies (an H200 idled at 345 of 1980 MHz), and only
-  /// sustained work brings them back.
+  /// sustained work brings them back. CPU devices: at most the screening warm-up (screen_warmup_ns).
   double warmup_ns = 200'000'000.0;
   /// Before a screening batch, back-to-back runs for this much device time (less the first run after
   /// verification). Negative: from how long the device idled before the warm-up (the host's builds and its

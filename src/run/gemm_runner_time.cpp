@@ -109,8 +109,9 @@ void GemmRunner::time_runs(const Passes& passes, int warmup, int samples, bool s
     if (run_ns < idle_target) warm_up(0, idle_target - run_ns, false);
   } else {
     // On a GPU, a finalist or a bench after a long idle (a fresh pipeline's build took 4.8 s on the H200) gets
-    // the screening warm-up's length where that is longer; CPU devices have no clocks to bring back.
-    warm_up(warmup, gpu ? std::max(options_.warmup_ns, idle_target) : options_.warmup_ns, gpu);
+    // the screening warm-up's length where that is longer. CPU devices have no such clocks to bring back: their
+    // warm-up is the screening's (at most), which wakes the driver's threads and fills the caches.
+    warm_up(warmup, gpu ? std::max(options_.warmup_ns, idle_target) : std::min(options_.warmup_ns, idle_target), gpu);
   }
   m.warmup_ms += ms_since(start);
   const auto timing_start = std::chrono::steady_clock::now();

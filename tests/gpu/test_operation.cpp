@@ -322,6 +322,32 @@ TEST(CooperativeMatrix, TilesVerifyWithRowsOffSixteenBytesInEveryLayout) {
   }
 }
 
+TEST(CooperativeMatrix, PartialLastStepsVerifyOnTheFastPathInEveryLayout) {
+  // Rows on 16 bytes and M, N multiples of 8, so every tile stages on the fast path, with K off every step: K = 1003
+  // with the rows along k padded to 1008 (a group straddles K), and K = 1000 packed (groups end at K); a spread of the
+  // space's configs, split-k ranges (each with its own partial last step) among them.
+  const KernelFamily& family = family_named("coopmat");
+  for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}}) {
+    for (uint64_t k : {1003u, 1000u}) {
+      GemmProblem p = operation_problem({136, 200, k, 1}, DType::f16, layout);
+      if (!layout.trans_a) p.a.ld = 1008;
+      if (layout.trans_b) p.b.ld = 1008;
+      if (auto reason = family.not_applicable(p, device().info()))
+        GTEST_SKIP() << *reason << "; the H200 run covers this test";
+      std::vector<Candidate> staged;
+      for (Candidate& c : build_search_space({&family}, p, device().info()).candidates)
+        if (c.config.get("prepass") == 0) staged.push_back(std::move(c));
+      ASSERT_GE(staged.size(), 12u);
+      GemmRunner runner(device(), p, RunOptions{});
+      for (size_t i = 0; i < staged.size(); i += staged.size() / 12) {
+        const Measurement r = runner.verify(family, staged[i].config);
+        EXPECT_EQ(r.disposition, Disposition::passed)
+            << layout.name() << " K " << k << " " << staged[i].name << ": " << r.detail;
+      }
+    }
+  }
+}
+
 TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   const uint32_t max_z = device().info().max_workgroup_count[2];
   ASSERT_LE(max_z, 1u << 20) << "this device's limit is too large to exceed cheaply";
