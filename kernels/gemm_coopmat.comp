@@ -164,8 +164,7 @@ uint b_slot(uint g) { return (g / (B_RUN / 8)) * (B_STRIDE / 8) + g % (B_RUN / 8
 // step, advanced by a constant a step (as warptile does: issue 22 step 5). Edge tiles take the same path where
 // their rows of A past M (columns of B past N) can read a real row (column) instead: the last one, or for an operand
 // stored along m (n) the last whole group of 8, which needs M (N) a multiple of 8. What they load only reaches C's
-// rows (columns) past the edge, which are never stored, so the edge costs no more than the interior. A range's
-// partial last step keeps those indices too, its groups past K zero.
+// rows (columns) past the edge, which are never stored, so the edge costs no more than the interior.
 bool fast_steps;
 uint k_first;
 uint a_first[A_PER], b_first[B_PER];
@@ -302,43 +301,6 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
       reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec[a_first[j] + s * a_step] : uvec4(0);
     [[unroll]] for (uint j = 0; j < B_PER; ++j)
       reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_vec[b_first[j] + s * b_step] : uvec4(0);
-    return;
-  }
-  if (fast_steps) {
-    // The partial last step of a range: the fast path's indices, groups past k_end zero, a group that straddles it
-    // (K off the groups of 8, along the operand's rows) element by element.
-    const uint s = (k0 - k_first) / BK;
-    const uint a_step = (TRANS_A ? BK * STAGED_LDA : BK) / 8, b_step = (TRANS_B ? BK : BK * STAGED_LDB) / 8;
-    [[unroll]] for (uint j = 0; j < A_PER; ++j) {
-      const uint g = lid + j * WG_SIZE;
-      uint r, kk;
-      a_group(g, r, kk);
-      const uint gk = k0 + kk, i = a_first[j] + s * a_step;
-      if (g >= A_GROUPS || gk >= k_end) {
-        reg_a[j] = uvec4(0);
-      } else if (TRANS_A || gk + 8 <= k_end) {
-        reg_a[j] = a_vec[i];
-      } else {
-        float16_t v[8];
-        [[unroll]] for (uint e = 0; e < 8; ++e) v[e] = gk + e < k_end ? a_data[i * 8 + e] : float16_t(0);
-        reg_a[j] = pack8(v);
-      }
-    }
-    [[unroll]] for (uint j = 0; j < B_PER; ++j) {
-      const uint g = lid + j * WG_SIZE;
-      uint kk, c;
-      b_group(g, kk, c);
-      const uint gk = k0 + kk, i = b_first[j] + s * b_step;
-      if (g >= B_GROUPS || gk >= k_end) {
-        reg_b[j] = uvec4(0);
-      } else if (!TRANS_B || gk + 8 <= k_end) {
-        reg_b[j] = b_vec[i];
-      } else {
-        float16_t v[8];
-        [[unroll]] for (uint e = 0; e < 8; ++e) v[e] = gk + e < k_end ? b_data[i * 8 + e] : float16_t(0);
-        reg_b[j] = pack8(v);
-      }
-    }
     return;
   }
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
