@@ -35,7 +35,7 @@ struct PeakResult {
 
 struct PeakOptions {
   double min_sample_ns = 2'000'000.0;  ///< a sample is a batch of dispatches lasting at least this long
-  double warmup_ns = 200'000'000.0;    ///< back-to-back work before the samples (clocks ramp up)
+  double warmup_ns = 200'000'000.0;    ///< back-to-back work before the samples (clocks ramp up; CPU devices 20 ms)
   int samples = 7;                     ///< the best sample is reported: a ceiling, not a typical value
   uint64_t max_copy_bytes = 256ull << 20;
   uint64_t read_bytes = 0;  ///< > 0: also the cached-read rate at about this size (kernels/peak_read.comp)
@@ -45,6 +45,6 @@ struct PeakOptions {
   bool matrix_sweep = false;
 };
 
-PeakResult measure_peak(const vk::Device& device, const PeakOptions& options);
+PeakResult measure_peak(const vk::Device& device, const PeakOptions& given);
 
 }  // namespace gemmtune
