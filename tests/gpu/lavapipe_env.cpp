@@ -3,8 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
+
+#include "vk/resources.hpp"
 
 namespace gemmtune::test {
 
@@ -31,6 +34,31 @@ class VulkanEnvironment : public ::testing::Environment {
 
 vk::Instance& instance() { return *g_instance; }
 vk::Device& device() { return *g_device; }
+
+std::vector<uint16_t> run_prepass(const rules::Plan& plan, std::span<const uint32_t> module,
+                                  std::span<const std::byte> a, std::span<const std::byte> b) {
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  vk::Buffer ab(device(), a.size(), storage, true), bb(device(), b.size(), storage, true);
+  vk::Buffer scratch(device(), plan.scratch_floats * 4, storage, true), other(device(), 16, storage, true);
+  std::memcpy(ab.mapped(), a.data(), a.size());
+  std::memcpy(bb.mapped(), b.data(), b.size());
+  std::memset(scratch.mapped(), 0xAB, plan.scratch_floats * 4);
+  const rules::Pass& pass = plan.passes[0];
+  std::vector<vk::SpecConstant> constants;
+  for (uint32_t i = 0; i < pass.constant_count; ++i)
+    constants.push_back({pass.constants[i].id, pass.constants[i].value});
+  vk::ComputePipeline prepass(
+      device(), module, constants,
+      {ab.handle(), bb.handle(), other.handle(), other.handle(), scratch.handle(), other.handle()},
+      uint32_t(sizeof(rules::GemmPush)));
+  vk::Submitter submitter(device(), 10'000'000'000ull);
+  submitter.run([&](VkCommandBuffer cmd) {
+    prepass.record_dispatch(cmd, &plan.push, uint32_t(pass.grid[0]), uint32_t(pass.grid[1]), uint32_t(pass.grid[2]));
+  });
+  std::vector<uint16_t> out(plan.scratch_floats * 2);
+  std::memcpy(out.data(), scratch.mapped(), out.size() * 2);
+  return out;
+}
 
 }  // namespace gemmtune::test
 

@@ -4,8 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <ostream>
+#include <span>
+#include <vector>
 
+#include "core/dispatch_rules.hpp"
 #include "core/problem.hpp"
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
@@ -20,6 +25,11 @@ namespace gemmtune::test {
 
 vk::Instance& instance();
 vk::Device& device();
+
+/// The first pass of `plan` (a pre-pass) run alone with `module`, A's and B's bytes uploaded to bindings 0 and 1, and
+/// the scratch it writes read back as 16-bit values (filled with 0xAB first, so what it leaves unwritten shows).
+std::vector<uint16_t> run_prepass(const rules::Plan& plan, std::span<const uint32_t> module,
+                                  std::span<const std::byte> a, std::span<const std::byte> b);
 
 class GpuTest : public ::testing::Test {
  protected:

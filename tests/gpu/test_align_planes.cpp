@@ -33,25 +33,8 @@ TEST_F(AlignPlanes, EveryElementLandsInItsAlignedRowAndThePaddingIsZeroInEveryLa
       std::vector<uint16_t> a(a_len), b(b_len);
       for (uint16_t& x : a) x = uint16_t(rng());  // any pattern, NaN and infinity too: the copy moves bits
       for (uint16_t& x : b) x = uint16_t(rng());
-      const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-      vk::Buffer ab(device(), a.size() * 2, storage, true), bb(device(), b.size() * 2, storage, true);
-      vk::Buffer scratch(device(), plan.scratch_floats * 4, storage, true), other(device(), 16, storage, true);
-      std::memcpy(ab.mapped(), a.data(), a.size() * 2);
-      std::memcpy(bb.mapped(), b.data(), b.size() * 2);
-      std::memset(scratch.mapped(), 0xAB, plan.scratch_floats * 4);
-      const rules::Pass& pass = plan.passes[0];
-      std::vector<vk::SpecConstant> constants;
-      for (uint32_t i = 0; i < pass.constant_count; ++i)
-        constants.push_back({pass.constants[i].id, pass.constants[i].value});
-      vk::ComputePipeline copy(
-          device(), prepass_spirv(rules::Prepass::align_ab, DType::f16), constants,
-          {ab.handle(), bb.handle(), other.handle(), other.handle(), scratch.handle(), other.handle()},
-          uint32_t(sizeof(rules::GemmPush)));
-      vk::Submitter submitter(device(), 10'000'000'000ull);
-      submitter.run([&](VkCommandBuffer cmd) {
-        copy.record_dispatch(cmd, &plan.push, uint32_t(pass.grid[0]), uint32_t(pass.grid[1]), uint32_t(pass.grid[2]));
-      });
-      const auto* halves = static_cast<const uint16_t*>(scratch.mapped());
+      const std::vector<uint16_t> halves = run_prepass(plan, prepass_spirv(rules::Prepass::align_ab, DType::f16),
+                                                       std::as_bytes(std::span(a)), std::as_bytes(std::span(b)));
       const rules::AlignedPlanes planes = rules::aligned_planes(op);
       EXPECT_EQ(planes.k, 128u);
       EXPECT_EQ(planes.ld_a % 8 + planes.ld_b % 8, 0u);

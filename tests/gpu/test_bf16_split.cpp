@@ -111,25 +111,8 @@ TEST_F(Bf16Split, ThePrePassSplitsEveryElementOfBothOperandsOnceInEveryLayout) {
       std::vector<float> a(a_len), b(b_len);
       for (float& x : a) x = value(rng);
       for (float& x : b) x = value(rng);
-      const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-      vk::Buffer ab(device(), a.size() * 4, storage, true), bb(device(), b.size() * 4, storage, true);
-      vk::Buffer scratch(device(), plan.scratch_floats * 4, storage, true), other(device(), 16, storage, true);
-      std::memcpy(ab.mapped(), a.data(), a.size() * 4);
-      std::memcpy(bb.mapped(), b.data(), b.size() * 4);
-      std::memset(scratch.mapped(), 0xAB, plan.scratch_floats * 4);
-      const rules::Pass& pass = plan.passes[0];
-      std::vector<vk::SpecConstant> constants;
-      for (uint32_t i = 0; i < pass.constant_count; ++i)
-        constants.push_back({pass.constants[i].id, pass.constants[i].value});
-      vk::ComputePipeline split(
-          device(), prepass_spirv(rules::Prepass::split_ab, DType::f32), constants,
-          {ab.handle(), bb.handle(), other.handle(), other.handle(), scratch.handle(), other.handle()},
-          uint32_t(sizeof(rules::GemmPush)));
-      vk::Submitter submitter(device(), 10'000'000'000ull);
-      submitter.run([&](VkCommandBuffer cmd) {
-        split.record_dispatch(cmd, &plan.push, uint32_t(pass.grid[0]), uint32_t(pass.grid[1]), uint32_t(pass.grid[2]));
-      });
-      const auto* halves = static_cast<const uint16_t*>(scratch.mapped());
+      const std::vector<uint16_t> halves = run_prepass(plan, prepass_spirv(rules::Prepass::split_ab, DType::f32),
+                                                       std::as_bytes(std::span(a)), std::as_bytes(std::span(b)));
       const uint64_t k8 = rules::split_k_padded(op.k) / 8;
       int wrong = 0;
       for (uint64_t z = 0; z < 2; ++z) {
