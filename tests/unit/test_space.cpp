@@ -1077,6 +1077,16 @@ TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) 
   EXPECT_LT(rank(128, 0), rank(128, 1));
 }
 
+/// The screening rank of `config` (its last parameter "prepass") with that parameter at `prepass`, for a packed
+/// problem of `shape` and `dtype` on a device with the matrix units.
+double prepass_rank(const KernelFamily& family, Config config, Shape shape, DType dtype, uint32_t prepass) {
+  GemmProblem p;
+  p.shape = shape;
+  p.dtype = dtype;
+  config.values.back().second = prepass;
+  return family.screening_rank(config, p, matrix_device());
+}
+
 TEST(SplitPrepass, Bf16x6SplitsBothOperandsOnceIntoPartsItsMainPassReadsInOneLayout) {
   const KernelFamily& bf16x6 = family_named("bf16x6");
   EXPECT_EQ(bf16x6.prepass_for(DType::f32), rules::Prepass::split_ab);
@@ -1094,15 +1104,7 @@ TEST(SplitPrepass, Bf16x6SplitsBothOperandsOnceIntoPartsItsMainPassReadsInOneLay
   EXPECT_FALSE(prepass_spirv(rules::Prepass::split_ab, DType::f32).empty());
   EXPECT_FALSE(bf16x6.plane_spirv(DType::f32).empty());
   // First where the tiles would split each element three times or more (A once a column of tiles, B once a row).
-  const vk::DeviceInfo d = matrix_device();
-  auto rank = [&](Shape shape, uint32_t prepass) {
-    GemmProblem p;
-    p.shape = shape;
-    p.dtype = DType::f32;
-    Config k = c;
-    k.values.back().second = prepass;
-    return bf16x6.screening_rank(k, p, d);
-  };
+  auto rank = [&](Shape shape, uint32_t prepass) { return prepass_rank(bf16x6, c, shape, DType::f32, prepass); };
   EXPECT_LT(rank({4096, 4096, 4096, 1}, 1), rank({4096, 4096, 4096, 1}, 0));
   EXPECT_LT(rank({128, 768, 3072, 1}, 0), rank({128, 768, 3072, 1}, 1));
 }
@@ -1156,14 +1158,7 @@ TEST(AligningPrepass, CoopmatCopiesSixteenBitOperandsOnceOnlyWhereSomeTileWouldL
   EXPECT_EQ(plan.passes[0].grid, (std::array<uint64_t, 3>{(region / 8 + 255) / 256, 1, 3}));
 
   // First in screening where each operand would be staged by three tiles or more, as the split's.
-  auto rank = [&](Shape shape, uint32_t prepass) {
-    GemmProblem q;
-    q.shape = shape;
-    q.dtype = DType::f16;
-    Config k = c;
-    k.values.back().second = prepass;
-    return coopmat.screening_rank(k, q, d);
-  };
+  auto rank = [&](Shape shape, uint32_t prepass) { return prepass_rank(coopmat, c, shape, DType::f16, prepass); };
   EXPECT_LT(rank({777, 1234, 555, 1}, 1), rank({777, 1234, 555, 1}, 0));
   EXPECT_LT(rank({100, 1234, 555, 1}, 0), rank({100, 1234, 555, 1}, 1));
   EXPECT_LT(rank({768, 1280, 608, 1}, 0), rank({768, 1280, 608, 1}, 1));  // only K's last step to gain
