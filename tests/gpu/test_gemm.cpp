@@ -102,6 +102,19 @@ TEST_F(GemmOperation, TheIdleBeforeTheFirstScreenIncludesTheReference) {
   EXPECT_LT(runner.device_idle_ns(), 0.5 * built_ns) << "after an evaluation the idle counts from its end";
 }
 
+// A finalist on a CPU device (lavapipe) warms up as its screening does, not for a GPU's 200 ms: it has no clocks to
+// bring back, and most of a small tune's time on it went to those warm-ups.
+TEST_F(GemmOperation, AFinalistOnACpuDeviceWarmsUpAsItsScreeningDoes) {
+  ASSERT_EQ(device().info().type, VK_PHYSICAL_DEVICE_TYPE_CPU) << "this test runs on lavapipe";
+  GemmProblem p{{16, 16, 16, 1}, DType::f32, 1.0f, 0.0f};
+  GemmRunner runner(device(), p, RunOptions{});
+  Candidate c = sampled_candidates(p, 1).front();
+  const Measurement full = runner.evaluate(*c.family, c.config, 1, 3);
+  ASSERT_EQ(full.disposition, Disposition::passed);
+  EXPECT_GT(full.warmup_ms, 0.0);
+  EXPECT_LT(full.warmup_ms, 150.0) << "RunOptions::warmup_ns is 200 ms of device time";
+}
+
 TEST_F(GemmOperation, RepeatedRunsGiveBitIdenticalResults) {
   GemmProblem p{{67, 45, 300, 1}, DType::f32, 1.0f, 0.0f};
   GemmRunner runner(device(), p, RunOptions{});
