@@ -5,6 +5,7 @@
 
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/spirv.hpp"
+#include "run/gemm_runner.hpp"
 #include "vk/resources.hpp"
 
 namespace gemmtune {
@@ -155,9 +156,10 @@ void measure_cached_read(const vk::Device& device, vk::Submitter& submitter, con
 
 PeakResult measure_peak(const vk::Device& device, const PeakOptions& given) {
   const vk::DeviceInfo& d = device.info();
-  // A CPU device has no clocks to bring up: its warm-up only wakes the driver's threads, as a tune's does there.
+  // A CPU device has no clocks to bring up: its warm-up only wakes the driver's threads, as a tune's screening does.
   PeakOptions o = given;
-  if (d.type == VK_PHYSICAL_DEVICE_TYPE_CPU) o.warmup_ns = std::min(o.warmup_ns, 20'000'000.0);
+  if (d.type == VK_PHYSICAL_DEVICE_TYPE_CPU)
+    o.warmup_ns = std::min(o.warmup_ns, screen_warmup_target_ns(RunOptions{}, d.type, 0.0));
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   vk::Submitter submitter(device, o.fence_timeout_ns);
   PeakResult result;
