@@ -1,8 +1,8 @@
-// Split-k finished in one pass (gemm_fewrows.comp, gemm_rowdot.comp): each workgroup writes its k range's raw sums
-// to the scratch planes (binding 4), then counts its arrival on its block of outputs (binding 5, zero between
-// runs); the last workgroup of a block to arrive adds the planes in range order and applies the epilogue, then
-// sets the count back to zero. Both bindings are coherent: other workgroups' writes are read after the count
-// says they are done. Include after common/gemm_common.glsl (SPLIT, scratch_index).
+// Split-k finished in one pass (gemm_fewrows.comp, gemm_rowdot.comp, gemm_warptile.comp, gemm_coopmat.comp): each
+// workgroup writes its k range's raw sums to the scratch planes (binding 4), then counts its arrival on its block of
+// outputs (binding 5, zero between runs); the last workgroup of a block to arrive adds the planes in range order and
+// applies the epilogue, then sets the count back to zero. Both bindings are coherent: other workgroups' writes are
+// read after the count says they are done. Include after common/gemm_common.glsl (SPLIT, scratch_index).
 
 layout(std430, binding = 4) coherent buffer BufPlanes { float planes[]; };
 layout(std430, binding = 5) coherent buffer BufArrivals { uint arrivals[]; };
