@@ -396,7 +396,9 @@ void write_sums4(vec4 sums, uint z, uint range, uint gr, uint gc) {
 #if !defined(ONE_K_RANGE)
 /// Split-k's finish in this pass: once every invocation's sums are in its range's plane, the last workgroup of the
 /// tile to arrive adds the tile's planes in range order and writes C through the epilogue, 4 columns at a time where
-/// the planes' rows (N) are whole vec4s.
+/// the planes' rows (N) are whole vec4s. C may alias the planes for all the compiler knows, so each round loads
+/// FINISH_ROUND vec4s of every plane before it stores any: their loads are in flight together.
+const uint FINISH_ROUND = 4;
 void finish_split(uint z, uint row0, uint col0, uint lid) {
   const uint tiles_n = (p.N + BN - 1) / BN, tiles_m = (p.M + BM - 1) / BM;
   const uint counter = (z * tiles_m + row0 / BM) * tiles_n + col0 / BN;
@@ -404,18 +406,33 @@ void finish_split(uint z, uint row0, uint col0, uint lid) {
   if (p.N % 4 == 0) {
     const bool c_vec = p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
     const uint plane = p.M * p.N / 4;  // vec4s between one range's plane and the next
-    for (uint v = lid; v < BM * BN / 4; v += WG_SIZE) {
-      const uint gr = row0 + v / (BN / 4), gc = col0 + (v % (BN / 4)) * 4;
-      if (gr >= p.M || gc >= p.N) continue;
-      const uint first = scratch_index(z, 0, gr, gc) / 4;
-      precise vec4 sum = planes4[first];
-      for (uint r = 1; r < SPLIT; ++r) sum = sum + planes4[first + r * plane];
-      vec4 out_v;
-      [[unroll]] for (uint e = 0; e < 4; ++e) out_v[e] = finish(sum[e], z, gr, gc + e);
-      if (c_vec) {
-        c_vec4[c_index(z, gr, gc) / 4] = out_v;
-      } else {
-        [[unroll]] for (uint e = 0; e < 4; ++e) c_data[c_index(z, gr, gc + e)] = out_v[e];
+    for (uint v0 = lid; v0 < BM * BN / 4; v0 += FINISH_ROUND * WG_SIZE) {
+      uint first[FINISH_ROUND];
+      bool inside[FINISH_ROUND];
+      precise vec4 sum[FINISH_ROUND];
+      [[unroll]] for (uint b = 0; b < FINISH_ROUND; ++b) {
+        const uint v = v0 + b * WG_SIZE;
+        const uint gr = row0 + v / (BN / 4), gc = col0 + (v % (BN / 4)) * 4;
+        inside[b] = v < BM * BN / 4 && gr < p.M && gc < p.N;
+        first[b] = inside[b] ? scratch_index(z, 0, gr, gc) / 4 : 0;
+        sum[b] = inside[b] ? planes4[first[b]] : vec4(0);
+      }
+      for (uint r = 1; r < SPLIT; ++r) {
+        [[unroll]] for (uint b = 0; b < FINISH_ROUND; ++b) {
+          if (inside[b]) sum[b] = sum[b] + planes4[first[b] + r * plane];
+        }
+      }
+      [[unroll]] for (uint b = 0; b < FINISH_ROUND; ++b) {
+        if (!inside[b]) continue;
+        const uint v = v0 + b * WG_SIZE;
+        const uint gr = row0 + v / (BN / 4), gc = col0 + (v % (BN / 4)) * 4;
+        vec4 out_v;
+        [[unroll]] for (uint e = 0; e < 4; ++e) out_v[e] = finish(sum[b][e], z, gr, gc + e);
+        if (c_vec) {
+          c_vec4[c_index(z, gr, gc) / 4] = out_v;
+        } else {
+          [[unroll]] for (uint e = 0; e < 4; ++e) c_data[c_index(z, gr, gc + e)] = out_v[e];
+        }
       }
     }
   } else {
