@@ -364,10 +364,11 @@ void store_step(uint lid, uint stage) {
 layout(std430, binding = 2) buffer BufC4 { vec4 c_vec4[]; };
 #if !defined(ONE_K_RANGE)
 layout(std430, binding = 4) buffer BufScratch4 { vec4 scratch_vec4[]; };
-// With ONE_PASS the planes are written and read through coherent views (common/split_one_pass.glsl): the last
+// With ONE_PASS the planes are written and read through nonprivate views (common/split_one_pass.glsl): the last
 // workgroup of a tile to arrive adds them and applies the epilogue (finish_split), with no reduce pass.
+#define SPLIT_MEMORY_MODEL 1
 #include "common/split_one_pass.glsl"
-layout(std430, binding = 4) coherent buffer BufPlanes4 { vec4 planes4[]; };
+layout(std430, binding = 4) nonprivate buffer BufPlanes4 { vec4 planes4[]; };
 #endif
 void write_sum(float sum, uint z, uint range, uint gr, uint gc) {
 #if !defined(ONE_K_RANGE)
