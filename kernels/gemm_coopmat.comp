@@ -397,9 +397,25 @@ void write_sums4(vec4 sums, uint z, uint range, uint gr, uint gc) {
 #if !defined(ONE_K_RANGE)
 /// Split-k's finish in this pass: once every invocation's sums are in its range's plane, the last workgroup of the
 /// tile to arrive adds the tile's planes in range order and writes C through the epilogue, 4 columns at a time where
-/// the planes' rows (N) are whole vec4s. C may alias the planes for all the compiler knows, so each round loads
-/// FINISH_ROUND vec4s of every plane before it stores any: their loads are in flight together.
-const uint FINISH_ROUND = 4;
+/// the planes' rows (N) are whole vec4s. C may alias the planes for all the compiler knows, so each round loads 4
+/// vec4s of every plane before it stores any (their loads in flight together); the 4 are separate variables, since
+/// an array indexed in a loop the driver does not unroll lives in local memory.
+const uint FINISH_VECS = BM * BN / 4;
+uint finish_vec(uint z, uint row0, uint col0, uint v, out uint gr, out uint gc, out bool inside) {
+  gr = row0 + v / (BN / 4);
+  gc = col0 + (v % (BN / 4)) * 4;
+  inside = v < FINISH_VECS && gr < p.M && gc < p.N;
+  return inside ? scratch_index(z, 0, gr, gc) / 4 : 0;  // outside: plane 0's first vec4, loaded and never stored
+}
+void finish_store(vec4 sum, uint z, uint gr, uint gc, bool c_vec) {
+  vec4 out_v;
+  [[unroll]] for (uint e = 0; e < 4; ++e) out_v[e] = finish(sum[e], z, gr, gc + e);
+  if (c_vec) {
+    c_vec4[c_index(z, gr, gc) / 4] = out_v;
+  } else {
+    [[unroll]] for (uint e = 0; e < 4; ++e) c_data[c_index(z, gr, gc + e)] = out_v[e];
+  }
+}
 void finish_split(uint z, uint row0, uint col0, uint lid) {
   const uint tiles_n = (p.N + BN - 1) / BN, tiles_m = (p.M + BM - 1) / BM;
   const uint counter = (z * tiles_m + row0 / BM) * tiles_n + col0 / BN;
@@ -407,34 +423,24 @@ void finish_split(uint z, uint row0, uint col0, uint lid) {
   if (p.N % 4 == 0) {
     const bool c_vec = p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
     const uint plane = p.M * p.N / 4;  // vec4s between one range's plane and the next
-    for (uint v0 = lid; v0 < BM * BN / 4; v0 += FINISH_ROUND * WG_SIZE) {
-      uint first[FINISH_ROUND];
-      bool inside[FINISH_ROUND];
-      precise vec4 sum[FINISH_ROUND];
-      [[unroll]] for (uint b = 0; b < FINISH_ROUND; ++b) {
-        const uint v = v0 + b * WG_SIZE;
-        const uint gr = row0 + v / (BN / 4), gc = col0 + (v % (BN / 4)) * 4;
-        inside[b] = v < BM * BN / 4 && gr < p.M && gc < p.N;
-        first[b] = inside[b] ? scratch_index(z, 0, gr, gc) / 4 : 0;
-        sum[b] = inside[b] ? planes4[first[b]] : vec4(0);
-      }
+    for (uint v = lid; v < FINISH_VECS; v += 4 * WG_SIZE) {
+      uint gr0, gc0, gr1, gc1, gr2, gc2, gr3, gc3;
+      bool in0, in1, in2, in3;
+      const uint f0 = finish_vec(z, row0, col0, v, gr0, gc0, in0);
+      const uint f1 = finish_vec(z, row0, col0, v + WG_SIZE, gr1, gc1, in1);
+      const uint f2 = finish_vec(z, row0, col0, v + 2 * WG_SIZE, gr2, gc2, in2);
+      const uint f3 = finish_vec(z, row0, col0, v + 3 * WG_SIZE, gr3, gc3, in3);
+      precise vec4 s0 = planes4[f0], s1 = planes4[f1], s2 = planes4[f2], s3 = planes4[f3];
       for (uint r = 1; r < SPLIT; ++r) {
-        [[unroll]] for (uint b = 0; b < FINISH_ROUND; ++b) {
-          if (inside[b]) sum[b] = sum[b] + planes4[first[b] + r * plane];
-        }
+        s0 = s0 + planes4[f0 + r * plane];
+        s1 = s1 + planes4[f1 + r * plane];
+        s2 = s2 + planes4[f2 + r * plane];
+        s3 = s3 + planes4[f3 + r * plane];
       }
-      [[unroll]] for (uint b = 0; b < FINISH_ROUND; ++b) {
-        if (!inside[b]) continue;
-        const uint v = v0 + b * WG_SIZE;
-        const uint gr = row0 + v / (BN / 4), gc = col0 + (v % (BN / 4)) * 4;
-        vec4 out_v;
-        [[unroll]] for (uint e = 0; e < 4; ++e) out_v[e] = finish(sum[b][e], z, gr, gc + e);
-        if (c_vec) {
-          c_vec4[c_index(z, gr, gc) / 4] = out_v;
-        } else {
-          [[unroll]] for (uint e = 0; e < 4; ++e) c_data[c_index(z, gr, gc + e)] = out_v[e];
-        }
-      }
+      if (in0) finish_store(s0, z, gr0, gc0, c_vec);
+      if (in1) finish_store(s1, z, gr1, gc1, c_vec);
+      if (in2) finish_store(s2, z, gr2, gc2, c_vec);
+      if (in3) finish_store(s3, z, gr3, gc3, c_vec);
     }
   } else {
     for (uint e = lid; e < BM * BN; e += WG_SIZE) {
