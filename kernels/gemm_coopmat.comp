@@ -14,15 +14,13 @@
 // the other buffer right after the multiply, so one barrier per step suffices (two with STAGES = 1: before the
 // multiply, and before the tiles are overwritten). Accumulators leave through the tiles' shared memory one fragment
 // at a time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
-// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes, which the
-// reduce pass adds or, with ONE_PASS, the last of the tile's workgroups to finish (finish_split). Built with
+// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes. Built with
 // AB_PLANES it reads both operands from the planes the aligning pre-pass (align_planes.comp) wrote to the scratch
 // buffer: rows that start on 16 bytes and K padded to whole steps, so every tile stages on the fast path.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
 //   6: STAGES, shared-memory buffers of the A and B tiles (1 or 2)
-//   7: ONE_PASS, split-k finished in this pass by each tile's last workgroup (else by the reduce pass)
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -39,7 +37,6 @@ layout(constant_id = 3) const uint BK = 16;
 layout(constant_id = 4) const uint SG_M = 2;
 layout(constant_id = 5) const uint SG_N = 2;
 layout(constant_id = 6) const uint STAGES = 1;
-layout(constant_id = 7) const bool ONE_PASS = false;
 
 #define COOPMAT_OPERANDS 1
 #if defined(AB_PLANES)
@@ -364,17 +361,11 @@ void store_step(uint lid, uint stage) {
 layout(std430, binding = 2) buffer BufC4 { vec4 c_vec4[]; };
 #if !defined(ONE_K_RANGE)
 layout(std430, binding = 4) buffer BufScratch4 { vec4 scratch_vec4[]; };
-// With ONE_PASS the planes are written and read through nonprivate views (common/split_one_pass.glsl): the last
-// workgroup of a tile to arrive adds them and applies the epilogue (finish_split), with no reduce pass.
-#define SPLIT_MEMORY_MODEL 1
-#include "common/split_one_pass.glsl"
-layout(std430, binding = 4) nonprivate buffer BufPlanes4 { vec4 planes4[]; };
 #endif
 void write_sum(float sum, uint z, uint range, uint gr, uint gc) {
 #if !defined(ONE_K_RANGE)
   if (SPLIT > 1) {
-    if (ONE_PASS) planes[scratch_index(z, range, gr, gc)] = sum;
-    else scratch_data[scratch_index(z, range, gr, gc)] = sum;
+    scratch_data[scratch_index(z, range, gr, gc)] = sum;
     return;
   }
 #endif
@@ -384,8 +375,7 @@ void write_sum(float sum, uint z, uint range, uint gr, uint gc) {
 void write_sums4(vec4 sums, uint z, uint range, uint gr, uint gc) {
 #if !defined(ONE_K_RANGE)
   if (SPLIT > 1) {
-    if (ONE_PASS) planes4[scratch_index(z, range, gr, gc) / 4] = sums;
-    else scratch_vec4[scratch_index(z, range, gr, gc) / 4] = sums;
+    scratch_vec4[scratch_index(z, range, gr, gc) / 4] = sums;
     return;
   }
 #endif
@@ -393,64 +383,6 @@ void write_sums4(vec4 sums, uint z, uint range, uint gr, uint gc) {
   [[unroll]] for (uint e = 0; e < 4; ++e) out_v[e] = finish(sums[e], z, gr, gc + e);
   c_vec4[c_index(z, gr, gc) / 4] = out_v;
 }
-
-#if !defined(ONE_K_RANGE)
-/// Split-k's finish in this pass: once every invocation's sums are in its range's plane, the last workgroup of the
-/// tile to arrive adds the tile's planes in range order and writes C through the epilogue, 4 columns at a time where
-/// the planes' rows (N) are whole vec4s. C may alias the planes for all the compiler knows, so each round loads 4
-/// vec4s of every plane before it stores any (their loads in flight together); the 4 are separate variables, since
-/// an array indexed in a loop the driver does not unroll lives in local memory.
-const uint FINISH_VECS = BM * BN / 4;
-uint finish_vec(uint z, uint row0, uint col0, uint v, out uint gr, out uint gc, out bool inside) {
-  gr = row0 + v / (BN / 4);
-  gc = col0 + (v % (BN / 4)) * 4;
-  inside = v < FINISH_VECS && gr < p.M && gc < p.N;
-  return inside ? scratch_index(z, 0, gr, gc) / 4 : 0;  // outside: plane 0's first vec4, loaded and never stored
-}
-void finish_store(vec4 sum, uint z, uint gr, uint gc, bool c_vec) {
-  vec4 out_v;
-  [[unroll]] for (uint e = 0; e < 4; ++e) out_v[e] = finish(sum[e], z, gr, gc + e);
-  if (c_vec) {
-    c_vec4[c_index(z, gr, gc) / 4] = out_v;
-  } else {
-    [[unroll]] for (uint e = 0; e < 4; ++e) c_data[c_index(z, gr, gc + e)] = out_v[e];
-  }
-}
-void finish_split(uint z, uint row0, uint col0, uint lid) {
-  const uint tiles_n = (p.N + BN - 1) / BN, tiles_m = (p.M + BM - 1) / BM;
-  const uint counter = (z * tiles_m + row0 / BM) * tiles_n + col0 / BN;
-  if (!split_last_to_arrive(counter)) return;
-  if (p.N % 4 == 0) {
-    const bool c_vec = p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
-    const uint plane = p.M * p.N / 4;  // vec4s between one range's plane and the next
-    for (uint v = lid; v < FINISH_VECS; v += 4 * WG_SIZE) {
-      uint gr0, gc0, gr1, gc1, gr2, gc2, gr3, gc3;
-      bool in0, in1, in2, in3;
-      const uint f0 = finish_vec(z, row0, col0, v, gr0, gc0, in0);
-      const uint f1 = finish_vec(z, row0, col0, v + WG_SIZE, gr1, gc1, in1);
-      const uint f2 = finish_vec(z, row0, col0, v + 2 * WG_SIZE, gr2, gc2, in2);
-      const uint f3 = finish_vec(z, row0, col0, v + 3 * WG_SIZE, gr3, gc3, in3);
-      precise vec4 s0 = planes4[f0], s1 = planes4[f1], s2 = planes4[f2], s3 = planes4[f3];
-      for (uint r = 1; r < SPLIT; ++r) {
-        s0 = s0 + planes4[f0 + r * plane];
-        s1 = s1 + planes4[f1 + r * plane];
-        s2 = s2 + planes4[f2 + r * plane];
-        s3 = s3 + planes4[f3 + r * plane];
-      }
-      if (in0) finish_store(s0, z, gr0, gc0, c_vec);
-      if (in1) finish_store(s1, z, gr1, gc1, c_vec);
-      if (in2) finish_store(s2, z, gr2, gc2, c_vec);
-      if (in3) finish_store(s3, z, gr3, gc3, c_vec);
-    }
-  } else {
-    for (uint e = lid; e < BM * BN; e += WG_SIZE) {
-      const uint gr = row0 + e / BN, gc = col0 + e % BN;
-      if (gr < p.M && gc < p.N) c_data[c_index(z, gr, gc)] = finish(split_planes_sum(z, gr, gc), z, gr, gc);
-    }
-  }
-  split_reset_arrivals(counter);
-}
-#endif
 
 void main() {
   const uint lid = gl_LocalInvocationID.x;
@@ -552,7 +484,4 @@ void main() {
       subgroupBarrier();
     }
   }
-#if !defined(ONE_K_RANGE)
-  if (SPLIT > 1 && ONE_PASS) finish_split(z, row0, col0, lid);
-#endif
 }

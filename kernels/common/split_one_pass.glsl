@@ -1,19 +1,10 @@
-// Split-k finished in one pass (gemm_fewrows.comp, gemm_rowdot.comp, gemm_warptile.comp, gemm_coopmat.comp): each
-// workgroup writes its k range's raw sums to the scratch planes (binding 4), then counts its arrival on its block of
-// outputs (binding 5, zero between runs); the last workgroup of a block to arrive adds the planes in range order and
-// applies the epilogue, then sets the count back to zero. Both bindings are coherent: other workgroups' writes are
-// read after the count says they are done. Include after common/gemm_common.glsl (SPLIT, scratch_index).
+// Split-k finished in one pass (gemm_fewrows.comp, gemm_rowdot.comp): each workgroup writes its k range's raw sums
+// to the scratch planes (binding 4), then counts its arrival on its block of outputs (binding 5, zero between
+// runs); the last workgroup of a block to arrive adds the planes in range order and applies the epilogue, then
+// sets the count back to zero. Both bindings are coherent: other workgroups' writes are read after the count
+// says they are done. Include after common/gemm_common.glsl (SPLIT, scratch_index).
 
-//
-// Modules under the Vulkan memory model (SPLIT_MEMORY_MODEL: the cooperative-matrix kernels) declare the planes
-// nonprivate instead, and the barriers around the count make the writes available and visible for the whole storage
-// class: there a coherent access makes each load and store its own availability or visibility operation, which
-// serializes them.
-#if defined(SPLIT_MEMORY_MODEL)
-layout(std430, binding = 4) nonprivate buffer BufPlanes { float planes[]; };
-#else
 layout(std430, binding = 4) coherent buffer BufPlanes { float planes[]; };
-#endif
 layout(std430, binding = 5) coherent buffer BufArrivals { uint arrivals[]; };
 
 shared bool split_last_arrival;  // 4 bytes, counted in the families' shared-memory formulas
@@ -21,20 +12,6 @@ shared bool split_last_arrival;  // 4 bytes, counted in the families' shared-mem
 /// Called by every invocation once its range's sums are in the planes: counts the workgroup's arrival on
 /// `counter` and returns, uniformly across the workgroup, whether it was the last of the SPLIT ranges.
 bool split_last_to_arrive(uint counter) {
-#if defined(SPLIT_MEMORY_MODEL)
-  // Every invocation's plane writes available device-wide before invocation 0 counts (release), and the other
-  // ranges' writes visible to every invocation after it read the count (acquire).
-  const int buffer_and_shared = gl_StorageSemanticsBuffer | gl_StorageSemanticsShared;
-  controlBarrier(gl_ScopeWorkgroup, gl_ScopeQueueFamily, buffer_and_shared,
-                 gl_SemanticsAcquireRelease | gl_SemanticsMakeAvailable | gl_SemanticsMakeVisible);
-  if (gl_LocalInvocationIndex == 0)
-    split_last_arrival = atomicAdd(arrivals[counter], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                                   gl_SemanticsAcquireRelease | gl_SemanticsMakeAvailable |
-                                       gl_SemanticsMakeVisible) == SPLIT - 1;
-  controlBarrier(gl_ScopeWorkgroup, gl_ScopeQueueFamily, buffer_and_shared,
-                 gl_SemanticsAcquireRelease | gl_SemanticsMakeAvailable | gl_SemanticsMakeVisible);
-  return split_last_arrival;
-#else
   memoryBarrierBuffer();  // the planes out before the count
   barrier();
   if (gl_LocalInvocationIndex == 0) split_last_arrival = atomicAdd(arrivals[counter], 1u) == SPLIT - 1;
@@ -42,7 +19,6 @@ bool split_last_to_arrive(uint counter) {
   if (!split_last_arrival) return false;
   memoryBarrierBuffer();  // the other ranges' planes read after their count
   return true;
-#endif
 }
 
 /// The raw sum of output (z, i, j) over the SPLIT ranges, added in range order (deterministic mode relies on it).

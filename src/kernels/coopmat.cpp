@@ -38,8 +38,7 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
           : step_bytes == 64 ? 1.0
                              : 2.0) +
          (c.get("sgn") == 2 ? 0.0 : 0.75) + (c.get("sgm") == 2 ? 0.0 : 0.75) + (c.get("stages") == 2 ? 0.0 : 0.5) +
-         (c.get("bm") == c.get("bn") || units_known ? 0.0 : 0.75) +
-         (c.get_or("onepass", 0) == 1 ? -0.25 : 0.0);
+         (c.get("bm") == c.get("bn") || units_known ? 0.0 : 0.75);
 }
 
 /// Every group of A and B that a tile stages is a whole 16-byte vector of its operand (gemm_coopmat.comp's fast path,
@@ -93,8 +92,7 @@ KernelFamily make_coopmat() {
               {"sgm", 4, {2, 4}},
               {"sgn", 5, {2, 4}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8}},
-              {"stages", 6, {1, 2}, 1},
-              {"onepass", 7, {0, 1}, 0, [](DType d) { return !is_integer(d); }}};
+              {"stages", 6, {1, 2}, 1}};
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32)
       return std::string("f32 inputs: the cooperative-matrix kernel takes f16, bf16 or 8-bit integers");
@@ -127,35 +125,18 @@ KernelFamily make_coopmat() {
                              return std::nullopt;
                            }});
   describe_split_tiles(f);
-  // onepass1: split-k finished by each tile's last workgroup (common/split_one_pass.glsl), onepass0 by the reduce pass.
-  f.constraints.push_back({"onepass",
-                           [](const KernelFamily&, const Config& c, const GemmProblem&,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get_or("onepass", 0) == 1 && c.get("splits") == 1)
-                               return std::string("onepass: one range leaves nothing to add");
-                             return std::nullopt;
-                           }});
-  f.constraints.push_back(split_device_scope_constraint());
-  f.dispatch_rule = [](const Config& c, DType) {
-    rules::DispatchRule rule = tile_rule(c.get("bm"), c.get("bn"), c.get("splits"));
-    rule.one_pass_split = c.get_or("onepass", 0) == 1;
-    return rule;
-  };
-  f.one_pass_split = true;
-  f.reduce_pass_too = true;
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
   f.shared_bytes = [](const Config& c, DType dtype) {
     // As declared in the shaders: each tile sized for either orientation (rows padded by 16 bytes), and the
     // output staging of 4-byte sums, a 16 x 20 fragment a subgroup: beside the tiles in the integer kernel, in
-    // the tiles' memory in the float one, which also holds split-k's arrival flag.
+    // the tiles' memory in the float one.
     const uint64_t bm = c.get("bm"), bn = c.get("bn"), bk = c.get("bk");
     const uint64_t staging = uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
     if (is_integer(dtype)) return c.get("stages") * ((bm * bk + 16 * (bm + bk)) + (bk * bn + 16 * (bk + bn))) + staging;
     return std::max<uint64_t>(c.get("stages") * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2),
-                              staging) +
-           kSplitFlagBytes;
+                              staging);
   };
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.

@@ -348,40 +348,6 @@ TEST(CooperativeMatrix, PartialLastStepsVerifyOnTheFastPathInEveryLayout) {
   }
 }
 
-TEST(CooperativeMatrix, SplitKFinishedInThePassVerifiesRunAfterRunInEveryLayout) {
-  // onepass1: each tile's last workgroup adds the planes and applies the epilogue. Planes of whole 16-byte rows (N a
-  // multiple of 4) and not (N = 150), C's rows off 16 bytes (ldc + 3, an offset), a batch with beta and bias; each
-  // config verified twice in a row, so the second run relies on the first having left every counter at zero.
-  const KernelFamily& family = family_named("coopmat");
-  for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}}) {
-    for (bool padded : {false, true}) {
-      GemmProblem p = operation_problem({padded ? 201u : 197u, padded ? 150u : 768u, 1536, padded ? 2u : 1u},
-                                        DType::f16, layout);
-      if (padded) {
-        p.c.ld = 150 + 3;
-        p.c.offset = 5;
-        p.beta = -1.5f;
-        p.epilogue = {true, 0, Activation::gelu_erf};
-      }
-      if (auto reason = family.not_applicable(p, device().info()))
-        GTEST_SKIP() << *reason << "; the H200 run covers this test";
-      std::vector<Candidate> one_pass;
-      for (Candidate& c : build_search_space({&family}, p, device().info()).candidates)
-        if (c.config.get("onepass") == 1) one_pass.push_back(std::move(c));
-      ASSERT_GE(one_pass.size(), 8u);
-      GemmRunner runner(device(), p, RunOptions{});
-      for (size_t i = 0; i < one_pass.size(); i += one_pass.size() / 8) {
-        for (int run = 0; run < 2; ++run) {
-          const Measurement r = runner.verify(family, one_pass[i].config);
-          EXPECT_EQ(r.disposition, Disposition::passed)
-              << layout.name() << (padded ? " ldc+3 batch 2" : "") << " " << one_pass[i].name << " run " << run
-              << ": " << r.detail;
-        }
-      }
-    }
-  }
-}
-
 TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   const uint32_t max_z = device().info().max_workgroup_count[2];
   ASSERT_LE(max_z, 1u << 20) << "this device's limit is too large to exceed cheaply";

@@ -536,59 +536,6 @@ TEST(CoopmatFamily, SweepsTheDocumentedTilesWithinTheSharedMemoryLimit) {
   EXPECT_NE(s.not_applicable[0].reason.find("fast mode only"), std::string::npos);
 }
 
-TEST(CoopmatFamily, SplitConfigsFinishInTheMainPassOrTheReducePassAndIntegersSweepNeither) {
-  const KernelFamily& coopmat = family_named("coopmat");
-  GemmProblem p;
-  p.shape = {197, 768, 3072, 1};
-  p.dtype = DType::f16;
-  vk::DeviceInfo d = matrix_device();
-  d.matrix.memory_model_device_scope = true;
-  std::map<std::string, std::set<uint32_t>> finishes;  // a split config's name without onepass -> its onepass values
-  for (const Candidate& c : build_search_space({&coopmat}, p, d).candidates) {
-    if (c.config.get("splits") == 1) {
-      EXPECT_EQ(c.config.get("onepass"), 0u) << c.name;
-      continue;
-    }
-    Config without = c.config;
-    for (auto& [key, value] : without.values)
-      if (key == "onepass") value = 0;
-    finishes[coopmat.config_name(without, p.dtype)].insert(c.config.get("onepass"));
-  }
-  ASSERT_FALSE(finishes.empty());
-  for (const auto& [name, values] : finishes) EXPECT_EQ(values, (std::set<uint32_t>{0, 1})) << name;
-  // The last workgroup is found with a device-scope atomic under the Vulkan memory model.
-  d.matrix.memory_model_device_scope = false;
-  const SearchSpace without_scope = build_search_space({&coopmat}, p, d);
-  for (const Candidate& c : without_scope.candidates) EXPECT_EQ(c.config.get("onepass"), 0u) << c.name;
-  EXPECT_TRUE(std::any_of(without_scope.pruned.begin(), without_scope.pruned.end(),
-                          [](const PrunedConfig& pc) { return pc.code == "device_scope"; }));
-
-  // onepass1: one pass and a counter a tile; onepass0: the reduce pass after the main one, no counters.
-  Config c{{{"bm", 64},
-            {"bn", 128},
-            {"bk", 64},
-            {"sgm", 2},
-            {"sgn", 2},
-            {"splits", 4},
-            {"stages", 1},
-            {"onepass", 1},
-            {"prepass", 0}}};
-  EXPECT_EQ(coopmat.config_name(c, DType::f16), "coopmat_f16_bm64_bn128_bk64_sgm2_sgn2_splits4_onepass1");
-  const rules::Operation op = rules::packed(197, 768, 3072, false, false, 2, 3);
-  rules::Plan plan = rules::plan(kernel_config(coopmat, c, DType::f16), op);
-  EXPECT_EQ(plan.pass_count, 1u);
-  EXPECT_EQ(plan.arrival_counters, 4u * 6 * 3);  // 4 x 6 tiles a product, 3 products
-  EXPECT_EQ(plan.scratch_floats, 4u * 3 * 197 * 768);
-  c.values[7].second = 0;
-  plan = rules::plan(kernel_config(coopmat, c, DType::f16), op);
-  EXPECT_EQ(plan.pass_count, 2u);
-  EXPECT_EQ(plan.arrival_counters, 0u);
-
-  p.dtype = DType::i8;
-  for (const Candidate& cand : build_search_space({&coopmat}, p, d).candidates)
-    EXPECT_EQ(cand.config.get("onepass"), 0u) << cand.name;
-}
-
 TEST(CoopmatFamily, IntegerConfigsStepKBy32NeverSplitAndSizeTheirByteTiles) {
   GemmProblem p;
   p.shape = {1024, 768, 3072, 1};
@@ -1199,15 +1146,8 @@ TEST(AligningPrepass, CoopmatCopiesSixteenBitOperandsOnceOnlyWhereSomeTileWouldL
   EXPECT_GT(copies(p), 0u);
 
   // The plan: the copy, then the main pass reading the planes; K padded to 576, rows of A (K x M) to 776.
-  const Config c{{{"bm", 64},
-                  {"bn", 64},
-                  {"bk", 64},
-                  {"sgm", 2},
-                  {"sgn", 2},
-                  {"splits", 1},
-                  {"stages", 1},
-                  {"onepass", 0},
-                  {"prepass", 1}}};
+  const Config c{
+      {{"bm", 64}, {"bn", 64}, {"bk", 64}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}, {"prepass", 1}}};
   EXPECT_EQ(coopmat.config_name(c, DType::f16), "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits1_prepass1");
   const rules::Operation op = rules::packed(770, 1234, 555, true, false, 2, 3);
   const rules::Plan plan = rules::plan(kernel_config(coopmat, c, DType::f16), op);
