@@ -196,6 +196,11 @@ void multiply(uint buf, uint u, uint count, uint sg, uint lane) {
 const uint PAIRS = UNROLL / 2;  // fragment pairs (32 values of k) a trip
 const uint A_HALVES = M_ROWS > 8 ? 2 : 1;   // rows g and g + 8 of op(A)
 uvec4 reg_pair_a[2][PAIRS * A_HALVES];
+// op(A) stored K x M (TRANS_A) with rows of 8 or 16 values on 16 bytes: a lane's 8 k of one row of op(A) would be 8
+// two-byte loads, so instead lane l loads row k0 + 32 q + l of A as stored (one 16-byte load a half of 8 m) and the
+// pair's two fragments of op(A)^T go through the subgroup's B slot (free in the trips), each stored row at the
+// fragment row that holds its k in the REGS order, and load from there (rows k, columns m: row-major).
+const bool A_KXM_ROWS = TRANS_A ? (ALIGNED_A ? M_ROWS % 8 == 0 : false) : false;  // selects, not && (glslang makes code of &&)
 
 /// Whether this subgroup's fragments hold the elements the REGS layout assumes: a fragment of distinct bit patterns
 /// (0x3C00 | 16 row + column, normal numbers in f16 and bf16) loaded from shared memory, every element compared.
@@ -253,12 +258,31 @@ void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
         }
       }
   }
+  if (A_KXM_ROWS) {
+    [[unroll]] for (uint q = 0; q < PAIRS; ++q)
+      [[unroll]] for (uint h = 0; h < A_HALVES; ++h)
+        reg_pair_a[buf][q * A_HALVES + h] = a_vec[index_op_a(z, 8 * h, k0 + 32 * q + lane) / 8];
+    return;
+  }
   // Lanes past row M - 1 load that row again: it lands in columns M..15 of the product, which are never stored
   // (columns of a product do not mix). A branch around their loads cost 15 % at M = 5 on the H200, zeroing them
   // with a select 10 % (results/h200/notes.md, issue 18 steps 27-30).
   [[unroll]] for (uint q = 0; q < PAIRS; ++q)
     [[unroll]] for (uint h = 0; h < A_HALVES; ++h)
       reg_pair_a[buf][q * A_HALVES + h] = op_a_group(z, min(g + 8 * h, M_ROWS - 1), k + 32 * q);
+}
+
+/// A_KXM_ROWS: the subgroup's slot for a pair's two fragments of op(A)^T (16 rows of 2 uvec4s each), and the stores
+/// of pair q of buffer `buf` there: row k0 + 32 q + l (l = 8 t + 4 h + i) is row 2 t + i % 2 + 8 (i / 2) of fragment
+/// h, where the REGS order puts that k (see multiply_pair).
+uint kxm_slot() { return (gl_LocalInvocationID.x / 32) * FRAGS * B_SLOT; }
+void stage_kxm_pair(uint buf, uint q) {
+  const uint lane = gl_LocalInvocationID.x % 32;
+  const uint t = lane / 8, h = (lane % 8) / 4, i = lane % 4;
+  const uint row = 2 * t + i % 2 + 8 * (i / 2);
+  [[unroll]] for (uint part = 0; part < A_HALVES; ++part)
+    stage_b[kxm_slot() + h * 32 + row * 2 + part] = reg_pair_a[buf][q * A_HALVES + part];
+  staged();
 }
 
 // Elements 2 j and 2 j + 1 of `frag` from the two 16-bit values packed in `word`.
@@ -271,14 +295,19 @@ void fetch_pairs(uint buf, uint z, uint k0, uint lane) {
 
 /// REGS: multiplies pair q of the trip in buffer `buf` into the sums, fragment h of the pair from words 2h, 2h + 1.
 void multiply_pair(uint buf, uint q) {
+  if (A_KXM_ROWS) stage_kxm_pair(buf, q);
   const uvec4 a_g = reg_pair_a[buf][q * A_HALVES];
   const uvec4 a_g8 = A_HALVES > 1 ? reg_pair_a[buf][q * A_HALVES + 1] : uvec4(0);
   [[unroll]] for (uint h = 0; h < 2; ++h) {
     FRAG_B a_frag;
-    PUT_PAIR(a_frag, 0, h == 0 ? a_g.x : a_g.z);
-    PUT_PAIR(a_frag, 1, h == 0 ? a_g.y : a_g.w);
-    PUT_PAIR(a_frag, 2, h == 0 ? a_g8.x : a_g8.z);
-    PUT_PAIR(a_frag, 3, h == 0 ? a_g8.y : a_g8.w);
+    if (A_KXM_ROWS) {
+      coopMatLoad(a_frag, stage_b, kxm_slot() + h * 32, 2, gl_CooperativeMatrixLayoutRowMajor);
+    } else {
+      PUT_PAIR(a_frag, 0, h == 0 ? a_g.x : a_g.z);
+      PUT_PAIR(a_frag, 1, h == 0 ? a_g.y : a_g.w);
+      PUT_PAIR(a_frag, 2, h == 0 ? a_g8.x : a_g8.z);
+      PUT_PAIR(a_frag, 3, h == 0 ? a_g8.y : a_g8.w);
+    }
     [[unroll]] for (uint f = 0; f < FRAGS; ++f) {
       if (!live(f)) continue;
       FRAG_A b_frag;
@@ -300,6 +329,7 @@ void multiply_pair(uint buf, uint q) {
       acc[f] = coopMatMulAdd(b_frag, a_frag, acc[f]);
     }
   }
+  if (A_KXM_ROWS) staged();  // the slot read before the next pair is stored
 }
 
 /// A whole trip's loads into buffer `buf`, and its multiplies, the REGS way or staged.
