@@ -200,7 +200,8 @@ uvec4 reg_pair_a[2][PAIRS * A_HALVES];
 // two-byte loads, so instead lane l loads row k0 + 32 q + l of A as stored (one 16-byte load a half of 8 m) and the
 // pair's two fragments of op(A)^T go through the subgroup's B slot (free in the trips), each stored row at the
 // fragment row that holds its k in the REGS order, and load from there (rows k, columns m: row-major).
-const bool A_KXM_ROWS = TRANS_A ? (ALIGNED_A ? M_ROWS % 8 == 0 : false) : false;  // selects, not && (glslang makes code of &&)
+// (Selects, not &&: glslang makes code of && between specialization constants, which no other function can read.)
+const bool A_KXM_ROWS = TRANS_A ? (ALIGNED_A ? M_ROWS % 8 == 0 : false) : false;
 
 /// Whether this subgroup's fragments hold the elements the REGS layout assumes: a fragment of distinct bit patterns
 /// (0x3C00 | 16 row + column, normal numbers in f16 and bf16) loaded from shared memory, every element compared.
