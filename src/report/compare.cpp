@@ -78,9 +78,7 @@ void judge(EntryComparison& r, const ConfigResult& b, const ConfigResult& n, con
   r.p_value = slower ? rank_test_greater(n.samples_us, b.samples_us) : rank_test_greater(b.samples_us, n.samples_us);
   if (r.p_value < o.alpha) r.status = slower ? "regressed" : "faster";
 }
-}  // namespace
 
-namespace {
 /// The value a quarter of the way up the sorted values (the lower quartile; 0 for none).
 double lower_quartile(std::vector<double> v) {
   if (v.empty()) return 0.0;

@@ -35,6 +35,14 @@ class VulkanEnvironment : public ::testing::Environment {
 vk::Instance& instance() { return *g_instance; }
 vk::Device& device() { return *g_device; }
 
+std::vector<Candidate> candidates_with(const KernelFamily& family, const GemmProblem& problem, const std::string& param,
+                                       uint32_t value) {
+  std::vector<Candidate> out;
+  for (Candidate& c : build_search_space({&family}, problem, device().info()).candidates)
+    if (c.config.get(param) == value) out.push_back(std::move(c));
+  return out;
+}
+
 std::vector<uint16_t> run_prepass(const rules::Plan& plan, std::span<const uint32_t> module,
                                   std::span<const std::byte> a, std::span<const std::byte> b) {
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;

@@ -8,10 +8,12 @@
 #include <cstdint>
 #include <ostream>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/dispatch_rules.hpp"
 #include "core/problem.hpp"
+#include "tuner/space.hpp"
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
 
@@ -30,6 +32,10 @@ vk::Device& device();
 /// the scratch it writes read back as 16-bit values (filled with 0xAB first, so what it leaves unwritten shows).
 std::vector<uint16_t> run_prepass(const rules::Plan& plan, std::span<const uint32_t> module,
                                   std::span<const std::byte> a, std::span<const std::byte> b);
+
+/// The candidates of `family`'s search space for `problem` on the test device whose parameter `param` is `value`.
+std::vector<Candidate> candidates_with(const KernelFamily& family, const GemmProblem& problem, const std::string& param,
+                                       uint32_t value);
 
 class GpuTest : public ::testing::Test {
  protected:

@@ -334,9 +334,7 @@ TEST(CooperativeMatrix, PartialLastStepsVerifyOnTheFastPathInEveryLayout) {
       if (layout.trans_b) p.b.ld = 1008;
       if (auto reason = family.not_applicable(p, device().info()))
         GTEST_SKIP() << *reason << "; the H200 run covers this test";
-      std::vector<Candidate> staged;
-      for (Candidate& c : build_search_space({&family}, p, device().info()).candidates)
-        if (c.config.get("prepass") == 0) staged.push_back(std::move(c));
+      const std::vector<Candidate> staged = candidates_with(family, p, "prepass", 0);
       ASSERT_GE(staged.size(), 12u);
       GemmRunner runner(device(), p, RunOptions{});
       for (size_t i = 0; i < staged.size(); i += staged.size() / 12) {

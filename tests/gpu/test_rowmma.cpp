@@ -173,9 +173,7 @@ TEST_F(RowMma, OpAStoredKByMVerifiesAcrossTheRegsConfigs) {
         p.layout.trans_b = trans_b;
         if (padded) p.a.ld = m + 3;
         if (!device_serves_rowmma(p.dtype)) continue;
-        std::vector<Candidate> regs;
-        for (Candidate& c : build_search_space({&rowmma}, p, device().info()).candidates)
-          if (c.config.get("regs") == 1) regs.push_back(std::move(c));
+        const std::vector<Candidate> regs = candidates_with(rowmma, p, "regs", 1);
         ASSERT_GE(regs.size(), 10u);
         GemmRunner runner(device(), p, RunOptions{});
         for (size_t i = 0; i < regs.size(); i += regs.size() / 10) {
