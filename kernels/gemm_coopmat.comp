@@ -205,6 +205,48 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   }
 }
 
+#if defined(BLOCK_OPERANDS) && !defined(B_PLANE)
+// B's groups between load_step and store_step: the words holding the block's scale and the group's 8 code bytes
+// (q8_0) or the 8 code bytes whose low or high nibbles are its codes (q4_0), as loaded; where the codes start mid-word
+// (b_mid) they span three words and the scale is the low half of its word, else two and the high half.
+bool b_mid[B_PER];
+bool b_high[B_PER];  // q4_0: the group's codes are the high nibbles (codes 16..31 of its block)
+
+/// Loads group j's words for B's element index `first` (8 k of one row, within one block); zeros where not valid,
+/// which decode to zeros (a zero scale).
+void load_b_words(uint j, bool valid, uint first) {
+  const uint byte0 = (first / 32) * BLOCK_BYTES, e0 = first % 32;
+#if defined(B_Q8)
+  const uint at = byte0 + 2 + e0;
+#else
+  const uint at = byte0 + 2 + (e0 & 15u);
+  b_high[j] = e0 >= 16;
+#endif
+  b_mid[j] = (at & 2u) != 0u;
+  const uint w = at >> 2;
+  reg_b[j] = valid ? uvec4(b_words[byte0 >> 2], b_words[w], b_words[w + 1], b_words[b_mid[j] ? w + 2 : w + 1])
+                   : uvec4(0);
+}
+
+/// Group j of B decoded from its words: 8 f16 values scale x code.
+uvec4 decoded_b_group(uint j) {
+  const uvec4 r = reg_b[j];
+  const bool mid = b_mid[j];
+  const uint scale_bits = mid ? r.x & 0xffffu : r.x >> 16;
+  const f16vec2 scale = unpackFloat2x16(scale_bits | (scale_bits << 16));
+  uint w0 = mid ? (r.y >> 16) | (r.z << 16) : r.y;
+  uint w1 = mid ? (r.z >> 16) | (r.w << 16) : r.z;
+#if defined(B_Q8)
+  w0 ^= Q8_SIGN_BITS, w1 ^= Q8_SIGN_BITS;
+#else
+  const uint shift = b_high[j] ? 4 : 0;
+  w0 = (w0 >> shift) & 0x0f0f0f0fu, w1 = (w1 >> shift) & 0x0f0f0f0fu;
+#endif
+  return uvec4(scaled_code_pair(w0, scale), scaled_code_pair(w0 >> 16, scale), scaled_code_pair(w1, scale),
+               scaled_code_pair(w1 >> 16, scale));
+}
+#endif
+
 #if defined(BLOCK_OPERANDS)
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
@@ -249,27 +291,20 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     reg_b[j] = g < B_GROUPS && gk < k_end && gc < p.N ? plane_vec[plane_index(z, gk, gc) / 8] : uvec4(0);
   }
 #else
-  // Stored N x K with K a multiple of 32 and k ranges of whole blocks: a group's 8 k are whole and in one block.
+  // Stored N x K with K a multiple of 32 and k ranges of whole blocks: a group's 8 k are whole and in one block. Only
+  // the words that hold it are loaded here; store_step decodes them after this step's products, which so do not wait
+  // on the loads. On a whole step every group is one (columns past N read row N - 1, as set_first_indices clamps them).
+  const bool whole_step = k0 + BK <= k_end;  // uniform across the workgroup
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-    uint kk, c;
-    b_group(g, kk, c);
-    const uint gk = k0 + kk, gc = col0 + c;
-    if (g >= B_GROUPS || gk >= k_end || gc >= p.N) {
-      reg_b[j] = uvec4(0);
+    if (whole_step) {
+      load_b_words(j, g < B_GROUPS, b_first[j] * 8 + (k0 - k_first));
     } else {
-      const uint first = index_op_b(z, gk, gc);
-      const uint byte0 = (first / 32) * BLOCK_BYTES, e0 = first % 32;
-      const f16vec2 scale = f16vec2(float16_t(block_scale(byte0)));
-#if defined(B_Q8)
-      const uint w0 = b_word_at(byte0 + 2 + e0) ^ Q8_SIGN_BITS, w1 = b_word_at(byte0 + 6 + e0) ^ Q8_SIGN_BITS;
-#else
-      const uint shift = e0 < 16 ? 0 : 4;  // codes 16..31 are the high nibbles of code bytes 0..15
-      const uint w0 = (b_word_at(byte0 + 2 + (e0 & 15u)) >> shift) & 0x0f0f0f0fu;
-      const uint w1 = (b_word_at(byte0 + 6 + (e0 & 15u)) >> shift) & 0x0f0f0f0fu;
-#endif
-      reg_b[j] = uvec4(scaled_code_pair(w0, scale), scaled_code_pair(w0 >> 16, scale), scaled_code_pair(w1, scale),
-                       scaled_code_pair(w1 >> 16, scale));
+      uint kk, c;
+      b_group(g, kk, c);
+      const uint gk = k0 + kk, gc = col0 + c;
+      const bool valid = g < B_GROUPS && gk < k_end && gc < p.N;
+      load_b_words(j, valid, valid ? index_op_b(z, gk, gc) : 0u);
     }
   }
 #endif
@@ -353,7 +388,11 @@ void store_step(uint lid, uint stage) {
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
+#if defined(BLOCK_OPERANDS) && !defined(B_PLANE)
+    if (g < B_GROUPS) smem[B_BASE + stage * B_TILE + b_slot(g)] = decoded_b_group(j);
+#else
     if (g < B_GROUPS) smem[B_BASE + stage * B_TILE + b_slot(g)] = reg_b[j];
+#endif
   }
 }
 
