@@ -19,9 +19,7 @@
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
 // 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4)
-// 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS)
-// 5: PIPE (LANES 4): 1 loads the next step's words before decoding this step's, so a subgroup's loads and arithmetic
-// overlap (the subgroups start together and walk K in a few steps: without it they all wait, then all compute).
+// 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
@@ -36,7 +34,6 @@ layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 2) const uint LANES = 1;
 layout(constant_id = 3) const uint AHEAD = 1;
 layout(constant_id = 4) const uint GROUPS = 1;
-layout(constant_id = 5) const uint PIPE = 0;
 layout(constant_id = 31) const uint M_ROWS = 1;
 // Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
@@ -103,11 +100,9 @@ void add_block(uint z, uint r, uint n, uint blk) {
 // Quarters loaded ahead (slot u of AHEAD): for each of the workgroup's ROWS rows of B, the word whose low half is the
 // block's scale and the code words: codes 8q .. 8q + 7 (q8_0: two words), or the nibbles of code bytes 4q .. 4q + 3,
 // which are codes 4q .. 4q + 3 and 4q + 16 .. 4q + 19 (q4_0: one word).
-// With PIPE 1 there are two sets of AHEAD slots: the step being decoded and the next.
-const uint SLOTS = AHEAD * (PIPE + 1);
-uint ahead_scale[SLOTS * ROWS], ahead_w0[SLOTS * ROWS];
+uint ahead_scale[AHEAD * ROWS], ahead_w0[AHEAD * ROWS];
 #if defined(B_Q8)
-uint ahead_w1[SLOTS * ROWS];
+uint ahead_w1[AHEAD * ROWS];
 #endif
 
 /// Loads quarter `quarter` (0..3) of block `blk` of each row into slot u. Addresses come from each row's first byte
@@ -186,31 +181,11 @@ void main() {
       [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = index_op_a(z, i, 0);
       // AHEAD blocks a step, every one's words loaded before any is decoded, so more of B is in flight at once;
       // steps past the range load its last block again and add nothing.
-      const uint stride = wg / 4, end = ke / 32, step = AHEAD * stride, quarter = lid % 4;
-      if (PIPE == 0) {
-        for (uint blk = kb / 32 + lid / 4; blk < end; blk += step) {
-          [[unroll]] for (uint u = 0; u < AHEAD; ++u)
-            load_quarter(row_byte, min(blk + u * stride, end - 1), quarter, u);
-          [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
-            if (blk + u * stride < end) add_quarter(u, a_row, blk + u * stride, quarter);
-          }
-        }
-      } else {
-        // Two steps an iteration, slots 0 .. AHEAD - 1 then AHEAD .. 2 AHEAD - 1, each step's words loaded while the
-        // step before it is decoded (constant slot indices keep the words in registers).
-        uint blk = kb / 32 + lid / 4;
-        [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_quarter(row_byte, min(blk + u * stride, end - 1), quarter, u);
-        for (; blk < end; blk += 2 * step) {
-          [[unroll]] for (uint u = 0; u < AHEAD; ++u)
-            load_quarter(row_byte, min(blk + step + u * stride, end - 1), quarter, AHEAD + u);
-          [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
-            if (blk + u * stride < end) add_quarter(u, a_row, blk + u * stride, quarter);
-          }
-          [[unroll]] for (uint u = 0; u < AHEAD; ++u)
-            load_quarter(row_byte, min(blk + 2 * step + u * stride, end - 1), quarter, u);
-          [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
-            if (blk + step + u * stride < end) add_quarter(AHEAD + u, a_row, blk + step + u * stride, quarter);
-          }
+      const uint stride = wg / 4, end = ke / 32;
+      for (uint blk = kb / 32 + lid / 4; blk < end; blk += AHEAD * stride) {
+        [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_quarter(row_byte, min(blk + u * stride, end - 1), lid % 4, u);
+        [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
+          if (blk + u * stride < end) add_quarter(u, a_row, blk + u * stride, lid % 4);
         }
       }
     }

@@ -37,7 +37,7 @@ double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::D
   const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows));
   return std::abs(std::log2(workgroups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
          (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) + (c.get("lanes") == 1 ? 2.0 : 0.0) +
-         ahead_cost(c.get("ahead"), p.shape.m) + 0.25 * c.get("pipe");
+         ahead_cost(c.get("ahead"), p.shape.m);
 }
 
 // Each group is whole subgroups of the largest size the device may give.
@@ -62,9 +62,7 @@ KernelFamily make_qrowdot() {
               // Blocks whose words a quarter-block invocation loads before decoding them: more of B in flight.
               {"ahead", 3, {1, 2, 4}, 1},
               // Groups of subgroups taking different rows of B at the same k: op(A) read once from L2 for all.
-              {"groups", 4, {1, 2, 4, 8}, 1},
-              // The next step's words loaded before this step's are decoded (lanes 4): loads and arithmetic overlap.
-              {"pipe", 5, {0, 1}, 0}};
+              {"groups", 4, {1, 2, 4, 8}, 1}};
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
@@ -74,17 +72,9 @@ KernelFamily make_qrowdot() {
                               const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (c.get("ahead") > 1 && c.get("lanes") == 1)
                                return std::string("a whole block an invocation (lanes 1) loads one block at a time");
-                             const uint64_t held = uint64_t(c.get("ahead")) * c.get("rows") * (c.get("pipe") + 1);
-                             if (held > kMaxAheadWords)
-                               return "ahead x rows x (pipe + 1) = " + std::to_string(held) + " blocks' words > " +
-                                      std::to_string(kMaxAheadWords) + " held in registers";
-                             return std::nullopt;
-                           }},
-                          {"pipe",
-                           [](const KernelFamily&, const Config& c, const GemmProblem&,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get("pipe") == 1 && c.get("lanes") == 1)
-                               return std::string("a whole block an invocation (lanes 1) has no steps to overlap");
+                             if (uint64_t(c.get("ahead")) * c.get("rows") > kMaxAheadWords)
+                               return "ahead x rows = " + std::to_string(c.get("ahead") * c.get("rows")) +
+                                      " blocks' words > " + std::to_string(kMaxAheadWords) + " held in registers";
                              return std::nullopt;
                            }},
                           {"groups", groups_fit}});
