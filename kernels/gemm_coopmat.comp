@@ -77,12 +77,20 @@ uint scaled_code_pair(uint w, f16vec2 scale) {
 layout(std430, binding = 4) readonly buffer BufPlane8 { uvec4 plane_vec[]; };
 #endif
 #if defined(A_F16)
+/// Group g of A (8 elements at element 8 g): as stored.
+uvec4 a_group_at(uint g) { return a_vec[g]; }
+float16_t a_at(uint i) { return a_data[i]; }
 /// A's groups of 8 are whole 16-byte vectors.
 bool a_vectors() { return ALIGNED_A; }
 #else
 // f32 activations are rounded to f16 while staging (within the quantized types' f16 bound), so the f16 fragments
 // serve them as ggml's f16 and q8_1 paths do.
 layout(std430, binding = 0) readonly buffer BufA4 { vec4 a_f32x4[]; };
+uvec4 a_group_at(uint g) {
+  const vec4 lo = a_f32x4[2 * g], hi = a_f32x4[2 * g + 1];
+  return uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
+}
+float16_t a_at(uint i) { return float16_t(load_a(i)); }
 /// A's groups of 8 f32 are two whole 16-byte vectors where its rows start on 32 bytes (ALIGNED_A says 16).
 bool a_vectors() { return ALIGNED_A && p.lda % 8 == 0 && p.off_a % 8 == 0 && p.stride_a % 8 == 0; }
 #endif
@@ -132,35 +140,6 @@ const uint A_PER = (A_GROUPS + WG_SIZE - 1) / WG_SIZE;
 const uint B_PER = (B_GROUPS + WG_SIZE - 1) / WG_SIZE;
 uvec4 reg_a[A_PER];
 uvec4 reg_b[B_PER];
-#if defined(BLOCK_OPERANDS)
-// A's groups between load_step and store_step: f16 as stored, f32 as loaded (the first four in reg_a, the last four
-// in reg_a_hi, as bits), rounded to f16 by store_step after the step's products so that they do not wait on the loads.
-#if defined(A_F16)
-void load_a_group(uint j, uint g8) { reg_a[j] = a_vec[g8]; }
-void set_a_elems(uint j, float v[8]) {
-  [[unroll]] for (uint e = 0; e < 4; ++e) reg_a[j][e] = packHalf2x16(vec2(v[2 * e], v[2 * e + 1]));
-}
-float a_elem(uint i) { return float(a_data[i]); }
-uvec4 staged_a_group(uint j) { return reg_a[j]; }
-#else
-uvec4 reg_a_hi[A_PER];
-void load_a_group(uint j, uint g8) {
-  reg_a[j] = floatBitsToUint(a_f32x4[2 * g8]), reg_a_hi[j] = floatBitsToUint(a_f32x4[2 * g8 + 1]);
-}
-void set_a_elems(uint j, float v[8]) {
-  reg_a[j] = floatBitsToUint(vec4(v[0], v[1], v[2], v[3])), reg_a_hi[j] = floatBitsToUint(vec4(v[4], v[5], v[6], v[7]));
-}
-float a_elem(uint i) { return load_a(i); }
-uvec4 staged_a_group(uint j) {
-  const vec4 lo = uintBitsToFloat(reg_a[j]), hi = uintBitsToFloat(reg_a_hi[j]);
-  return uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
-}
-#endif
-void zero_a_group(uint j) {
-  float v[8] = float[8](0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
-  set_a_elems(j, v);
-}
-#endif
 
 uvec4 pack8(float16_t v[8]) {
   return uvec4(packFloat2x16(f16vec2(v[0], v[1])), packFloat2x16(f16vec2(v[2], v[3])),
@@ -273,13 +252,8 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
     const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8;
-    [[unroll]] for (uint j = 0; j < A_PER; ++j) {
-      if (lid + j * WG_SIZE < A_GROUPS) {
-        load_a_group(j, a_first[j] + s * a_step);
-      } else {
-        zero_a_group(j);
-      }
-    }
+    [[unroll]] for (uint j = 0; j < A_PER; ++j)
+      reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_group_at(a_first[j] + s * a_step) : uvec4(0);
 #if defined(B_PLANE)
     // The plane's rows are whole groups (K a multiple of 32): the step's loads issue as the dense kernel's do.
     [[unroll]] for (uint j = 0; j < B_PER; ++j)
@@ -294,16 +268,16 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
       const uint gr = row0 + r, gk = k0 + kk;
       const bool whole = TRANS_A ? (gk < k_end && gr + 8 <= p.M) : (gr < p.M && gk + 8 <= k_end);
       if (g >= A_GROUPS) {
-        zero_a_group(j);
+        reg_a[j] = uvec4(0);
       } else if (a_vectors() && whole) {
-        load_a_group(j, index_op_a(z, gr, gk) / 8);
+        reg_a[j] = a_group_at(index_op_a(z, gr, gk) / 8);
       } else {
-        float v[8];
+        float16_t v[8];
         [[unroll]] for (uint e = 0; e < 8; ++e) {
           const uint er = TRANS_A ? gr + e : gr, ek = TRANS_A ? gk : gk + e;
-          v[e] = (er < p.M && ek < k_end) ? a_elem(index_op_a(z, er, ek)) : 0.0;
+          v[e] = (er < p.M && ek < k_end) ? a_at(index_op_a(z, er, ek)) : float16_t(0);
         }
-        set_a_elems(j, v);
+        reg_a[j] = pack8(v);
       }
     }
   }
@@ -410,11 +384,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
 void store_step(uint lid, uint stage) {
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
-#if defined(BLOCK_OPERANDS)
-    if (g < A_GROUPS) smem[stage * A_TILE + a_slot(g)] = staged_a_group(j);
-#else
     if (g < A_GROUPS) smem[stage * A_TILE + a_slot(g)] = reg_a[j];
-#endif
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
