@@ -19,8 +19,7 @@
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
 // 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4)
-// 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS)
-// 5: RUNS (LANES 4, AHEAD 1): 1 copies each team's runs of 8 blocks into shared memory first (below).
+// 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
 // Input defines: INPUT_<A><B> with A f16 or f32 (the activations) and B q8 (q8_0) or q4 (q4_0).
@@ -35,7 +34,6 @@ layout(constant_id = 1) const uint ROWS = 2;
 layout(constant_id = 2) const uint LANES = 1;
 layout(constant_id = 3) const uint AHEAD = 1;
 layout(constant_id = 4) const uint GROUPS = 1;
-layout(constant_id = 5) const uint RUNS = 0;
 layout(constant_id = 31) const uint M_ROWS = 1;
 // Problem constant 32: every row of op(A) is contiguous in k and 16-byte aligned (as in gemm_rowdot.comp).
 layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
@@ -157,83 +155,6 @@ void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
   }
 }
 
-// RUNS 1: a team of 32 invocations takes 8 consecutive blocks a step (4 invocations a block), 144 (q4_0) or 272
-// (q8_0) contiguous bytes of each of its rows. The team copies them into its slice of shared memory as 16-byte vectors,
-// 9 or 17 a row, where the rows start on 16 bytes and the run is whole (else as words, each row's slice starting at
-// the word that holds its first byte), so that B's load instructions each move 512 contiguous bytes; its invocations
-// then read their quarters' words from the slice.
-const uint TEAM = 32;
-const uint RUN_VECTORS = BLOCK_BYTES / 2;     // 16-byte vectors of 8 blocks: 9 (q4_0) or 17 (q8_0)
-const uint SLICE_ROW = RUN_VECTORS + 1;       // a row's slice: one more vector for a run that starts mid-word
-shared uvec4 runs[RUNS == 1 ? (gl_WorkGroupSize.x / TEAM) * ROWS * SLICE_ROW : 1];
-layout(std430, binding = 1) readonly buffer BufQB16 { uvec4 b_vec[]; };
-
-/// The team's invocations see each other's copies (every team is within one subgroup where subgroups hold 32 or more
-/// invocations; else the whole workgroup waits, which every invocation reaches the same number of times).
-void team_barrier() {
-  if (gl_SubgroupSize >= TEAM) {
-    subgroupMemoryBarrierShared();
-    subgroupBarrier();
-  } else {
-    memoryBarrierShared();
-    barrier();
-  }
-}
-
-/// Word w of the slice row starting at vector `row`.
-uint run_word(uint row, uint w) { return runs[row + (w >> 2)][w & 3u]; }
-/// Bytes at .. at + 3 of the slice row (at even).
-uint run_word_at(uint row, uint at) {
-  const uint lo = run_word(row, at >> 2);
-  if ((at & 2u) == 0u) return lo;
-  return (lo >> 16) | (run_word(row, (at >> 2) + 1) << 16);
-}
-
-/// B's first byte of block b0 of row n of product z.
-uint run_byte(uint z, uint n, uint b0) { return (index_op_b(z, 0, n) / 32 + b0) * BLOCK_BYTES; }
-
-/// Copies blocks b0 .. min(b0 + 8, end) - 1 of rows n0 .. n0 + ROWS - 1 (past N: the last row) into the team's slice
-/// starting at vector `slice`; `vectors`: the rows start on 16 bytes and b0 is a multiple of 8.
-void copy_runs(uint z, uint n0, uint b0, uint end, uint slice, bool vectors) {
-  const uint lane = gl_LocalInvocationID.x % TEAM, bytes = (min(b0 + 8, end) - b0) * BLOCK_BYTES;
-  if (vectors && b0 + 8 <= end) {
-    [[unroll]] for (uint i = 0; i < (ROWS * RUN_VECTORS + TEAM - 1) / TEAM; ++i) {
-      const uint t = lane + i * TEAM, r = t / RUN_VECTORS, v = t % RUN_VECTORS;
-      if (t < ROWS * RUN_VECTORS)
-        runs[slice + r * SLICE_ROW + v] = b_vec[run_byte(z, min(n0 + r, p.N - 1), b0) / 16 + v];
-    }
-    return;
-  }
-  // Words from the one holding the run's first byte: those that hold a byte of the run.
-  [[unroll]] for (uint i = 0; i < (ROWS * SLICE_ROW + TEAM - 1) / TEAM; ++i) {
-    const uint t = lane + i * TEAM, r = t / SLICE_ROW, v = t % SLICE_ROW;
-    if (t < ROWS * SLICE_ROW) {
-      const uint first = run_byte(z, min(n0 + r, p.N - 1), b0), w0 = first / 4 + 4 * v, skew = first & 3u;
-      uvec4 words;
-      [[unroll]] for (uint e = 0; e < 4; ++e) words[e] = 16 * v + 4 * e < skew + bytes ? b_words[w0 + e] : 0u;
-      runs[slice + r * SLICE_ROW + v] = words;
-    }
-  }
-}
-
-/// Quarter `quarter` of block g (0..7) of the copied run of each row, into slot 0 (as load_quarter).
-void read_quarter(uint z, uint n0, uint b0, uint slice, uint g, uint quarter) {
-#if defined(B_Q8)
-  const uint e0 = 8 * quarter;
-#else
-  const uint e0 = 4 * quarter;
-#endif
-  [[unroll]] for (uint r = 0; r < ROWS; ++r) {
-    const uint row = slice + r * SLICE_ROW;
-    const uint at = (run_byte(z, min(n0 + r, p.N - 1), b0) & 3u) + g * BLOCK_BYTES;  // the block's first byte
-    ahead_scale[r] = run_word(row, at >> 2) >> (8 * (at & 2u));
-    ahead_w0[r] = run_word_at(row, at + 2 + e0);
-#if defined(B_Q8)
-    ahead_w1[r] = run_word_at(row, at + 6 + e0);
-#endif
-  }
-}
-
 void main() {
   // This invocation's group takes rows n0 .. n0 + ROWS - 1; lid and wg are its place and size in the group (whole
   // subgroups: the family requires groups of at least the largest subgroup).
@@ -261,28 +182,11 @@ void main() {
       // AHEAD blocks a step, every one's words loaded before any is decoded, so more of B is in flight at once;
       // steps past the range load its last block again and add nothing.
       const uint stride = wg / 4, end = ke / 32;
-      if (RUNS == 1) {
-        // Every team makes the same number of steps (team_barrier may be the workgroup's).
-        const uint steps = (end - kb / 32 + stride - 1) / stride, team = lid / TEAM;
-        const uint slice = (gl_LocalInvocationID.x / TEAM) * ROWS * SLICE_ROW, g = (lid % TEAM) / 4;
-        const bool vectors = p.ldb % 256 == 0 && p.off_b % 256 == 0 && p.stride_b % 256 == 0 && (kb / 32) % 8 == 0;
-        for (uint s = 0; s < steps; ++s) {
-          const uint b0 = kb / 32 + 8 * team + s * stride;
-          if (b0 < end) copy_runs(z, n0, b0, end, slice, vectors);
-          team_barrier();
-          if (b0 + g < end) {
-            read_quarter(z, n0, b0, slice, g, lid % 4);
-            add_quarter(0, a_row, b0 + g, lid % 4);
-          }
-          team_barrier();
-        }
-      } else {
       for (uint blk = kb / 32 + lid / 4; blk < end; blk += AHEAD * stride) {
         [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_quarter(row_byte, min(blk + u * stride, end - 1), lid % 4, u);
         [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
           if (blk + u * stride < end) add_quarter(u, a_row, blk + u * stride, lid % 4);
         }
-      }
       }
     }
   }

@@ -37,7 +37,7 @@ double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::D
   const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kMaxRows));
   return std::abs(std::log2(workgroups / 2048.0)) + 0.5 * std::log2(double(c.get("splits"))) +
          (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) + (c.get("lanes") == 1 ? 2.0 : 0.0) +
-         ahead_cost(c.get("ahead"), p.shape.m) + 0.25 * c.get("runs");
+         ahead_cost(c.get("ahead"), p.shape.m);
 }
 
 // Each group is whole subgroups of the largest size the device may give.
@@ -47,16 +47,6 @@ std::optional<std::string> groups_fit(const KernelFamily&, const Config& c, cons
   const uint32_t subgroup = std::max(d.subgroup_size, d.matrix.max_subgroup_size);
   if (c.get("groups") > 1 && per_group < subgroup)
     return "wg / groups = " + std::to_string(per_group) + " invocations < subgroups of " + std::to_string(subgroup);
-  return std::nullopt;
-}
-
-// Runs copied by teams of 32: quarter blocks one at a time, each team within one group of rows.
-std::optional<std::string> runs_fit(const KernelFamily&, const Config& c, const GemmProblem&, const vk::DeviceInfo&) {
-  if (c.get("runs") == 0) return std::nullopt;
-  if (c.get("lanes") != 4 || c.get("ahead") != 1)
-    return std::string("runs copied by teams take quarter blocks (lanes 4) one step at a time (ahead 1)");
-  if (c.get("wg") / c.get("groups") < 32)
-    return "wg / groups = " + std::to_string(c.get("wg") / c.get("groups")) + " invocations < a team of 32";
   return std::nullopt;
 }
 
@@ -72,9 +62,7 @@ KernelFamily make_qrowdot() {
               // Blocks whose words a quarter-block invocation loads before decoding them: more of B in flight.
               {"ahead", 3, {1, 2, 4}, 1},
               // Groups of subgroups taking different rows of B at the same k: op(A) read once from L2 for all.
-              {"groups", 4, {1, 2, 4, 8}, 1},
-              // Teams of 32 invocations copy runs of 8 blocks into shared memory as 16-byte vectors first.
-              {"runs", 5, {0, 1}, 0}};
+              {"groups", 4, {1, 2, 4, 8}, 1}};
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
@@ -89,15 +77,7 @@ KernelFamily make_qrowdot() {
                                       " blocks' words > " + std::to_string(kMaxAheadWords) + " held in registers";
                              return std::nullopt;
                            }},
-                          {"groups", groups_fit},
-                          {"runs", runs_fit}});
-  // The team slices of RUNS 1 (gemm_qrowdot.comp: wg / 32 teams, ROWS rows of BLOCK_BYTES / 2 + 1 vectors each).
-  f.shared_bytes = [base = f.shared_bytes](const Config& c, DType dtype) {
-    const std::optional<BlockFormat> format = b_block_format(dtype);
-    const uint64_t row_vectors = format ? block_bytes(*format) / 2 + 1 : 18;  // q8_0's where the type has none
-    const uint64_t vectors = c.get("runs") == 1 ? uint64_t(c.get("wg")) / 32 * c.get("rows") * row_vectors : 1;
-    return base(c, dtype) + vectors * 16;
-  };
+                          {"groups", groups_fit}});
   // Workgroup x: block x / SPLITS of ROWS x GROUPS rows, k range x % SPLITS.
   f.dispatch_rule = [](const Config& c, DType) {
     return column_rule(c.get("rows") * c.get("groups"), c.get("splits"), true);

@@ -2,10 +2,9 @@
 // splitk for any M, coopmat and qrowmma where the device has the matrix units) verifies against the double
 // product of the exactly decoded blocks, for f16 and f32 activations, in layouts nt and tt, at odd M and N, with
 // padded rows, offsets, batches sharing one weight, the epilogue and cold copies (qrowdot with blocks loaded ahead
-// and with groups of subgroups on different rows, and runs copied by teams, too); a block decoded wrongly is caught.
+// and with groups of subgroups on different rows too); a block decoded wrongly is caught.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <set>
 
 #include "gpu/lavapipe_env.hpp"
@@ -30,14 +29,12 @@ GemmProblem quantized_problem(Shape shape, DType dtype, bool trans_a) {
   return p;
 }
 
-/// Verifies the `which`-th candidate of the family (modulo their count) among those whose parameters have the values
-/// in `fixed` and returns the measurement.
-Measurement verify_some_with(const KernelFamily& family, const GemmProblem& p, size_t which,
-                             const std::vector<std::pair<std::string, uint32_t>>& fixed, RunOptions options = {}) {
+/// Verifies the `which`-th candidate of the family (modulo their count) among those with parameter `param` at
+/// `value` (every candidate where `param` is empty) and returns the measurement.
+Measurement verify_some(const KernelFamily& family, const GemmProblem& p, size_t which, RunOptions options = {},
+                        const std::string& param = "", uint32_t value = 0) {
   SearchSpace s = build_search_space({&family}, p, device().info());
-  std::erase_if(s.candidates, [&](const Candidate& c) {
-    return std::any_of(fixed.begin(), fixed.end(), [&](const auto& f) { return c.config.get(f.first) != f.second; });
-  });
+  std::erase_if(s.candidates, [&](const Candidate& c) { return !param.empty() && c.config.get(param) != value; });
   EXPECT_FALSE(s.candidates.empty()) << family.name << " " << dtype_name(p.dtype) << " " << p.shape.to_string();
   if (s.candidates.empty()) return {};
   const Candidate& c = s.candidates[which % s.candidates.size()];
@@ -48,13 +45,6 @@ Measurement verify_some_with(const KernelFamily& family, const GemmProblem& p, s
   return m;
 }
 
-/// The same among those with parameter `param` at `value` (every candidate where `param` is empty).
-Measurement verify_some(const KernelFamily& family, const GemmProblem& p, size_t which, RunOptions options = {},
-                        const std::string& param = "", uint32_t value = 0) {
-  if (param.empty()) return verify_some_with(family, p, which, {}, options);
-  return verify_some_with(family, p, which, {{param, value}}, options);
-}
-
 class Quantized : public GpuTest, public ::testing::WithParamInterface<std::tuple<DType, bool>> {};
 
 TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
@@ -62,17 +52,15 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
   size_t which = 0;
   // Both mappings of invocations to blocks, a whole block each (lanes 1) and a quarter each (lanes 4), taking turns
   // so each meets both placements.
-  uint32_t lanes = 1, groups = 2, runs = 0;
+  uint32_t lanes = 1, groups = 2;
   for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{5, 40, 256, 3}}) {
     GemmProblem p = quantized_problem(s, dtype, trans_a);
     verify_some(family_named("qrowdot"), p, which += 5, {}, "lanes", lanes);
     // Quarters of 2 or 4 blocks loaded ahead, the step past the range's last block included (K of 1 to 17 blocks).
     verify_some(family_named("qrowdot"), p, which += 7, {}, "ahead", s.k % 64 == 0 ? 4 : 2);
-    // Groups of subgroups on different rows of B: the workgroup's last rows past N (N 33, 65) included; in turn with
-    // runs copied by teams (K of 3 blocks: a partial run, copied as words; 8 blocks: 16-byte vectors).
-    verify_some_with(family_named("qrowdot"), p, which += 11, {{"groups", groups}, {"runs", runs}});
+    // Groups of subgroups on different rows of B: the workgroup's last rows past N (N 33, 65) included.
+    verify_some(family_named("qrowdot"), p, which += 11, {}, "groups", groups);
     groups = groups == 8 ? 2 : groups * 2;
-    runs = 1 - runs;
     lanes = 5 - lanes;
     p.b.ld = s.k + 64;                      // rows of B padded by two blocks
     p.b.offset = 96;                        // three blocks before it
