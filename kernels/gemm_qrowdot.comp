@@ -10,7 +10,7 @@
 // traffic from L2 is many times the blocks'). Every decoded code
 // is added scale x (codes . op(A)'s elements) for every row of op(A). The blocks are 34 (q8_0) or 18 (q4_0) bytes,
 // so only 2-byte aligned: an invocation reads the 32-bit words that cover its bytes and shifts them by half a word
-// where they start mid-word; codes become floats without conversions (common/quant_blocks.glsl).
+// where they start mid-word; codes become floats two at a time through f16 pairs (pair_codes: 16-bit arithmetic).
 //
 // Summation order: each invocation chains its blocks in increasing k; a subgroup adds its invocations' sums by an
 // xor butterfly, and the subgroups' sums are added in subgroup order through shared memory (as gemm_rowdot.comp).
@@ -28,6 +28,7 @@
 #extension GL_GOOGLE_include_directive : enable
 #extension GL_KHR_shader_subgroup_basic : enable
 #extension GL_KHR_shader_subgroup_shuffle : enable
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 
 layout(local_size_x_id = 0, local_size_y = 1, local_size_z = 1) in;
 layout(constant_id = 1) const uint ROWS = 2;
@@ -49,6 +50,28 @@ shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 #include "common/split_one_pass.glsl"
 
 float acc[ROWS * M_ROWS];
+
+// Codes become floats two at a time: a code's byte (q8_0, sign bit flipped) or nibble (q4_0) OR-ed into a half of
+// 1024.0's f16 pair is 1024 + the biased code exactly, and one packed subtract of the bias leaves two codes, exactly,
+// about two thirds of the operations of one float a code (quant_blocks.glsl's form); products and sums stay f32.
+#if defined(B_Q8)
+/// Four q8_0 codes: the int8 bytes of a word.
+vec4 pair_codes(uint w) {
+  const f16vec2 bias = f16vec2(float16_t(1152.0));  // 1024 + 128
+  w ^= Q8_SIGN_BITS;
+  const vec2 c02 = vec2(unpackFloat2x16((w & 0x00ff00ffu) | 0x64006400u) - bias);
+  const vec2 c13 = vec2(unpackFloat2x16(((w >> 8) & 0x00ff00ffu) | 0x64006400u) - bias);
+  return vec4(c02.x, c13.x, c02.y, c13.y);
+}
+#else
+/// Four q4_0 codes: the low nibbles of a word's four bytes (shifted down 4: the high nibbles).
+vec4 pair_codes(uint w) {
+  const f16vec2 bias = f16vec2(float16_t(1032.0));  // 1024 + 8
+  const vec2 c02 = vec2(unpackFloat2x16((w & 0x000f000fu) | 0x64006400u) - bias);
+  const vec2 c13 = vec2(unpackFloat2x16(((w >> 8) & 0x000f000fu) | 0x64006400u) - bias);
+  return vec4(c02.x, c13.x, c02.y, c13.y);
+}
+#endif
 
 #if defined(A_F16)
 layout(std430, binding = 0) readonly buffer BufQA8 { uvec2 a_u2[]; };  // 4 halves a load, for aligned rows
@@ -79,11 +102,11 @@ void add_block(uint z, uint r, uint n, uint blk) {
   // Codes 4t .. 4t + 3 (q8_0), or codes t .. t + 3 and t + 16 .. t + 19 (q4_0), from word t of the codes.
   vec4 code[8];
 #if defined(B_Q8)
-  [[unroll]] for (uint t = 0; t < 8; ++t) code[t] = q8_codes(b_word_at(byte0 + 2 + 4 * t));
+  [[unroll]] for (uint t = 0; t < 8; ++t) code[t] = pair_codes(b_word_at(byte0 + 2 + 4 * t));
 #else
   [[unroll]] for (uint t = 0; t < 4; ++t) {
     const uint w = b_word_at(byte0 + 2 + 4 * t);
-    code[t] = q4_low_codes(w), code[t + 4] = q4_high_codes(w);
+    code[t] = pair_codes(w), code[t + 4] = pair_codes(w >> 4);
   }
 #endif
   [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
@@ -137,9 +160,9 @@ void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
   [[unroll]] for (uint r = 0; r < ROWS; ++r) {
     scale[r] = unpackHalf2x16(ahead_scale[u * ROWS + r] & 0xffffu).x;
 #if defined(B_Q8)
-    c0[r] = q8_codes(ahead_w0[u * ROWS + r]), c1[r] = q8_codes(ahead_w1[u * ROWS + r]);
+    c0[r] = pair_codes(ahead_w0[u * ROWS + r]), c1[r] = pair_codes(ahead_w1[u * ROWS + r]);
 #else
-    c0[r] = q4_low_codes(ahead_w0[u * ROWS + r]), c1[r] = q4_high_codes(ahead_w0[u * ROWS + r]);
+    c0[r] = pair_codes(ahead_w0[u * ROWS + r]), c1[r] = pair_codes(ahead_w0[u * ROWS + r] >> 4);
 #endif
   }
   const uint a_k = TRANS_A ? p.lda : 1;  // elements between op(A)'s k and k + 1

@@ -13,12 +13,18 @@ constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumu
 constexpr uint32_t kMinSubgroup = 8;       // one partial sum per 8 invocations (one per subgroup)
 constexpr uint64_t kMaxAheadWords = 16;    // AHEAD x ROWS quarters' words held at once
 
+// Codes become floats through f16 pairs (gemm_qrowdot.comp's pair_codes), so the module needs 16-bit arithmetic.
+std::optional<std::string> qrowdot_device_unsupported(const vk::DeviceInfo& d) {
+  if (!d.matrix.shader_float16) return std::string("shaderFloat16 is not supported (qrowdot decodes in f16 pairs)");
+  return subgroup_reduction_unsupported(d, "qrowdot");
+}
+
 std::optional<std::string> qrowdot_not_applicable(const GemmProblem& p, const vk::DeviceInfo& d) {
   if (!is_quantized(p.dtype)) return std::string("block-quantized B only (f16:q8_0, f16:q4_0, f32:q8_0, f32:q4_0)");
   if (p.mode == Mode::deterministic)
     return std::string("fast mode only: its summation order is not modelled for deterministic mode");
   if (p.shape.m > kMaxRows) return "M = " + std::to_string(p.shape.m) + ": qrowdot serves at most 16 rows of op(A)";
-  return subgroup_reduction_unsupported(d, "qrowdot");
+  return qrowdot_device_unsupported(d);
 }
 
 // Blocks loaded ahead: a second one first where few rows of op(A) leave the loop memory-bound (M <= 4), one where
@@ -65,7 +71,7 @@ KernelFamily make_qrowdot() {
               {"groups", 4, {1, 2, 4, 8}, 1}};
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
-  f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return subgroup_reduction_unsupported(d, "qrowdot"); };
+  f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return qrowdot_device_unsupported(d); };
   describe_row_streaming(f, kMaxRows, kMaxAccumulators,
                          {{"ahead",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,

@@ -760,6 +760,13 @@ TEST(SearchSpace, QuantizedDecodingOpensEachRoundWithQrowdotThenTheMatrixUnits) 
     EXPECT_EQ(families, round) << "M = " << m;
     EXPECT_EQ(first_qrowmma, "qrowmma_f32q4_sgk16_frags1_unroll1") << "M = " << m;
   }
+  // qrowdot decodes in f16 pairs: a device without 16-bit arithmetic is told why, for the problem and in `devices`.
+  device.matrix.shader_float16 = false;
+  const KernelFamily& qrowdot = family_named("qrowdot");
+  SearchSpace without = build_search_space({&qrowdot}, p, device);
+  ASSERT_EQ(without.not_applicable.size(), 1u);
+  EXPECT_NE(without.not_applicable[0].reason.find("shaderFloat16"), std::string::npos);
+  ASSERT_TRUE(qrowdot.device_unsupported(p.dtype, device).has_value());
 }
 
 TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast) {
