@@ -136,18 +136,25 @@ void load_quarter(uint row_byte[ROWS], uint blk, uint quarter, uint u) {
 #else
   const uint e0 = 4 * quarter;
 #endif
-  const uint blk_byte = blk * BLOCK_BYTES, last = uint(b_words.length()) - 1;
+  const uint blk_byte = blk * BLOCK_BYTES;
+#if defined(B_Q8)
+  const uint last = uint(b_words.length()) - 1;
+#endif
   [[unroll]] for (uint r = 0; r < ROWS; ++r) {
-    const uint byte0 = row_byte[r] + blk_byte, at = byte0 + 2 + e0, w = at >> 2;
-    // Every word that may hold the codes is loaded, and the half-word shift is a select: neighbouring blocks
-    // alternate between starting on a word and mid-word, so a branch would split every subgroup in two.
+    const uint byte0 = row_byte[r] + blk_byte;
+#if defined(B_Q8)
+    // The three words that may hold the two code words are loaded always (clamped to the buffer) and the
+    // half-word shift is a select, so the second code word reuses the first's upper word and neighbouring blocks,
+    // which alternate between starting on a word and mid-word, do not split the subgroup.
+    const uint at = byte0 + 2 + e0, w = at >> 2;
     const bool mid = (at & 2u) != 0u;
     ahead_scale[u * ROWS + r] = b_words[byte0 >> 2] >> (mid ? 0 : 16);
-    const uint x0 = b_words[w], x1 = b_words[min(w + 1, last)];
+    const uint x0 = b_words[w], x1 = b_words[min(w + 1, last)], x2 = b_words[min(w + 2, last)];
     ahead_w0[u * ROWS + r] = mid ? (x0 >> 16) | (x1 << 16) : x0;
-#if defined(B_Q8)
-    const uint x2 = b_words[min(w + 2, last)];
     ahead_w1[u * ROWS + r] = mid ? (x1 >> 16) | (x2 << 16) : x1;
+#else
+    ahead_scale[u * ROWS + r] = b_words[byte0 >> 2] >> (8 * (byte0 & 2u));
+    ahead_w0[u * ROWS + r] = b_word_at(byte0 + 2 + e0);
 #endif
   }
 }
