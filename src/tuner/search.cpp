@@ -105,11 +105,12 @@ void interleave_seeds(std::vector<Candidate>& c, const std::vector<std::string>&
 }
 
 /// Puts the winner first among the finalists: the fastest, unless the runner-up is within the noise band, in
-/// which case the config with the fewest resources among those within the band of the fastest.
+/// which case the config with the fewest resources among those within the band of the fastest. A cut finalist (one
+/// sample, clearly slower when it was taken) is no runner-up: its sample is not comparable with the others' medians.
 void choose_winner(TuneResult& r, std::vector<EvaluatedConfig*>& finals, double noise_factor) {
   std::stable_sort(finals.begin(), finals.end(),
                    [](const EvaluatedConfig* a, const EvaluatedConfig* b) { return faster(*a, *b); });
-  if (finals.size() < 2 || !passed(*finals[1])) return;
+  if (finals.size() < 2 || !passed(*finals[1]) || finals[1]->measurement.cut) return;
   const Measurement& first = finals[0]->measurement;
   const Measurement& second = finals[1]->measurement;
   r.noise_band = noise_factor * std::max(first.cv, second.cv);

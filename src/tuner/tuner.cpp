@@ -31,7 +31,7 @@ const EvaluatedConfig* TuneResult::runner_up() const {
   bool seen_best = false;
   for (const EvaluatedConfig& e : evaluated) {
     if (!e.finalist || e.measurement.disposition != Disposition::passed) continue;
-    if (seen_best) return &e;
+    if (seen_best) return e.measurement.cut ? nullptr : &e;  // a cut finalist's one sample is not comparable
     seen_best = true;
   }
   return nullptr;

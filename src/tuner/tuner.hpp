@@ -176,7 +176,7 @@ struct TuneResult {
   double baseline_s = 0.0;       ///< the naive baseline after it
 
   const EvaluatedConfig* best() const;       ///< fastest verified finalist, or null
-  const EvaluatedConfig* runner_up() const;  ///< second fastest verified finalist, or null
+  const EvaluatedConfig* runner_up() const;  ///< second fastest verified finalist timed in full (not cut), or null
   size_t failed() const;                     ///< evaluated configs that did not pass
 };
 

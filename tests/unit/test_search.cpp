@@ -130,6 +130,23 @@ TEST(Search, ExhaustiveFinalistsWhoseFirstSampleIs1_5xTheBestTakeNoMoreSamples) 
   EXPECT_EQ(r.best()->name, c[0].name);
 }
 
+TEST(Search, ACutFinalistIsNoRunnerUpEvenWhereTheWinnersMedianDriftedAboveItsOneSample) {
+  // The winner's first final sample (10) cuts the other finalist (16 >= 1.5 x 10); the winner's later samples drift
+  // to 40 (a device slowing down), above the cut one's single 16, which is still no runner-up, tie or margin.
+  auto c = candidates(2);
+  std::map<std::string, RecordedConfig> recorded;
+  recorded[c[0].name] = RecordedConfig{Disposition::passed, {10, 40, 40, 40, 40}, 0.01};
+  recorded[c[1].name] = RecordedConfig{Disposition::passed, {16}, 0.01};
+  ReplayEvaluator ev(recorded);
+  TuneResult r = search(c, ev, options(Strategy::exhaustive));
+  ASSERT_NE(r.best(), nullptr);
+  EXPECT_EQ(r.best()->name, c[0].name);
+  EXPECT_DOUBLE_EQ(r.best()->measurement.median_us, 40);
+  EXPECT_EQ(r.runner_up(), nullptr);
+  EXPECT_FALSE(r.tie);
+  EXPECT_EQ(r.margin, 0.0);
+}
+
 TEST(Search, EveryScreenedConfigCarriesItsCostAndTheResultItsRate) {
   auto c = candidates(4);
   ReplayEvaluator ev(steady(c, {50, 40, 30, 20}));  // 0.01 virtual s a screening
