@@ -187,7 +187,14 @@ class Strategies(unittest.TestCase):
                 else:
                     self.assertEqual(len(finals), 3)
                 self.assertGreaterEqual(e["best"]["cv"], 0.0)
-                self.assertIn("runner-up", p.stdout)
+                # A runner-up is printed exactly when the table has one; it is null only where every other finalist
+                # was cut after its first sample (a noisy first sample on a shared CPU can cut them all).
+                if e["runner_up"] is not None:
+                    self.assertIn("runner-up", p.stdout)
+                else:
+                    self.assertNotIn("runner-up", p.stdout)
+                    others = [r for r in finals if r["config"] != e["best"]["name"]]
+                    self.assertTrue(others and all(len(r["samples_us"]) == 1 for r in others), others)
             # --total-budget 0.001: every problem gets a share of nothing; each still ends verified, marked exhausted.
             path = os.path.join(d, "total.json")
             p = subprocess.run([BIN, "--shape", "4x16x16,4x24x16", "--total-budget", "0.001", "--samples", "3", "--out", path],
