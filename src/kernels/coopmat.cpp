@@ -19,11 +19,31 @@ std::string fragment_type(DType dtype) { return std::string(dtype_name(a_dtype(f
 
 constexpr uint64_t kMostSumFragments = 18;  // a subgroup's 16 x 16 f32 sums screened first (screening rank)
 
+/// Whether each compute unit has little work: the problem's 128 x 128 tiles a unit times its k steps of 64 under
+/// kShortWork. Every ground truth of the search benchmark (tests/data/search: 4 to 46 such steps a unit on the H200)
+/// is short, and there 4 x 4 subgroups ran fastest: 128 x 128 x 64 tiles at 0.91-1.00 of the optimum on five of six,
+/// 2 x 2 at 0.71-0.82 (0.55 and 0.29 on the sixth). Longer problems keep 2 x 2 first: no exhaustive run places the
+/// turn above 46, and at 4096^3 (496) 2 x 2 ran fastest (issue 21 step 3, 8 and 16 subgroups 14 % slower).
+constexpr double kShortWork = 50.0;
+bool short_work(const GemmProblem& p, const vk::DeviceInfo& d) {
+  if (d.compute_units == 0) return false;  // unknown: the long problems' order, which the standard suite measured
+  const double tiles = double((p.shape.m + 127) / 128) * double((p.shape.n + 127) / 128) * double(p.shape.batch);
+  return tiles / double(d.compute_units) * (double(p.shape.k) / 64.0) < kShortWork;
+}
+
+/// Subgroups a workgroup, 2 or 4 down and across: 2 x 2 first for long problems; for short ones 4 x 4, whose many
+/// subgroups hide the latency a unit with few tiles cannot hide with other workgroups.
+double subgroups_cost(const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
+  const uint32_t preferred = short_work(p, d) ? 4 : 2;
+  return (c.get("sgm") == preferred ? 0.0 : 0.75) + (c.get("sgn") == preferred ? 0.0 : 0.75);
+}
+
 // Screening order, lower first: the winners on the H200 (results/h200/notes.md, issue 5 steps 5 and 10, issue 21
 // steps 5 and 16) are 128x128 tiles, or 64x64 where few tiles cover C, with k steps of 128 bytes a row (BK 64 for
 // 16-bit inputs, 128 for 8-bit; single-buffered since interior tiles stage from advanced indices; 64 bytes
-// double-buffered next) and 4 subgroups (8 and 16 lost at 4096^3 and 2048^3: issue 21 steps 3-5); split-k only
-// where the tiles alone leave the device idle; square tiles before others of the same area.
+// double-buffered next) and 4 subgroups where each unit has much work (8 and 16 lost at 4096^3 and 2048^3: issue 21
+// steps 3-5), 16 where it has little (subgroups_cost); split-k only where the tiles alone leave the device idle;
+// square tiles before others of the same area.
 double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
   const uint64_t step_bytes = uint64_t(c.get("bk")) * dtype_bytes(fragment_dtype(p.dtype));
   // Where the device's compute units are known, whole waves decide the tile (96 x 192 and 192 x 128 tiles won
@@ -37,7 +57,7 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
          (step_bytes == 128  ? 0.0
           : step_bytes == 64 ? 1.0
                              : 2.0) +
-         (c.get("sgn") == 2 ? 0.0 : 0.75) + (c.get("sgm") == 2 ? 0.0 : 0.75) + (c.get("stages") == 2 ? 0.0 : 0.5) +
+         subgroups_cost(c, p, d) + (c.get("stages") == 2 ? 0.0 : 0.5) +
          (c.get("bm") == c.get("bn") || units_known ? 0.0 : 0.75);
 }
 

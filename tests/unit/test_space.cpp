@@ -960,10 +960,25 @@ TEST(SearchSpace, CoopmatTilesFollowWholeWavesWhereTheComputeUnitsAreKnown) {
     const Config& c = large.candidates[i].config;
     EXPECT_LE((c.get("bm") / c.get("sgm") / 16) * (c.get("bn") / c.get("sgn") / 16), 18u) << large.candidates[i].name;
   }
-  // Without the count the order is the device-free one (128 x 128 tiles first on a large grid).
+  // Subgroups by the work a unit has: 4 x 4 first where it is short (768x2304x768: 108 tiles of 128 x 128 on 132
+  // units, 12 steps of 64 k; every ground truth of the search benchmark), 2 x 2 where it is long (4096^3: 1024 tiles,
+  // 64 steps; 2048^3: 256 tiles, 32 steps, 62 steps a unit).
+  auto first_subgroups = [&](Shape shape) {
+    p.shape = shape;
+    SearchSpace s = build_search_space({&family_named("coopmat")}, p, d);
+    order_for_screening(s.candidates, p, d);
+    const Config& c = s.candidates.front().config;
+    return std::to_string(c.get("sgm")) + "x" + std::to_string(c.get("sgn"));
+  };
+  EXPECT_EQ(first_subgroups({768, 2304, 768, 1}), "4x4");
+  EXPECT_EQ(first_subgroups({512, 512, 128, 32}), "4x4");
+  EXPECT_EQ(first_subgroups({4096, 4096, 4096, 1}), "2x2");
+  EXPECT_EQ(first_subgroups({2048, 2048, 2048, 1}), "2x2");
+  // Without the count the order is the device-free one (128 x 128 tiles first on a large grid, 2 x 2 subgroups).
   d.compute_units = 0;
   p.shape = {1500, 3072, 768, 1};
   EXPECT_EQ(first_tile(p), "128x128/1");
+  EXPECT_EQ(first_subgroups({768, 2304, 768, 1}), "2x2");
 }
 
 namespace gemmtune {
