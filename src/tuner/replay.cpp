@@ -14,6 +14,7 @@ const RecordedConfig& ReplayEvaluator::find(const Candidate& c) const {
 
 Measurement ReplayEvaluator::screen(const Candidate& c, double stop_above_us) {
   const RecordedConfig& r = find(c);
+  if (screened_.empty()) clock_s_ += start_cost_s_;
   screened_.push_back(c.name);
   clock_s_ += r.screen_cost_s;
   Measurement m;

@@ -33,6 +33,9 @@ class ReplayEvaluator : public Evaluator {
     clock_s_ += build_cost_s_ * double(next.size());
   }
   double now_s() override { return clock_s_; }
+  /// Virtual seconds the first screening costs beyond its config's own (a run's start: the device's first
+  /// dispatches, the first pipelines), whichever config the strategy screens first.
+  void set_start_cost(double s) { start_cost_s_ = s; }
   bool timestamps() const override { return true; }
 
   /// Names in the order they were screened, prepared and sampled (for tests of ordering and interleaving).
@@ -52,6 +55,7 @@ class ReplayEvaluator : public Evaluator {
   std::vector<std::string> screened_, sampled_;
   std::vector<std::vector<std::string>> precompiled_;
   double build_cost_s_ = 0.0;
+  double start_cost_s_ = 0.0;
   double clock_s_ = 0.0;
 };
 
