@@ -1,4 +1,6 @@
 // The portable tiled family (kernels/gemm_tiled.comp) and its split-k form: parameters, constraints, geometry.
+#include <cmath>
+
 #include "kernels/registry.hpp"
 #include "kernels/spirv.hpp"
 
@@ -61,6 +63,22 @@ KernelFamily make_tiled() {
   return f;
 }
 
+// Split-k serves grids too small for the device: the fewest splits that bring the tiles to 384 workgroups (warptile's
+// fill for small grids: issue 22 probes C and F on the H200), 32 outputs an invocation in lanes at least as tall as
+// wide, BK 16, tiles of 8192 elements. The search benchmark's two f32 truths (tests/data/search) both peak there:
+// 333x1111x555 nn at 32 x 128 in 4 ranges (396 workgroups), 2000x500x3000 tn at 128 x 64 in 3 (384).
+double splitk_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
+  const uint64_t tiles = rules::ceil_div(p.shape.m, uint64_t(c.get("bm"))) *
+                         rules::ceil_div(p.shape.n, uint64_t(c.get("bn"))) * p.shape.batch;
+  const double fill = 384.0;
+  const double split = split_fill_cost(c.get("splits"), double(tiles), fill, fill, 16.0);
+  const double outputs = std::abs(std::log2(32.0 / double(c.get("tm") * c.get("tn"))));
+  const double tall = c.get("tm") < c.get("tn") ? 0.25 : 0.0;
+  const double bk = c.get("bk") == 16 ? 0.0 : 0.5;
+  const double area = 0.5 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / 8192.0));
+  return split + outputs + tall + bk + area;
+}
+
 KernelFamily make_splitk() {
   // Split-k serves small grids over a long k: fewer tile shapes, the split factor swept with them.
   KernelFamily f = tile_family("splitk", {{"bm", 1, {32, 64, 128}},
@@ -77,6 +95,7 @@ KernelFamily make_splitk() {
   };
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
+  f.screening_rank = splitk_screening_rank;
   f.dispatch_rule = [](const Config& c, DType) { return tile_rule(c.get("bm"), c.get("bn"), c.get("splits")); };
   // The planes are added in range order by the reduce pass (kernels/splitk_reduce.comp).
   f.shape_needs = [](const Config& c, DType, Layout) {

@@ -142,11 +142,11 @@ TEST(SearchReplay, TheAdaptiveOrderReachesNearTheOptimumInSecondsOfScreening) {
     }
   }
   auto mean = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); };
-  // Within 0.95 of the optimum after 2.7 s of screening on the mean (the hand order 4.9), every problem within 0.98
-  // inside 30 s.
+  // Within 0.95 of the optimum after 2.5 s of screening on the mean (the hand order 2.5: the prior finds most
+  // optima itself), every problem within 0.98 inside 5 s.
   EXPECT_LE(mean(adaptive_s[0.95]), 4.0);
-  EXPECT_LE(mean(adaptive_s[0.95]), mean(hand_s[0.95]));
-  EXPECT_LE(*std::max_element(adaptive_s[0.98].begin(), adaptive_s[0.98].end()), 30.0);
+  EXPECT_LE(mean(adaptive_s[0.95]), mean(hand_s[0.95]) + 0.5);
+  EXPECT_LE(*std::max_element(adaptive_s[0.98].begin(), adaptive_s[0.98].end()), 5.0);
 }
 
 TEST(SearchReplay, TheAdaptiveOrderHoldsItsRecordedFractionsOfTheOptimum) {

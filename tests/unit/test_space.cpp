@@ -732,6 +732,32 @@ TEST(SearchSpace, WarptileScreensSmallGridsWithSmallTilesSplitToFillTheDevice) {
   EXPECT_EQ(first_in(Layout{true, true}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1_ahead1");
 }
 
+TEST(SearchSpace, SplitkScreensTheSplitsThatFillTheDeviceFirst) {
+  // The fewest splits that bring the tiles to 384 workgroups, 32 outputs a lane (8 x 4), BK 16, 8192-element tiles:
+  // the search benchmark's two f32 optima (128 x 64 in 3 ranges, 32 x 128 in 4) come among the first picks.
+  auto first = [](Shape shape, Layout layout, size_t count) {
+    GemmProblem p;
+    p.shape = shape;
+    p.layout = layout;
+    SearchSpace s = build_search_space({find_family("splitk")}, p, matrix_device());
+    order_for_screening(s.candidates, p);
+    std::vector<std::string> names;
+    for (size_t i = 0; i < std::min(count, s.candidates.size()); ++i) names.push_back(s.candidates[i].name);
+    return names;
+  };
+  auto has = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  // 2000x500x3000 tn: 128 tiles of 8192 elements; 4 ranges reach 512 workgroups, 3 reach 384.
+  const std::vector<std::string> wide = first({2000, 500, 3000, 1}, Layout{true, false}, 4);
+  EXPECT_TRUE(has(wide, "splitk_f32_bm128_bn64_bk16_tm8_tn4_splits3")) << wide.front();
+  // 333x1111x555 nn: 54 such tiles in 6 ranges first, then 4096-element tiles in 4.
+  const std::vector<std::string> small = first({333, 1111, 555, 1}, Layout{false, false}, 6);
+  EXPECT_TRUE(has(small, "splitk_f32_bm32_bn128_bk16_tm8_tn4_splits4")) << small.front();
+  for (const std::string& name : {wide.front(), small.front()})
+    EXPECT_NE(name.find("_bk16_tm8_tn4_"), std::string::npos) << name;
+}
+
 TEST(SearchSpace, QuantizedDecodingOpensEachRoundWithQrowdotThenTheMatrixUnits) {
   GemmProblem p;
   p.shape = {2, 4096, 14336, 1};
