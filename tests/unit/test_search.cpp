@@ -162,6 +162,17 @@ TEST(Search, EveryScreenedConfigCarriesItsCostAndTheResultItsRate) {
   }
 }
 
+TEST(Search, AReplaysStartCostGoesToTheFirstScreeningWhicheverConfigItIs) {
+  auto c = candidates(4);
+  for (Strategy s : {Strategy::screen, Strategy::random}) {
+    ReplayEvaluator ev(steady(c, {50, 40, 30, 20}));  // 0.01 virtual s a screening
+    ev.set_start_cost(2.0);
+    TuneResult r = search(c, ev, options(s));
+    EXPECT_EQ(r.screened, 4u) << strategy_name(s);
+    EXPECT_NEAR(r.screening_s, 2.04, 1e-9) << strategy_name(s);  // once, not once a config
+  }
+}
+
 TEST(Search, PipelinesAreBuiltInBatchesOfTheCompileThreadsAheadOfScreeningAndNeverForKnownConfigs) {
   auto c = candidates(7);
   TuneOptions o = options(Strategy::screen);
