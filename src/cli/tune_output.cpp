@@ -79,6 +79,12 @@ std::string runner_up_comparison(double margin, double noise_band, bool tie) {
   return text;
 }
 
+std::string cut_finalists_note(size_t cut) {
+  const std::string others =
+      cut == 1 ? "the other finalist was" : "the other " + std::to_string(cut) + " finalists were";
+  return others + " cut after one sample (--cut times the best's first or slower): none to compare with the best";
+}
+
 void print_result(const TuneResult& r, const std::string& shape_name, const std::string& device_name, bool cold,
                   bool color, std::set<std::string>& said) {
   const char* bold = color ? "\033[1m" : "";
@@ -164,6 +170,10 @@ void print_result(const TuneResult& r, const std::string& shape_name, const std:
     if (const auto note = timing_moved_note(best->measurement)) std::printf("  %s\n", note->c_str());
     if (r.runner_up()) {
       std::printf("  %s\n", runner_up_comparison(r.margin, r.noise_band, r.tie).c_str());
+    } else {
+      size_t cut = 0;
+      for (const EvaluatedConfig& e : r.evaluated) cut += e.finalist && e.measurement.cut;
+      if (cut > 0) std::printf("  %s\n", cut_finalists_note(cut).c_str());
     }
     if (r.baseline && r.baseline->measurement.disposition == Disposition::passed) {
       std::printf("  baseline %s: %s; %s\n", r.baseline->name.c_str(),

@@ -34,6 +34,8 @@ std::string baseline_comparison(double baseline_us, double best_us);
 /// where it measured faster and lost the tie rule, "runner-up measured 57.2 % faster, inside the noise band of
 /// 310.8 %: a tie, the config with fewer resources wins".
 std::string runner_up_comparison(double margin, double noise_band, bool tie);
+/// Why there is no second finalist to compare with the best: `cut` others were cut after their first sample.
+std::string cut_finalists_note(size_t cut);
 
 /// One problem of the --json summary.
 nlohmann::ordered_json result_summary(const TuneResult& r, bool cold);

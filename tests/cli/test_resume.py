@@ -193,6 +193,7 @@ class Strategies(unittest.TestCase):
                     self.assertIn("runner-up", p.stdout)
                 else:
                     self.assertNotIn("runner-up", p.stdout)
+                    self.assertIn("cut after one sample", p.stdout)
                     others = [r for r in finals if r["config"] != e["best"]["name"]]
                     self.assertTrue(others and all(len(r["samples_us"]) == 1 for r in others), others)
             # --total-budget 0.001: every problem gets a share of nothing; each still ends verified, marked exhausted.

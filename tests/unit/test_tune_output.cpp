@@ -22,4 +22,11 @@ TEST(TuneOutput, ARunnerUpThatMeasuredFasterIsSaidToBeAndWhereItStandsToTheNoise
             "runner-up measured 20.0 % faster, outside the noise band of 10.0 %");
 }
 
+TEST(TuneOutput, FinalistsCutAfterOneSampleAreSaidToBeWhereNoneIsLeftToCompare) {
+  EXPECT_EQ(cut_finalists_note(1),
+            "the other finalist was cut after one sample (--cut times the best's first or slower): none to compare "
+            "with the best");
+  EXPECT_EQ(cut_finalists_note(2).substr(0, 35), "the other 2 finalists were cut afte");
+}
+
 }  // namespace gemmtune
