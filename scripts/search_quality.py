@@ -64,18 +64,11 @@ def truths(folder, truth_dir):
     return found
 
 
-def screened(run):
-    try:
-        with open(run + ".journal.jsonl") as f:
-            return sum(1 for line in f if '"phase":"screen"' in line)
-    except OSError:
-        return 0
-
-
-def seconds_to(run, times, optimum, fraction=0.95):
-    """Screening seconds (each screened config's cost, in the journal's order) until a screened config runs within
-    `fraction` of the optimum in the ground truth; None where none did."""
-    clock = 0.0
+def screen_log(run, times, optimum, fraction=0.95):
+    """From the run's journal, in one pass: how many configs it screened, and the screening seconds (each screened
+    config's cost, in the journal's order) until it screened one within `fraction` of the optimum in the ground
+    truth (None where none was)."""
+    count, clock, reached = 0, 0.0, None
     try:
         with open(run + ".journal.jsonl") as f:
             for line in f:
@@ -85,13 +78,14 @@ def seconds_to(run, times, optimum, fraction=0.95):
                     continue
                 if r.get("phase") != "screen":
                     continue
+                count += 1
                 clock += r.get("cost_ms", {}).get("total", 0.0) / 1000.0
                 t = times.get(r["config"])
-                if r.get("disposition") == "passed" and t and optimum / t >= fraction:
-                    return clock
+                if reached is None and r.get("disposition") == "passed" and t and optimum / t >= fraction:
+                    reached = clock
     except OSError:
         pass
-    return None
+    return count, reached
 
 
 def main(folder, truth_dir=None):
@@ -107,7 +101,7 @@ def main(folder, truth_dir=None):
             t = times.get(name)
             fraction = min(1.0, optimum / t) if t else 0.0
             rows.append((problem, int(budget[1:]), strategy, name, own_us, t, optimum, best_name, fraction,
-                         screened(run), seconds_to(run, times, optimum)))
+                         *screen_log(run, times, optimum)))
     print("| problem | budget s | strategy | screened | chosen | its time in the truth us | optimum us | fraction |"
           " to 0.95 s |")
     print("|---|---:|---|---:|---|---:|---:|---:|---:|")

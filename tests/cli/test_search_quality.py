@@ -46,6 +46,7 @@ class SearchQuality(unittest.TestCase):
             self.assertEqual(out.returncode, 0, out.stderr)
             rows = {line.split("|")[3].strip(): [c.strip() for c in line.split("|")[1:-1]]
                     for line in out.stdout.splitlines() if line.startswith("| 8x8x8_f32_nn")}
+            self.assertEqual(rows["adaptive"][3], "2")  # screened, the torn line not counted
             self.assertEqual(rows["adaptive"][4], "c")
             self.assertEqual(rows["adaptive"][7], f"{10.0 / 10.5:.3f}")
             self.assertEqual(rows["adaptive"][8], "1.8")
