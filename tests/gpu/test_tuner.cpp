@@ -36,7 +36,9 @@ TEST_F(Tuner, PicksTheFastestVerifiedFinalist) {
     cut += e.finalist && e.measurement.cut;
   }
   EXPECT_EQ(finalists, 3u);
-  if (!r.runner_up()) EXPECT_EQ(cut, 2u);
+  if (!r.runner_up()) {
+    EXPECT_EQ(cut, 2u);
+  }
   EXPECT_EQ(r.failed(), 0u);
   // With time for it, the baseline runs: the naive kernel, verified and timed with 3 samples.
   ASSERT_TRUE(r.baseline.has_value()) << r.baseline_skipped;

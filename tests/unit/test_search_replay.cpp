@@ -167,7 +167,9 @@ TEST(SearchReplay, TheAdaptiveOrderHoldsItsRecordedFractionsOfTheOptimum) {
                   hand);
       // At 5 s a problem screens few configs, where either order may reach a better one first: compared on the mean
       // below; from 10 s on the adaptive order keeps up with the hand order on every problem.
-      if (budget >= 10.0) EXPECT_GE(adaptive, hand - 0.04) << g.name << " --budget " << budget;
+      if (budget >= 10.0) {
+        EXPECT_GE(adaptive, hand - 0.04) << g.name << " --budget " << budget;
+      }
       adaptive_at[budget].push_back(adaptive);
       hand_at[budget].push_back(hand);
     }
