@@ -1,16 +1,16 @@
 #version 450
 // gemm_qrowdot: decoding-sized products (at most 16 rows of op(A)) with B a linear layer's weight in ggml's blocks
 // (core/block_format.hpp), stored N x K (layouts nt and tt): each block is 32 consecutive k of one row of B, an f16
-// scale and its codes. A workgroup streams ROWS rows of B once. With LANES 1 each invocation takes every WG-th block
-// of those rows and decodes it whole in registers; with LANES 4 four neighbouring invocations share a block, each
-// a quarter of its codes (8 k), so a subgroup's loads of B and of op(A) cover contiguous bytes, and load the words
-// of AHEAD blocks before decoding any, so that more of B is in flight. With GROUPS > 1 the workgroup's subgroups
-// split into GROUPS groups, each ROWS rows of B over the same k range, so the groups read the same elements of op(A)
-// at about the same time and all but the first find them in L1 (op(A) is read whole by every workgroup: at M = 8 its
-// traffic from L2 is many times the blocks'). Every decoded code
-// is added scale x (codes . op(A)'s elements) for every row of op(A). The blocks are 34 (q8_0) or 18 (q4_0) bytes,
-// so only 2-byte aligned: an invocation reads the 32-bit words that cover its bytes and shifts them by half a word
-// where they start mid-word; codes become floats two at a time through f16 pairs (pair_codes: 16-bit arithmetic).
+// scale and its codes. A workgroup streams ROWS rows of B once. With LANES 1 each invocation takes every WG-th block of
+// those rows and decodes it whole in registers; with LANES 2 or 4 neighbouring invocations share a block, each a half
+// (16 k) or a quarter (8 k) of its codes, so a subgroup's loads of B and of op(A) cover contiguous bytes, and load the
+// words of AHEAD blocks before decoding any, so that more of B is in flight. With GROUPS > 1 the workgroup's subgroups
+// split into GROUPS groups, each ROWS rows of B over the same k range, so the groups read the same elements of op(A) at
+// about the same time and all but the first find them in L1 (op(A) is read whole by every workgroup: at M = 8 its
+// traffic from L2 is many times the blocks'). Every decoded code is added scale x (codes . op(A)'s elements) for every
+// row of op(A). The blocks are 34 (q8_0) or 18 (q4_0) bytes, so only 2-byte aligned: an invocation reads the 32-bit
+// words that cover its bytes and shifts them by half a word where they start mid-word; both types' codes become floats
+// two at a time through f16 pairs (16-bit arithmetic; word_codes).
 //
 // Summation order: each invocation chains its blocks in increasing k; a subgroup adds its invocations' sums by an
 // xor butterfly, and the subgroups' sums are added in subgroup order through shared memory (as gemm_rowdot.comp).
@@ -18,7 +18,8 @@
 // gemm_rowdot.comp: each range's sums to the scratch planes, the last workgroup of a block to arrive finishes it.
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
-// 2: LANES, invocations a block (1 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 4)
+// 2: LANES, invocations a block (1, 2 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 2
+// or 4)
 // 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.
@@ -51,12 +52,12 @@ shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
 float acc[ROWS * M_ROWS];
 
-// Codes become floats two at a time: a code's byte (q8_0, sign bit flipped) or nibble (q4_0) OR-ed into a half of
-// 1024.0's f16 pair is 1024 + the biased code exactly, and one packed subtract of the bias leaves two codes, exactly,
-// about two thirds of the operations of one float a code (quant_blocks.glsl's form); products and sums stay f32.
 #if defined(B_Q8)
+// q8_0's codes become floats two at a time: a byte (its sign bit flipped) OR-ed into a half of 1024.0's f16 pair is
+// 1024 + the biased code exactly, and one packed subtract of the bias leaves two codes, exactly, about two thirds of
+// the operations of one float a code (quant_blocks.glsl's form); products and sums stay f32.
 /// Four q8_0 codes: the int8 bytes of a word.
-vec4 pair_codes(uint w) {
+vec4 word_codes(uint w) {
   const f16vec2 bias = f16vec2(float16_t(1152.0));  // 1024 + 128
   w ^= Q8_SIGN_BITS;
   const vec2 c02 = vec2(unpackFloat2x16((w & 0x00ff00ffu) | 0x64006400u) - bias);
@@ -64,8 +65,11 @@ vec4 pair_codes(uint w) {
   return vec4(c02.x, c13.x, c02.y, c13.y);
 }
 #else
-/// Four q4_0 codes: the low nibbles of a word's four bytes (shifted down 4: the high nibbles).
-vec4 pair_codes(uint w) {
+// q4_0's codes become floats two at a time as q8_0's do: a nibble OR-ed into a half of 1024.0's f16 pair, one packed
+// subtract of 1024 + 8. (Decoding each nibble in place, OR-ed into 2^(23 - s)'s mantissa, ran 5-7 % slower.)
+/// Four q4_0 codes: the low nibbles of a word's four bytes (`high`: the high nibbles).
+vec4 word_codes(uint w, bool high) {
+  if (high) w >>= 4;
   const f16vec2 bias = f16vec2(float16_t(1032.0));  // 1024 + 8
   const vec2 c02 = vec2(unpackFloat2x16((w & 0x000f000fu) | 0x64006400u) - bias);
   const vec2 c13 = vec2(unpackFloat2x16(((w >> 8) & 0x000f000fu) | 0x64006400u) - bias);
@@ -99,14 +103,14 @@ vec4 load_a_run(uint a0, uint e) {
 void add_block(uint z, uint r, uint n, uint blk) {
   const uint byte0 = (index_op_b(z, blk * 32, n) / 32) * BLOCK_BYTES;
   const float scale = block_scale(byte0);
-  // Codes 4t .. 4t + 3 (q8_0), or codes t .. t + 3 and t + 16 .. t + 19 (q4_0), from word t of the codes.
+  // Codes 4t .. 4t + 3 (q8_0), or codes 4t .. 4t + 3 and 4t + 16 .. 4t + 19 (q4_0), from word t of the codes.
   vec4 code[8];
 #if defined(B_Q8)
-  [[unroll]] for (uint t = 0; t < 8; ++t) code[t] = pair_codes(b_word_at(byte0 + 2 + 4 * t));
+  [[unroll]] for (uint t = 0; t < 8; ++t) code[t] = word_codes(b_word_at(byte0 + 2 + 4 * t));
 #else
   [[unroll]] for (uint t = 0; t < 4; ++t) {
     const uint w = b_word_at(byte0 + 2 + 4 * t);
-    code[t] = pair_codes(w), code[t + 4] = pair_codes(w >> 4);
+    code[t] = word_codes(w, false), code[t + 4] = word_codes(w, true);
   }
 #endif
   [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
@@ -120,72 +124,109 @@ void add_block(uint z, uint r, uint n, uint blk) {
   }
 }
 
-// Quarters loaded ahead (slot u of AHEAD): for each of the workgroup's ROWS rows of B, the word whose low half is the
-// block's scale and the code words: codes 8q .. 8q + 7 (q8_0: two words), or the nibbles of code bytes 4q .. 4q + 3,
-// which are codes 4q .. 4q + 3 and 4q + 16 .. 4q + 19 (q4_0: one word).
-uint ahead_scale[AHEAD * ROWS], ahead_w0[AHEAD * ROWS];
+// A part of a block: with LANES 4 a quarter, with LANES 2 a half, each PART_WORDS words of its code bytes: codes
+// 4 PART_WORDS h .. 4 PART_WORDS (h + 1) - 1 of part h (q8_0), or the low and high nibbles of those bytes, which are
+// codes 4 PART_WORDS h .. and 16 more (q4_0). RUNS runs of 4 consecutive codes a part.
 #if defined(B_Q8)
-uint ahead_w1[AHEAD * ROWS];
+const uint PART_WORDS = 8 / LANES;
+const uint RUNS = PART_WORDS;
+#else
+const uint PART_WORDS = 4 / LANES;
+const uint RUNS = 2 * PART_WORDS;
 #endif
 
-/// Loads quarter `quarter` (0..3) of block `blk` of each row into slot u. Addresses come from each row's first byte
-/// (`row_byte`), so a step costs adds.
-void load_quarter(uint row_byte[ROWS], uint blk, uint quarter, uint u) {
+/// Element of the block (0..31) where run v (0..RUNS - 1) of part h starts.
+uint run_element(uint h, uint v) {
 #if defined(B_Q8)
-  const uint e0 = 8 * quarter;
+  return 4 * (PART_WORDS * h + v);
 #else
-  const uint e0 = 4 * quarter;
+  return v < PART_WORDS ? 4 * (PART_WORDS * h + v) : 16 + 4 * (PART_WORDS * h + v - PART_WORDS);
 #endif
+}
+
+// Parts loaded ahead (slot u of AHEAD): for each of the workgroup's ROWS rows of B, the word whose low half is the
+// block's scale, and the part's code words.
+uint ahead_scale[AHEAD * ROWS], ahead_words[AHEAD * ROWS * PART_WORDS];
+
+/// Loads part `h` of block `blk` of each row into slot u. Addresses come from each row's first byte (`row_byte`), so
+/// a step costs adds.
+void load_part(uint row_byte[ROWS], uint blk, uint h, uint u) {
+  const uint e0 = 4 * PART_WORDS * h;  // the part's first code byte
   const uint blk_byte = blk * BLOCK_BYTES;
-#if defined(B_Q8)
   const uint last = uint(b_words.length()) - 1;
-#endif
   [[unroll]] for (uint r = 0; r < ROWS; ++r) {
-    const uint byte0 = row_byte[r] + blk_byte;
-#if defined(B_Q8)
-    // The three words that may hold the two code words are loaded always (clamped to the buffer) and the
-    // half-word shift is a select, so the second code word reuses the first's upper word and neighbouring blocks,
-    // which alternate between starting on a word and mid-word, do not split the subgroup.
-    const uint at = byte0 + 2 + e0, w = at >> 2;
-    const bool mid = (at & 2u) != 0u;
-    ahead_scale[u * ROWS + r] = b_words[byte0 >> 2] >> (mid ? 0 : 16);
-    const uint x0 = b_words[w], x1 = b_words[min(w + 1, last)], x2 = b_words[min(w + 2, last)];
-    ahead_w0[u * ROWS + r] = mid ? (x0 >> 16) | (x1 << 16) : x0;
-    ahead_w1[u * ROWS + r] = mid ? (x1 >> 16) | (x2 << 16) : x1;
-#else
-    ahead_scale[u * ROWS + r] = b_words[byte0 >> 2] >> (8 * (byte0 & 2u));
-    ahead_w0[u * ROWS + r] = b_word_at(byte0 + 2 + e0);
-#endif
+    const uint byte0 = row_byte[r] + blk_byte, slot = u * ROWS + r;
+    if (PART_WORDS == 1) {
+      // One word (q4_0's quarters): read as it lies, which held fewer registers ahead than the form below.
+      ahead_scale[slot] = b_words[byte0 >> 2] >> (8 * (byte0 & 2u));
+      ahead_words[slot] = b_word_at(byte0 + 2 + e0);
+    } else {
+      // The PART_WORDS + 1 words that may hold the code words are loaded always (clamped to the buffer) and the
+      // half-word shift is a select, so each code word reuses its neighbour's upper word and neighbouring blocks,
+      // which alternate between starting on a word and mid-word, do not split the subgroup.
+      const uint at = byte0 + 2 + e0, w = at >> 2;
+      const bool mid = (at & 2u) != 0u;
+      ahead_scale[slot] = b_words[byte0 >> 2] >> (mid ? 0 : 16);
+      uint x = b_words[w];
+      [[unroll]] for (uint t = 0; t < PART_WORDS; ++t) {
+        const uint next = b_words[min(w + t + 1, last)];
+        ahead_words[slot * PART_WORDS + t] = mid ? (x >> 16) | (next << 16) : x;
+        x = next;
+      }
+    }
   }
 }
 
-/// Adds the quarter in slot u times op(A)'s matching elements (from its rows' first elements, `a_row`) into the
-/// accumulators: the rows' codes are decoded first, then op(A)'s elements are loaded once for all of them.
-void add_quarter(uint u, uint a_row[M_ROWS], uint blk, uint quarter) {
+/// The codes of run v of the part in slot `slot`.
+vec4 run_codes(uint slot, uint v) {
 #if defined(B_Q8)
-  const uint e0 = 8 * quarter, e1 = e0 + 4;
+  return word_codes(ahead_words[slot * PART_WORDS + v]);
 #else
-  const uint e0 = 4 * quarter, e1 = e0 + 16;
+  return v < PART_WORDS ? word_codes(ahead_words[slot * PART_WORDS + v], false)
+                        : word_codes(ahead_words[slot * PART_WORDS + v - PART_WORDS], true);
 #endif
-  float scale[ROWS];
-  vec4 c0[ROWS], c1[ROWS];
-  [[unroll]] for (uint r = 0; r < ROWS; ++r) {
-    scale[r] = unpackHalf2x16(ahead_scale[u * ROWS + r] & 0xffffu).x;
-#if defined(B_Q8)
-    c0[r] = pair_codes(ahead_w0[u * ROWS + r]), c1[r] = pair_codes(ahead_w1[u * ROWS + r]);
-#else
-    c0[r] = pair_codes(ahead_w0[u * ROWS + r]), c1[r] = pair_codes(ahead_w0[u * ROWS + r] >> 4);
-#endif
-  }
+}
+
+/// Adds the part in slot u times op(A)'s matching elements (from its rows' first elements, `a_row`) into the
+/// accumulators. What is held at once is the smaller of the rows' codes (decoded first, then op(A)'s elements
+/// loaded once for all of them) and op(A)'s elements (loaded first, then each row of B decoded and used at once).
+void add_part(uint u, uint a_row[M_ROWS], uint blk, uint h) {
   const uint a_k = TRANS_A ? p.lda : 1;  // elements between op(A)'s k and k + 1
-  [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
-    const uint a0 = a_row[i] + blk * 32 * a_k;
-    const vec4 a = load_a_run(a0, e0), b = load_a_run(a0, e1);
+  float scale[ROWS];
+  [[unroll]] for (uint r = 0; r < ROWS; ++r) scale[r] = unpackHalf2x16(ahead_scale[u * ROWS + r] & 0xffffu).x;
+  if (M_ROWS < ROWS) {
+    vec4 a[M_ROWS * RUNS];
+    [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+      const uint a0 = a_row[i] + blk * 32 * a_k;
+      [[unroll]] for (uint v = 0; v < RUNS; ++v) a[i * RUNS + v] = load_a_run(a0, run_element(h, v));
+    }
     [[unroll]] for (uint r = 0; r < ROWS; ++r) {
-      float dot = 0.0;
-      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[e], c0[r][e], dot);
-      [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(b[e], c1[r][e], dot);
-      acc[r * M_ROWS + i] = fma(scale[r], dot, acc[r * M_ROWS + i]);
+      vec4 c[RUNS];
+      [[unroll]] for (uint v = 0; v < RUNS; ++v) c[v] = run_codes(u * ROWS + r, v);
+      [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+        float dot = 0.0;
+        [[unroll]] for (uint v = 0; v < RUNS; ++v) {
+          [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[i * RUNS + v][e], c[v][e], dot);
+        }
+        acc[r * M_ROWS + i] = fma(scale[r], dot, acc[r * M_ROWS + i]);
+      }
+    }
+  } else {
+    vec4 c[ROWS * RUNS];
+    [[unroll]] for (uint r = 0; r < ROWS; ++r) {
+      [[unroll]] for (uint v = 0; v < RUNS; ++v) c[r * RUNS + v] = run_codes(u * ROWS + r, v);
+    }
+    [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+      const uint a0 = a_row[i] + blk * 32 * a_k;
+      vec4 a[RUNS];
+      [[unroll]] for (uint v = 0; v < RUNS; ++v) a[v] = load_a_run(a0, run_element(h, v));
+      [[unroll]] for (uint r = 0; r < ROWS; ++r) {
+        float dot = 0.0;
+        [[unroll]] for (uint v = 0; v < RUNS; ++v) {
+          [[unroll]] for (uint e = 0; e < 4; ++e) dot = fma(a[v][e], c[r * RUNS + v][e], dot);
+        }
+        acc[r * M_ROWS + i] = fma(scale[r], dot, acc[r * M_ROWS + i]);
+      }
     }
   }
 }
@@ -209,18 +250,18 @@ void main() {
         [[unroll]] for (uint r = 0; r < ROWS; ++r) add_block(z, r, min(n0 + r, p.N - 1), blk);
       }
     } else {
-      // Each invocation keeps one quarter (WG is a multiple of 4) and steps WG / 4 blocks.
+      // Each invocation keeps one part (WG is a multiple of LANES) and steps WG / LANES blocks.
       uint row_byte[ROWS], a_row[M_ROWS];
       [[unroll]] for (uint r = 0; r < ROWS; ++r)
         row_byte[r] = (index_op_b(z, 0, min(n0 + r, p.N - 1)) / 32) * BLOCK_BYTES;
       [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = index_op_a(z, i, 0);
       // AHEAD blocks a step, every one's words loaded before any is decoded, so more of B is in flight at once;
       // steps past the range load its last block again and add nothing.
-      const uint stride = wg / 4, end = ke / 32;
-      for (uint blk = kb / 32 + lid / 4; blk < end; blk += AHEAD * stride) {
-        [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_quarter(row_byte, min(blk + u * stride, end - 1), lid % 4, u);
+      const uint stride = wg / LANES, end = ke / 32;
+      for (uint blk = kb / 32 + lid / LANES; blk < end; blk += AHEAD * stride) {
+        [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_part(row_byte, min(blk + u * stride, end - 1), lid % LANES, u);
         [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
-          if (blk + u * stride < end) add_quarter(u, a_row, blk + u * stride, lid % 4);
+          if (blk + u * stride < end) add_part(u, a_row, blk + u * stride, lid % LANES);
         }
       }
     }

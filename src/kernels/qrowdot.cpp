@@ -11,7 +11,7 @@ namespace {
 constexpr uint64_t kMaxRows = 16;          // rows of op(A): the kernel's accumulators are sized by M (constant 31)
 constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
 constexpr uint32_t kMinSubgroup = 8;       // one partial sum per 8 invocations (one per subgroup)
-constexpr uint64_t kMaxAheadWords = 16;    // AHEAD x ROWS quarters' words held at once
+constexpr uint64_t kMaxAheadCodes = 128;   // AHEAD x ROWS parts of 32 / LANES codes held at once as words
 
 // Codes become floats through f16 pairs (gemm_qrowdot.comp's pair_codes), so the module needs 16-bit arithmetic.
 std::optional<std::string> qrowdot_device_unsupported(const vk::DeviceInfo& d) {
@@ -62,8 +62,9 @@ KernelFamily make_qrowdot() {
   f.color = "#17becf";
   f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}},
               {"rows", 1, {1, 2, 4, 8}},
-              // Invocations a block: 4 share one, so a subgroup's loads cover contiguous bytes of B and op(A).
-              {"lanes", 2, {1, 4}, 1},
+              // Invocations a block: 2 or 4 share one, so a subgroup's loads cover contiguous bytes of B and op(A);
+              // halves (2) pay a row's scale, addresses and loads once for 16 codes where quarters do for 8.
+              {"lanes", 2, {1, 2, 4}, 1},
               {"splits", kNoSpecConstant, {1, 2, 4, 8, 16}},
               // Blocks whose words a quarter-block invocation loads before decoding them: more of B in flight.
               {"ahead", 3, {1, 2, 4}, 1},
@@ -78,9 +79,10 @@ KernelFamily make_qrowdot() {
                               const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (c.get("ahead") > 1 && c.get("lanes") == 1)
                                return std::string("a whole block an invocation (lanes 1) loads one block at a time");
-                             if (uint64_t(c.get("ahead")) * c.get("rows") > kMaxAheadWords)
-                               return "ahead x rows = " + std::to_string(c.get("ahead") * c.get("rows")) +
-                                      " blocks' words > " + std::to_string(kMaxAheadWords) + " held in registers";
+                             const uint64_t codes = uint64_t(c.get("ahead")) * c.get("rows") * (32 / c.get("lanes"));
+                             if (codes > kMaxAheadCodes)
+                               return "ahead x rows x 32 / lanes = " + std::to_string(codes) + " codes' words > " +
+                                      std::to_string(kMaxAheadCodes) + " held in registers";
                              return std::nullopt;
                            }},
                           {"groups", groups_fit}});

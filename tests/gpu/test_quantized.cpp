@@ -50,8 +50,8 @@ class Quantized : public GpuTest, public ::testing::WithParamInterface<std::tupl
 TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
   const auto& [dtype, trans_a] = GetParam();
   size_t which = 0;
-  // Both mappings of invocations to blocks, a whole block each (lanes 1) and a quarter each (lanes 4), taking turns
-  // so each meets both placements.
+  // Every mapping of invocations to blocks, a whole block each (lanes 1), a half (lanes 2) and a quarter (lanes 4),
+  // taking turns so each meets both placements.
   uint32_t lanes = 1, groups = 2;
   for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{5, 40, 256, 3}}) {
     GemmProblem p = quantized_problem(s, dtype, trans_a);
@@ -61,7 +61,7 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
     // Groups of subgroups on different rows of B: the workgroup's last rows past N (N 33, 65) included.
     verify_some(family_named("qrowdot"), p, which += 11, {}, "groups", groups);
     groups = groups == 8 ? 2 : groups * 2;
-    lanes = 5 - lanes;
+    lanes = lanes == 4 ? 1 : 2 * lanes;
     p.b.ld = s.k + 64;                      // rows of B padded by two blocks
     p.b.offset = 96;                        // three blocks before it
     p.a.offset = 3;                         // A off its alignment
