@@ -1,8 +1,9 @@
 // The search-quality benchmark replayed (scripts/search-quality.sh's ground truths, compacted into
-// tests/data/search/ by scripts/search_quality.py --compact): every config of a problem screened on the H200, with
-// its screening and final samples and what its screening cost there. Each strategy runs at each budget through the
-// replay evaluator, with the prior ordered for that device, and the config it chooses scores the optimum's time over
-// its own time in the ground truth.
+// tests/data/search/ by scripts/search_quality.py --compact): every config of a problem screened on the H200 (8
+// problems) or an H100 (4, recorded after the prior's rules were read from the 8: out of sample), with its screening
+// and final samples and what its screening cost there. Each strategy runs at each budget through the replay
+// evaluator, with the prior ordered for that device, and the config it chooses scores the optimum's time over its own
+// time in the ground truth.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,8 +38,8 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-/// What the ranks may read of the device the ground truths were recorded on (an H200): its compute units, so the
-/// prior replays the order a tune there screens in.
+/// What the ranks may read of the devices the ground truths were recorded on (an H200, an H100: 132 compute units
+/// each), so the prior replays the order a tune there screens in.
 vk::DeviceInfo recording_device() {
   vk::DeviceInfo d;
   d.name = "NVIDIA H200";
@@ -155,7 +156,7 @@ TEST(SearchReplay, TheAdaptiveOrderReachesNearTheOptimumInSecondsOfScreening) {
 
 TEST(SearchReplay, TheAdaptiveOrderHoldsItsRecordedFractionsOfTheOptimum) {
   const std::vector<GroundTruth> truths = ground_truths();
-  ASSERT_GE(truths.size(), 8u);
+  ASSERT_GE(truths.size(), 12u);
   std::map<double, std::vector<double>> adaptive_at, hand_at;
   for (const GroundTruth& g : truths) {
     ASSERT_GT(g.candidates.size(), 100u) << g.name;
