@@ -48,7 +48,8 @@ double ReplayEvaluator::sample(const Candidate& c, uint32_t runs) {
   const RecordedConfig& r = find(c);
   sampled_.push_back(c.name);
   size_t& i = next_sample_[c.name];
-  const double us = r.samples_us.empty() ? 0.0 : r.samples_us[std::min(i, r.samples_us.size() - 1)];
+  const std::vector<double>& samples = r.final_us.empty() ? r.samples_us : r.final_us;
+  const double us = samples.empty() ? 0.0 : samples[std::min(i, samples.size() - 1)];
   ++i;
   clock_s_ += us * 1e-6 * runs;
   return us;

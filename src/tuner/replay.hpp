@@ -16,6 +16,9 @@ struct RecordedConfig {
   /// Per-run times, replayed in turn (the last repeats); screening takes the first RunOptions::screen_batches.
   std::vector<double> samples_us;
   double screen_cost_s = 0.01;  ///< virtual seconds one screening (compile, verify, batch) costs
+  /// A recorded run's final samples, where it has them: the finals replay these in turn (the last repeats) instead of
+  /// samples_us, so a finalist's spread is its finals' own, as a live tune's is, not widened by its screening batches.
+  std::vector<double> final_us;
 };
 
 class ReplayEvaluator : public Evaluator {

@@ -173,6 +173,27 @@ TEST(Search, AReplaysStartCostGoesToTheFirstScreeningWhicheverConfigItIs) {
   }
 }
 
+TEST(Search, AReplayedFinalistSamplesItsRecordedFinalsNotItsScreeningBatches) {
+  // Screening batches 3 % slower than the finals, as a recorded tune's are: the finals replay the recorded finals
+  // (taken with the screening batches first, a ground truth's finalists' spreads passed the 2.5 % between two of them,
+  // and the tie went to the name that sorts first).
+  auto c = candidates(2);
+  std::map<std::string, RecordedConfig> recorded;
+  recorded[c[0].name] = RecordedConfig{Disposition::passed, {23.84, 23.87, 23.82}, 0.01, {23.18, 23.17, 23.15, 23.18}};
+  recorded[c[1].name] = RecordedConfig{Disposition::passed, {24.23, 24.22, 24.30}, 0.01, {23.76, 23.77, 23.75, 23.78}};
+  ReplayEvaluator ev(recorded);
+  TuneResult r = search(c, ev, options(Strategy::screen));
+  ASSERT_NE(r.best(), nullptr);
+  EXPECT_EQ(r.best()->name, c[0].name);
+  EXPECT_FALSE(r.tie);
+  EXPECT_NEAR(r.best()->measurement.median_us, 23.175, 0.01);
+  // Screening still replays the first batches of samples_us.
+  const auto screened = std::find_if(r.evaluated.begin(), r.evaluated.end(),
+                                     [&](const EvaluatedConfig& e) { return e.name == c[1].name; });
+  ASSERT_NE(screened, r.evaluated.end());
+  EXPECT_NEAR(screened->measurement.screen_us, 24.23, 0.01);
+}
+
 TEST(Search, PipelinesAreBuiltInBatchesOfTheCompileThreadsAheadOfScreeningAndNeverForKnownConfigs) {
   auto c = candidates(7);
   TuneOptions o = options(Strategy::screen);

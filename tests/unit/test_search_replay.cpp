@@ -80,7 +80,7 @@ GroundTruth load(const std::filesystem::path& path) {
     std::vector<double> screen = c.at(2), final = c.at(3);
     RecordedConfig r{c.at(1).get<bool>() ? Disposition::passed : Disposition::incorrect, screen,
                      start ? typical_cost : c.at(4).get<double>()};
-    r.samples_us.insert(r.samples_us.end(), final.begin(), final.end());
+    r.final_us = final;
     g.recorded[name] = r;
     if (!c.at(1).get<bool>() || screen.empty()) continue;
     g.truth_us[name] = median(final.empty() ? screen : final);
@@ -177,14 +177,16 @@ TEST(SearchReplay, TheAdaptiveOrderHoldsItsRecordedFractionsOfTheOptimum) {
   }
   // The replay charges each config what it cost in its ground truth's run (that run's own build stalls
   // included; its start goes to whichever config is screened first), not what a fresh tune with ready-first builds
-  // pays: its figures sit below the H200's (results/h200/search/search-quality.md), and these floors guard them.
+  // pays, and a finalist's samples are its recorded finals: these floors guard what it holds
+  // (results/h200/search/search-quality.md).
   auto mean = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); };
   EXPECT_GE(mean(adaptive_at[5.0]), mean(hand_at[5.0]) - 0.01);
-  EXPECT_GE(mean(adaptive_at[5.0]), 0.95);
-  EXPECT_GE(mean(adaptive_at[10.0]), 0.97);
-  EXPECT_GE(*std::min_element(adaptive_at[10.0].begin(), adaptive_at[10.0].end()), 0.93);
+  EXPECT_GE(mean(adaptive_at[5.0]), 0.97);
+  EXPECT_GE(mean(adaptive_at[10.0]), 0.99);
+  EXPECT_GE(*std::min_element(adaptive_at[10.0].begin(), adaptive_at[10.0].end()), 0.99);
   EXPECT_GE(mean(adaptive_at[30.0]), 0.99);
-  EXPECT_GE(*std::min_element(adaptive_at[30.0].begin(), adaptive_at[30.0].end()), 0.97);
+  // A tie inside the noise band goes to the config with fewer resources (2048x2048x128x32 at 30 s: 0.983).
+  EXPECT_GE(*std::min_element(adaptive_at[30.0].begin(), adaptive_at[30.0].end()), 0.98);
 }
 
 }  // namespace gemmtune
