@@ -36,7 +36,8 @@ double ahead_cost(uint32_t ahead, uint64_t m) {
 
 // About 4 workgroups per SM slot of a large GPU first (N / (ROWS x GROUPS) x SPLITS near 2048), 128 invocations,
 // then fewer accumulators; each doubling of the splits half a point; a whole block an invocation (lanes 1) after the
-// quarters, which were faster at every M of 1..8 on the one large GPU measured.
+// halves and quarters, which were faster at every M of 1..8 on the large GPUs measured (halves and quarters alike:
+// each type's winners took both).
 double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
   const uint64_t wg_rows = uint64_t(c.get("rows")) * c.get("groups");
   const double workgroups = double((p.shape.n + wg_rows - 1) / wg_rows) * double(p.shape.batch) * c.get("splits");
