@@ -10,7 +10,11 @@ Usage: scripts/search_quality.py DIR [--truths TRUTH_DIR]   (TRUTH_DIR: compacte
        tests/data/search/, for problems with no truth run in DIR)
        scripts/search_quality.py --compact TRUTH_JOURNAL OUT.json   (the replay test's data, tests/data/search/:
        every screened config in screening order: its name, passed, its screening samples, its final samples
-       (finalists) and its screening cost in seconds)"""
+       (finalists) and its screening cost in seconds)
+       scripts/search_quality.py --compare A_JOURNAL B_JOURNAL   (two tunes of the same problems, an A/B of a
+       prior or strategy with no ground truth: per problem the screening seconds each run took until it screened a
+       config within 0.95 and 0.98 of the better run's best screening median, then their means and medians and how
+       many problems each reached a fifth sooner)"""
 import glob
 import json
 import os
@@ -148,8 +152,66 @@ def compact(journal, out):
         f.write("\n")
 
 
+def screens(journal):
+    """Per problem (the journal's key), its screened configs in order: (passed, screening median, cost in s)."""
+    runs = defaultdict(list)
+    with open(journal) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if r.get("phase") == "screen":
+                runs[r["problem"]].append((r.get("disposition") == "passed" and r.get("median_us", 0) > 0,
+                                           r.get("median_us", 0.0), r.get("cost_ms", {}).get("total", 0.0) / 1000.0))
+    return runs
+
+
+def seconds_to(screened, target_us):
+    clock = 0.0
+    for passed, us, cost in screened:
+        clock += cost
+        if passed and us <= target_us:
+            return clock
+    return None
+
+
+def compare(journal_a, journal_b, fractions=(0.95, 0.98)):
+    a, b = screens(journal_a), screens(journal_b)
+    rows = []
+    for key in sorted(set(a) & set(b)):
+        times = [us for passed, us, _ in a[key] + b[key] if passed]
+        if not times:
+            continue
+        best = min(times)
+        p = json.loads(key)
+        name = "x".join(str(p[k]) for k in ("m", "n", "k")) + (f"x{p['batch']}" if p.get("batch", 1) > 1 else "")
+        rows.append((f"{name} {p.get('dtype', '')} {p.get('layout', '')}".strip(),
+                     [(seconds_to(a[key], best / f), seconds_to(b[key], best / f)) for f in fractions]))
+    show = lambda t: "-" if t is None else f"{t:.2f}"
+    head = " | ".join(f"A to {f} s | B to {f} s" for f in fractions)
+    print(f"| problem | {head} |")
+    print("|---|" + "---:|" * (2 * len(fractions)))
+    for name, pairs in rows:
+        print(f"| {name} | " + " | ".join(f"{show(x)} | {show(y)}" for x, y in pairs) + " |")
+    print()
+    print("| fraction | problems | A mean s | B mean s | A median s | B median s | B a fifth sooner | B a fifth later |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for i, f in enumerate(fractions):
+        both = [pair[i] for _, pair in rows if pair[i][0] is not None and pair[i][1] is not None]
+        if not both:
+            continue
+        xs, ys = [x for x, _ in both], [y for _, y in both]
+        sooner = sum(1 for x, y in both if y < 0.8 * x)
+        later = sum(1 for x, y in both if y > 1.25 * x)
+        print(f"| {f} | {len(both)} | {sum(xs) / len(xs):.2f} | {sum(ys) / len(ys):.2f} | {median(xs):.2f} | "
+              f"{median(ys):.2f} | {sooner} | {later} |")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--compact":
         compact(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3])
     else:
         main(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--truths" else None)

@@ -2,7 +2,8 @@
 """scripts/search_quality.py on a synthetic folder: a ground truth's journal and two budget runs (table and journal)
 of one problem; each run's chosen config scores the optimum over its time in the truth, and the seconds of screening
 until a config within 0.95 of the optimum was screened come from the journal's costs in screening order ("-" where
-none was). --compact keeps every screened config in order with its samples and cost."""
+none was). --compact keeps every screened config in order with its samples and cost. --compare times two runs of the
+same problems to near the better run's best screening median (final samples do not count)."""
 import json
 import os
 import subprocess
@@ -64,6 +65,23 @@ class SearchQuality(unittest.TestCase):
             c = json.load(open(out))
             self.assertEqual(c["problem"]["m"], 8)
             self.assertEqual(c["configs"], [["b", True, [20.0], [], 0.1], ["a", True, [10.0], [10.0], 0.5]])
+
+    def test_compare_times_two_runs_to_near_the_better_runs_best(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+            # A screens a 20 us config (1 s) then the 10 us one (1 s); B screens the 10.1 us one first (0.5 s) and
+            # never the 10 us one: within 0.95 of the better run's best (10 us) B after 0.5 s, A after 2 s; within
+            # 0.98 (10.2 us) too.
+            journal(a, [("screen", "x", 20.0, 1000), ("screen", "y", 10.0, 1000), ("final", "y", 9.0, 0)])
+            journal(b, [("screen", "z", 10.1, 500), ("screen", "x", 20.0, 1000)])
+            out = subprocess.run([sys.executable, SCRIPT, "--compare", a + ".journal.jsonl", b + ".journal.jsonl"],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            row = next(line for line in out.stdout.splitlines() if line.startswith("| 8x8x8 f32 nn"))
+            self.assertEqual([c.strip() for c in row.split("|")[2:-1]], ["2.00", "0.50", "2.00", "0.50"])
+            summary = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+                       for line in out.stdout.splitlines() if line.startswith("| 0.9")}
+            self.assertEqual(summary["0.95"], ["1", "2.00", "0.50", "2.00", "0.50", "1", "0"])
 
 
 if __name__ == "__main__":
