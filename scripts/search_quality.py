@@ -22,20 +22,25 @@ import sys
 from collections import defaultdict
 
 
-def truth_times(journal):
-    screen, final = {}, {}
+def records(journal):
+    """A journal's records in order; a torn line (a run cut off mid-write) is skipped."""
     with open(journal) as f:
         for line in f:
             try:
-                r = json.loads(line)
+                yield json.loads(line)
             except json.JSONDecodeError:
-                continue  # a torn last line
-            if r.get("disposition") != "passed":
                 continue
-            if r["phase"] == "final":
-                final[r["config"]] = r["median_us"]
-            elif r["phase"] == "screen":
-                screen[r["config"]] = r["median_us"]
+
+
+def truth_times(journal):
+    screen, final = {}, {}
+    for r in records(journal):
+        if r.get("disposition") != "passed":
+            continue
+        if r["phase"] == "final":
+            final[r["config"]] = r["median_us"]
+        elif r["phase"] == "screen":
+            screen[r["config"]] = r["median_us"]
     return {**screen, **final}, final
 
 
@@ -74,19 +79,14 @@ def screen_log(run, times, optimum, fraction=0.95):
     truth (None where none was)."""
     count, clock, reached = 0, 0.0, None
     try:
-        with open(run + ".journal.jsonl") as f:
-            for line in f:
-                try:
-                    r = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if r.get("phase") != "screen":
-                    continue
-                count += 1
-                clock += r.get("cost_ms", {}).get("total", 0.0) / 1000.0
-                t = times.get(r["config"])
-                if reached is None and r.get("disposition") == "passed" and t and optimum / t >= fraction:
-                    reached = clock
+        for r in records(run + ".journal.jsonl"):
+            if r.get("phase") != "screen":
+                continue
+            count += 1
+            clock += r.get("cost_ms", {}).get("total", 0.0) / 1000.0
+            t = times.get(r["config"])
+            if reached is None and r.get("disposition") == "passed" and t and optimum / t >= fraction:
+                reached = clock
     except OSError:
         pass
     return count, reached
@@ -127,22 +127,17 @@ def main(folder, truth_dir=None):
 
 def compact(journal, out):
     configs, order, problem = {}, [], None
-    with open(journal) as f:
-        for line in f:
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if r["phase"] not in ("screen", "final"):
-                continue
-            problem = problem or json.loads(r["problem"])
-            name = r["config"]
-            if r["phase"] == "screen" and name not in configs:
-                order.append(name)
-                configs[name] = [name, r["disposition"] == "passed", list(r["samples_us"]), [],
-                                 round(r["cost_ms"]["total"] / 1000.0, 4)]
-            elif r["phase"] == "final" and name in configs and r["disposition"] == "passed":
-                configs[name][3] = list(r["samples_us"])
+    for r in records(journal):
+        if r["phase"] not in ("screen", "final"):
+            continue
+        problem = problem or json.loads(r["problem"])
+        name = r["config"]
+        if r["phase"] == "screen" and name not in configs:
+            order.append(name)
+            configs[name] = [name, r["disposition"] == "passed", list(r["samples_us"]), [],
+                             round(r["cost_ms"]["total"] / 1000.0, 4)]
+        elif r["phase"] == "final" and name in configs and r["disposition"] == "passed":
+            configs[name][3] = list(r["samples_us"])
     for c in configs.values():
         c[2] = [round(x, 3) for x in c[2]]
         c[3] = [round(x, 3) for x in c[3]]
@@ -155,15 +150,10 @@ def compact(journal, out):
 def screens(journal):
     """Per problem (the journal's key), its screened configs in order: (passed, screening median, cost in s)."""
     runs = defaultdict(list)
-    with open(journal) as f:
-        for line in f:
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if r.get("phase") == "screen":
-                runs[r["problem"]].append((r.get("disposition") == "passed" and r.get("median_us", 0) > 0,
-                                           r.get("median_us", 0.0), r.get("cost_ms", {}).get("total", 0.0) / 1000.0))
+    for r in records(journal):
+        if r.get("phase") == "screen":
+            runs[r["problem"]].append((r.get("disposition") == "passed" and r.get("median_us", 0) > 0,
+                                       r.get("median_us", 0.0), r.get("cost_ms", {}).get("total", 0.0) / 1000.0))
     return runs
 
 
