@@ -18,8 +18,8 @@
 // gemm_rowdot.comp: each range's sums to the scratch planes, the last workgroup of a block to arrive finishes it.
 //
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a workgroup
-// 2: LANES, invocations a block (1, 2 or 4)   3: AHEAD, blocks an invocation loads before it decodes them (LANES 2
-// or 4)
+// 2: LANES, invocations a block (1, 2 or 4)
+// 3: AHEAD, blocks an invocation loads before it decodes them (LANES 2 or 4)
 // 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
 // Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR, op(A)'s rows
 // contiguous in k and 16-byte aligned, so runs of 4 elements of a row are vector loads.

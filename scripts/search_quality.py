@@ -73,23 +73,37 @@ def truths(folder, truth_dir):
     return found
 
 
+def screens(journal):
+    """Per problem (the journal's key), its screened configs in order: (name, passed, screening median, cost in s)."""
+    runs = defaultdict(list)
+    for r in records(journal):
+        if r.get("phase") == "screen":
+            runs[r["problem"]].append((r["config"], r.get("disposition") == "passed" and r.get("median_us", 0) > 0,
+                                       r.get("median_us", 0.0), r.get("cost_ms", {}).get("total", 0.0) / 1000.0))
+    return runs
+
+
+def seconds_to(screened, target_us):
+    """The screening seconds until a passed entry of `screened` ((passed, us, cost) in order) ran in `target_us` or
+    less; None where none did."""
+    clock = 0.0
+    for passed, us, cost in screened:
+        clock += cost
+        if passed and us <= target_us:
+            return clock
+    return None
+
+
 def screen_log(run, times, optimum, fraction=0.95):
-    """From the run's journal, in one pass: how many configs it screened, and the screening seconds (each screened
-    config's cost, in the journal's order) until it screened one within `fraction` of the optimum in the ground
-    truth (None where none was)."""
-    count, clock, reached = 0, 0.0, None
+    """From the run's journal: how many configs it screened, and the screening seconds (each screened config's cost,
+    in the journal's order) until it screened one within `fraction` of the optimum in the ground truth (None where
+    none was)."""
     try:
-        for r in records(run + ".journal.jsonl"):
-            if r.get("phase") != "screen":
-                continue
-            count += 1
-            clock += r.get("cost_ms", {}).get("total", 0.0) / 1000.0
-            t = times.get(r["config"])
-            if reached is None and r.get("disposition") == "passed" and t and optimum / t >= fraction:
-                reached = clock
+        screened = [c for configs in screens(run + ".journal.jsonl").values() for c in configs]
     except OSError:
-        pass
-    return count, reached
+        return 0, None
+    in_truth = [(passed and name in times, times.get(name, 0.0), cost) for name, passed, _, cost in screened]
+    return len(screened), seconds_to(in_truth, optimum / fraction)
 
 
 def main(folder, truth_dir=None):
@@ -147,37 +161,22 @@ def compact(journal, out):
         f.write("\n")
 
 
-def screens(journal):
-    """Per problem (the journal's key), its screened configs in order: (passed, screening median, cost in s)."""
-    runs = defaultdict(list)
-    for r in records(journal):
-        if r.get("phase") == "screen":
-            runs[r["problem"]].append((r.get("disposition") == "passed" and r.get("median_us", 0) > 0,
-                                       r.get("median_us", 0.0), r.get("cost_ms", {}).get("total", 0.0) / 1000.0))
-    return runs
-
-
-def seconds_to(screened, target_us):
-    clock = 0.0
-    for passed, us, cost in screened:
-        clock += cost
-        if passed and us <= target_us:
-            return clock
-    return None
 
 
 def compare(journal_a, journal_b, fractions=(0.95, 0.98)):
     a, b = screens(journal_a), screens(journal_b)
+    unnamed = lambda configs: [c[1:] for c in configs]
     rows = []
     for key in sorted(set(a) & set(b)):
-        times = [us for passed, us, _ in a[key] + b[key] if passed]
+        times = [us for _, passed, us, _ in a[key] + b[key] if passed]
         if not times:
             continue
         best = min(times)
         p = json.loads(key)
         name = "x".join(str(p[k]) for k in ("m", "n", "k")) + (f"x{p['batch']}" if p.get("batch", 1) > 1 else "")
         rows.append((f"{name} {p.get('dtype', '')} {p.get('layout', '')}".strip(),
-                     [(seconds_to(a[key], best / f), seconds_to(b[key], best / f)) for f in fractions]))
+                     [(seconds_to(unnamed(a[key]), best / f), seconds_to(unnamed(b[key]), best / f))
+                      for f in fractions]))
     show = lambda t: "-" if t is None else f"{t:.2f}"
     head = " | ".join(f"A to {f} s | B to {f} s" for f in fractions)
     print(f"| problem | {head} |")
