@@ -67,7 +67,7 @@ float load_b_elem(uint i) { return decode16(b_data[i >> 1], i); }
 
 layout(std430, binding = 2) buffer BufC { float c_data[]; };
 layout(std430, binding = 3) readonly buffer BufBias { float bias_data[]; };
-#if defined(B_PLANE) || defined(SPLIT_PLANES) || defined(AB_PLANES)
+#if defined(B_PLANE) || defined(SPLIT_PLANES) || defined(AB_PLANES) || defined(A_PLANE)
 // Binding 4 holds a pre-pass's output (rules::Prepass), which these builds declare themselves and only read: they
 // have one k range, so no split-k sums are written there and the binding has no writable view.
 #else

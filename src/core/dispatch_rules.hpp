@@ -125,7 +125,8 @@ struct DispatchRule {
   /// the reduce pass adds them.
   bool one_pass_split = false;
   /// A pass before the main one (Prepass): 0 none, 1 B's blocks decoded once (decode_b), 2 A and B split once
-  /// into bfloat16 parts (split_ab), 3 A and B copied once to 16-byte rows (align_ab).
+  /// into bfloat16 parts (split_ab), 3 A and B copied once to 16-byte rows (align_ab), 4 op(A) as two 8-bit parts
+  /// a block (quantize_a).
   uint32_t prepass = 0;
 };
 
@@ -139,7 +140,9 @@ struct DispatchRule {
 /// align_ab: kernels/align_planes.comp copies 16-bit op(A) and op(B) once, each in its stored orientation, to rows
 /// that start on 16 bytes (AlignedPlanes), so the main pass stages every tile as 16-byte vectors whatever the
 /// operands' leading dimensions and offsets, and steps K in whole steps of up to 64.
-enum class Prepass : uint32_t { none = 0, decode_b = 1, split_ab = 2, align_ab = 3 };
+/// quantize_a: kernels/quantize_a.comp writes each 32-element block of each row of op(A) (K a multiple of 32) as
+/// integers v = 254 h + l over a step d (QuantizedA): h and l signed bytes, element e of the block v_e d.
+enum class Prepass : uint32_t { none = 0, decode_b = 1, split_ab = 2, align_ab = 3, quantize_a = 4 };
 
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -206,17 +209,36 @@ inline std::array<uint64_t, 3> align_grid(const Operation& op) {
   return {ceil_div(aligned_planes(op).region() / 8, 256), 1, op.batch};
 }
 
+/// quantize_a's plane (kernels/quantize_a.comp and gemm_qrowdp.comp hold the same), in 32-bit words: a region per
+/// matrix z of op(A) (one where A is shared by the batch), of `quantized_a_region` words from z x that. In it, unit u =
+/// i x K / 32 + b (row i, block b: k = 32 b ..) has 16 words at 16 u, the block's 32 h bytes then its 32 l bytes
+/// (element e in byte e % 4 of word e / 4 of each), and after all M x K / 32 units the block's step d (an f32) at
+/// word 16 M K / 32 + u; regions are whole 16-byte vectors.
+inline uint64_t quantized_a_region(const Operation& op) {
+  const uint64_t units = op.m * (op.k / 32);
+  return 16 * units + ceil_div(units, 4) * 4;
+}
+inline uint64_t quantized_a_words(const Operation& op) {
+  return (op.stride_a != 0 ? op.batch : 1) * quantized_a_region(op);
+}
+/// quantize_a's grid: a block an invocation, 64 a workgroup, one z per matrix of op(A).
+inline std::array<uint64_t, 3> quantize_grid(const Operation& op) {
+  return {ceil_div(op.m * (op.k / 32), 64), 1, op.stride_a != 0 ? op.batch : 1};
+}
+
 /// The scratch a pre-pass writes, in f16 elements (0 for none), and its grid.
 inline uint64_t prepass_halves(uint32_t prepass, const Operation& op) {
-  return prepass == uint32_t(Prepass::decode_b)   ? decode_plane_halves(op)
-         : prepass == uint32_t(Prepass::split_ab) ? split_plane_halves(op)
-         : prepass == uint32_t(Prepass::align_ab) ? op.batch * aligned_planes(op).region()
-                                                  : 0;
+  return prepass == uint32_t(Prepass::decode_b)     ? decode_plane_halves(op)
+         : prepass == uint32_t(Prepass::split_ab)   ? split_plane_halves(op)
+         : prepass == uint32_t(Prepass::align_ab)   ? op.batch * aligned_planes(op).region()
+         : prepass == uint32_t(Prepass::quantize_a) ? 2 * quantized_a_words(op)
+                                                    : 0;
 }
 inline std::array<uint64_t, 3> prepass_grid(uint32_t prepass, const Operation& op) {
-  return prepass == uint32_t(Prepass::decode_b)   ? decode_grid(op)
-         : prepass == uint32_t(Prepass::align_ab) ? align_grid(op)
-                                                  : split_grid(op);
+  return prepass == uint32_t(Prepass::decode_b)     ? decode_grid(op)
+         : prepass == uint32_t(Prepass::align_ab)   ? align_grid(op)
+         : prepass == uint32_t(Prepass::quantize_a) ? quantize_grid(op)
+                                                    : split_grid(op);
 }
 
 /// The push constants of a run (base_* zero: for_each_dispatch sets them).

@@ -295,10 +295,14 @@ void describe_row_streaming(KernelFamily& f, uint64_t max_rows, uint64_t max_acc
                              return std::nullopt;
                            }});
   for (Constraint& c : extra) f.constraints.push_back(std::move(c));
-  f.constraints.push_back(split_range_constraint());
-  f.constraints.push_back(split_scratch_constraint());
-  // The last workgroup of a block is found with a device-scope atomic.
-  f.constraints.push_back(split_device_scope_constraint());
+  const bool splits =
+      std::any_of(f.params.begin(), f.params.end(), [](const ParamSpec& p) { return p.name == "splits"; });
+  if (splits) {
+    f.constraints.push_back(split_range_constraint());
+    f.constraints.push_back(split_scratch_constraint());
+    // The last workgroup of a block is found with a device-scope atomic.
+    f.constraints.push_back(split_device_scope_constraint());
+  }
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return c.get("wg"); };
   // Every subgroup's ROWS x M sums (subgroups of 8 or more; at most the accumulators' bound) and the arrival flag.
@@ -308,9 +312,36 @@ void describe_row_streaming(KernelFamily& f, uint64_t max_rows, uint64_t max_acc
            kSplitFlagBytes;
   };
   // Workgroup x: block x / SPLITS of rows, k range x % SPLITS; split-k is finished by each block's last workgroup.
-  f.dispatch_rule = [](const Config& c, DType) { return column_rule(c.get("rows"), c.get("splits"), true); };
+  f.dispatch_rule = [](const Config& c, DType) { return column_rule(c.get("rows"), c.get_or("splits", 1), true); };
   f.one_pass_split = true;
   f.few_rows = true;
+}
+
+std::vector<Constraint> block_part_constraints() {
+  constexpr uint64_t kMaxAheadCodes = 128;
+  std::vector<Constraint> out;
+  out.push_back({"ahead",
+                 [](const KernelFamily&, const Config& c, const GemmProblem&,
+                    const vk::DeviceInfo&) -> std::optional<std::string> {
+                   if (c.get("ahead") > 1 && c.get("lanes") == 1)
+                     return std::string("a whole block an invocation (lanes 1) loads one block at a time");
+                   const uint64_t codes = uint64_t(c.get("ahead")) * c.get("rows") * (32 / c.get("lanes"));
+                   if (codes > kMaxAheadCodes)
+                     return "ahead x rows x 32 / lanes = " + std::to_string(codes) + " codes' words > " +
+                            std::to_string(kMaxAheadCodes) + " held in registers";
+                   return std::nullopt;
+                 }});
+  out.push_back({"groups",
+                 [](const KernelFamily&, const Config& c, const GemmProblem&,
+                    const vk::DeviceInfo& d) -> std::optional<std::string> {
+                   const uint32_t per_group = c.get("wg") / c.get("groups");
+                   const uint32_t subgroup = std::max(d.subgroup_size, d.matrix.max_subgroup_size);
+                   if (c.get("groups") > 1 && per_group < subgroup)
+                     return "wg / groups = " + std::to_string(per_group) + " invocations < subgroups of " +
+                            std::to_string(subgroup);
+                   return std::nullopt;
+                 }});
+  return out;
 }
 
 std::optional<std::string> subgroup_reduction_unsupported(const vk::DeviceInfo& d, const std::string& who) {

@@ -202,12 +202,17 @@ double split_fill_cost(uint64_t splits, double blocks, double fill_below, double
 /// split-k ranges in z (the reduce pass finishes them); the splits as their only shape need.
 void describe_split_tiles(KernelFamily& f);
 
-/// What the row-streaming families (rowdot, qrowdot: parameters "wg", "rows", "splits") share: ROWS x M
-/// accumulators an invocation (M up to `max_rows`), held to `max_accumulators` ("registers", then `extra`, then the
-/// one-pass split-k rules); WG invocations; every subgroup's sums and split-k's arrival flag in shared memory; ROWS
-/// columns of C a workgroup, split-k finished by the last workgroup to arrive; the few-rows screening order.
+/// What the row-streaming families (rowdot, qrowdot, qrowdp: parameters "wg", "rows", "splits" where k is split)
+/// share: ROWS x M accumulators an invocation (M up to `max_rows`), held to `max_accumulators` ("registers", then
+/// `extra`, then the one-pass split-k rules where there is a "splits"); WG invocations; every subgroup's sums and
+/// split-k's arrival flag in shared memory; ROWS columns of C a workgroup, split-k finished by the last workgroup to
+/// arrive; the few-rows screening order.
 void describe_row_streaming(KernelFamily& f, uint64_t max_rows, uint64_t max_accumulators,
                             std::vector<Constraint> extra = {});
+/// The rules of the block parts the quantized row families (qrowdot, qrowdp: parameters "lanes", "ahead", "groups",
+/// kernels/common/quant_parts.glsl) stream: AHEAD blocks ahead only for halves and quarters, the words of at most
+/// 128 codes ahead (AHEAD x ROWS x 32 / LANES) held in registers, and groups of whole subgroups of the largest size.
+std::vector<Constraint> block_part_constraints();
 /// What the row families on the matrix units (rowmma, qrowmma: parameters "sgk", "frags", "splits") share: the
 /// device's limits, then `own` constraints, then the split-k rules; SGK subgroups of 32; per subgroup op(A)'s staged
 /// fragment (16 rows of 24 halves), 1 KiB a block of 16 rows of B (its staged fragment, then its f32 sums) and the

@@ -11,7 +11,6 @@ namespace {
 constexpr uint64_t kMaxRows = 16;          // rows of op(A): the kernel's accumulators are sized by M (constant 31)
 constexpr uint64_t kMaxAccumulators = 64;  // ROWS x M per invocation, so accumulators stay in registers
 constexpr uint32_t kMinSubgroup = 8;       // one partial sum per 8 invocations (one per subgroup)
-constexpr uint64_t kMaxAheadCodes = 128;   // AHEAD x ROWS parts of 32 / LANES codes held at once as words
 
 // Codes become floats through f16 pairs (gemm_qrowdot.comp's pair_codes), so the module needs 16-bit arithmetic.
 std::optional<std::string> qrowdot_device_unsupported(const vk::DeviceInfo& d) {
@@ -47,16 +46,6 @@ double qrowdot_screening_rank(const Config& c, const GemmProblem& p, const vk::D
          ahead_cost(c.get("ahead"), p.shape.m);
 }
 
-// Each group is whole subgroups of the largest size the device may give.
-std::optional<std::string> groups_fit(const KernelFamily&, const Config& c, const GemmProblem&,
-                                      const vk::DeviceInfo& d) {
-  const uint32_t per_group = c.get("wg") / c.get("groups");
-  const uint32_t subgroup = std::max(d.subgroup_size, d.matrix.max_subgroup_size);
-  if (c.get("groups") > 1 && per_group < subgroup)
-    return "wg / groups = " + std::to_string(per_group) + " invocations < subgroups of " + std::to_string(subgroup);
-  return std::nullopt;
-}
-
 KernelFamily make_qrowdot() {
   KernelFamily f;
   f.name = "qrowdot";
@@ -74,19 +63,7 @@ KernelFamily make_qrowdot() {
   f.not_applicable = qrowdot_not_applicable;
   // `devices` names the devices that serve the quantized types' decoding kernel.
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return qrowdot_device_unsupported(d); };
-  describe_row_streaming(f, kMaxRows, kMaxAccumulators,
-                         {{"ahead",
-                           [](const KernelFamily&, const Config& c, const GemmProblem&,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get("ahead") > 1 && c.get("lanes") == 1)
-                               return std::string("a whole block an invocation (lanes 1) loads one block at a time");
-                             const uint64_t codes = uint64_t(c.get("ahead")) * c.get("rows") * (32 / c.get("lanes"));
-                             if (codes > kMaxAheadCodes)
-                               return "ahead x rows x 32 / lanes = " + std::to_string(codes) + " codes' words > " +
-                                      std::to_string(kMaxAheadCodes) + " held in registers";
-                             return std::nullopt;
-                           }},
-                          {"groups", groups_fit}});
+  describe_row_streaming(f, kMaxRows, kMaxAccumulators, block_part_constraints());
   // Workgroup x: block x / SPLITS of ROWS x GROUPS rows, k range x % SPLITS.
   f.dispatch_rule = [](const Config& c, DType) {
     return column_rule(c.get("rows") * c.get("groups"), c.get("splits"), true);

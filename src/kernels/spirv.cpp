@@ -26,6 +26,7 @@ std::span<const uint32_t> prepass_spirv(rules::Prepass kind, DType dtype) {
   if (kind == rules::Prepass::decode_b) return spirv_module("decode_blocks", dtype);
   if (kind == rules::Prepass::split_ab) return spirv_module("split_planes", dtype);
   if (kind == rules::Prepass::align_ab) return spirv_module("align_planes_f16");  // moves 16-bit patterns
+  if (kind == rules::Prepass::quantize_a) return spirv_module("quantize_a", dtype);
   return {};
 }
 std::span<const uint32_t> epilogue_spirv() { return spirv_module("epilogue_f32"); }

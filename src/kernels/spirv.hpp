@@ -30,8 +30,8 @@ std::function<std::span<const uint32_t>(DType)> spirv_modules_named(std::string 
 /// The split-k reduce pass: f32 planes with the epilogue, or int32 planes for 8-bit integer inputs.
 std::span<const uint32_t> splitk_reduce_spirv(DType dtype);
 /// The pre-pass of a kind (rules::Prepass) for an input type: weights in blocks decoded (kernels/decode_blocks.comp),
-/// f32 split into bfloat16 parts (kernels/split_planes.comp), 16-bit rows aligned (kernels/align_planes.comp); empty
-/// for none or a type it has no build for.
+/// f32 split into bfloat16 parts (kernels/split_planes.comp), 16-bit rows aligned (kernels/align_planes.comp), op(A)
+/// as two 8-bit parts a block (kernels/quantize_a.comp); empty for none or a type it has no build for.
 std::span<const uint32_t> prepass_spirv(rules::Prepass kind, DType dtype);
 /// The unfused epilogue pass (bias and activation over C), which verification compares the fused one with.
 std::span<const uint32_t> epilogue_spirv();

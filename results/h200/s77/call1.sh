@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Issue 48 steps 30 and 30b, hot and cold (results/h200/notes.md): s76/call1.sh's A/B of main (build/gemmtune-base),
-# step 30 (build/gemmtune-step30) and step 30b (build/gemmtune), then the same winners rerun --cold with each binary,
-# the decoding tune with step 30b's binary beside ggml-vulkan both ways, the M = 512 tune of f16:q4_0 beside dense f16,
-# and the copy rate. Build as s76/call1.sh's header says (git history at d6b4196).
-# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base", "build/gemmtune-step30"]. About 8 minutes.
+# Issue 48 steps 30, 30b and 31, hot and cold (results/h200/notes.md): the decoding winners at 4096 x 14336 nt with
+# main's qrowdot (build/gemmtune-base), step 30's (build/gemmtune-step30), step 30b's (build/gemmtune-step30b), and
+# step 31's qrowdp with the same streaming parameters (build/gemmtune: this tree), each with its registers; then
+# the same --cold; the decoding tune with this tree (qrowdot and qrowdp both swept) beside ggml-vulkan both ways;
+# the copy rate. Build here first: main's tree -> build/gemmtune-base; branch issue48-step30's and issue48-step30b's
+# kernels/gemm_qrowdot.comp -> build/gemmtune-step30 and -step30b; this tree -> build/gemmtune.
+# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base", "build/gemmtune-step30", "build/gemmtune-step30b"].
+# About 7 minutes.
 set -uo pipefail
 source .gpu-kit/activate.sh
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/ab.txt
@@ -16,26 +19,27 @@ r=b.get('pipeline_statistics',{}).get('Register Count')
 print('M=$3', '$4', '$(basename $1)', '$2', '${5:-hot}', round(b['median_us'],2), 'us', b['disposition'], 'regs', r)" |
     tee -a $OUT/ab.txt
 }
-ab() { for b in build/gemmtune-base build/gemmtune-step30 build/gemmtune; do bench $b "$@"; done; }
-q4=qrowdot_f32q4_ q8=qrowdot_f32q8_
-winners() {
-  ab ${q4}wg64_rows8_lanes2_splits1 8 f32:q4_0 "$@"
-  ab ${q8}wg128_rows8_lanes2_splits1 8 f32:q8_0 "$@"
-  ab ${q4}wg256_rows8_lanes2_splits1_groups4 5 f32:q4_0 "$@"
-  ab ${q8}wg256_rows8_lanes4_splits1_ahead2_groups2 5 f32:q8_0 "$@"
-  ab ${q4}wg256_rows8_lanes4_splits1_ahead2_groups2 4 f32:q4_0 "$@"
-  ab ${q4}wg128_rows8_lanes2_splits1 3 f32:q4_0 "$@"
-  ab ${q4}wg256_rows4_lanes2_splits1_groups2 1 f32:q4_0 "$@"
-  ab ${q4}wg128_rows8_lanes2_splits1 2 f32:q4_0 "$@"
+ab() {  # qrowdot-params M dtype [--cold]
+  local dot=$(echo qrowdot_$1 | sed 's/\(lanes[0-9]\)/\1_splits1/')
+  for b in build/gemmtune-base build/gemmtune-step30 build/gemmtune-step30b; do bench $b $dot "${@:2}"; done
+  bench build/gemmtune qrowdp_$1 "${@:2}"
 }
-winners; winners
+winners() {
+  ab f32q4_wg64_rows8_lanes2 8 f32:q4_0 "$@"
+  ab f32q8_wg128_rows8_lanes2 8 f32:q8_0 "$@"
+  ab f32q4_wg256_rows8_lanes2_groups4 5 f32:q4_0 "$@"
+  ab f32q8_wg256_rows8_lanes4_ahead2_groups2 5 f32:q8_0 "$@"
+  ab f32q4_wg256_rows8_lanes4_ahead2_groups2 4 f32:q4_0 "$@"
+  ab f32q4_wg128_rows8_lanes2 3 f32:q4_0 "$@"
+  ab f32q4_wg256_rows4_lanes2_groups2 1 f32:q4_0 "$@"
+  ab f32q8_wg256_rows2_lanes4 1 f32:q8_0 "$@"
+  ab f32q4_wg128_rows8_lanes2 2 f32:q4_0 "$@"
+}
+winners
 winners --cold
-timeout 150 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
-  --layout nt --dtype f32:q8_0,f32:q4_0 --budget 14 --out /tmp/decode.json > $OUT/decode.txt 2>&1
+timeout 130 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
+  --layout nt --dtype f32:q8_0,f32:q4_0 --budget 8 --out /tmp/decode.json > $OUT/decode.txt 2>&1
 timeout 60 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > /tmp/ggml-mmvq.jsonl 2>/dev/null
 GGML_VK_DISABLE_MMVQ=1 timeout 60 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > /tmp/ggml-f32act.jsonl 2>/dev/null
-timeout 90 build/gemmtune tune --shape 512x4096x14336 --layout nt --dtype f16,f16:q4_0 --budget 30 \
-  --out /tmp/m512.json > $OUT/m512.txt 2>&1
 timeout 30 build/gemmtune peak --json > $OUT/peak.json 2>/dev/null
-tar czf $OUT/journals.tgz -C /tmp decode.json decode.json.journal.jsonl m512.json m512.json.journal.jsonl \
-  ggml-mmvq.jsonl ggml-f32act.jsonl bench.log
+tar czf $OUT/journals.tgz -C /tmp decode.json decode.json.journal.jsonl ggml-mmvq.jsonl ggml-f32act.jsonl bench.log
