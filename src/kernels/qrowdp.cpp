@@ -42,7 +42,7 @@ double qrowdp_screening_rank(const Config& c, const GemmProblem& p, const vk::De
 KernelFamily make_qrowdp() {
   KernelFamily f;
   f.name = "qrowdp";
-  f.color = "#bcbd22";
+  f.color = "#aec7e8";
   f.params = {{"wg", kNoSpecConstant, {32, 64, 128, 256}},
               {"rows", 1, {1, 2, 4, 8}},
               // Invocations a block: halves (2) or quarters (4) of its codes (common/quant_parts.glsl).

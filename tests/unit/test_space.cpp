@@ -218,11 +218,13 @@ TEST(SearchSpace, ReportsVariantsThatCannotServeTheProblem) {
   GemmProblem p;
   p.shape = {16, 64, 100, 1};
   SearchSpace s = build_search_space(kernel_families(), p, fake_device(65536, 1024));
-  ASSERT_EQ(s.not_applicable.size(), 9u);
+  ASSERT_EQ(s.not_applicable.size(), 10u);
   EXPECT_EQ(s.not_applicable[7].variant, "qrowdot");
   EXPECT_NE(s.not_applicable[7].reason.find("block-quantized B only"), std::string::npos);
-  EXPECT_EQ(s.not_applicable[8].variant, "qrowmma");
+  EXPECT_EQ(s.not_applicable[8].variant, "qrowdp");
   EXPECT_NE(s.not_applicable[8].reason.find("block-quantized B only"), std::string::npos);
+  EXPECT_EQ(s.not_applicable[9].variant, "qrowmma");
+  EXPECT_NE(s.not_applicable[9].reason.find("block-quantized B only"), std::string::npos);
   EXPECT_EQ(s.not_applicable[6].variant, "bf16x6");
   EXPECT_NE(s.not_applicable[6].reason.find("VK_KHR_cooperative_matrix"), std::string::npos);
   EXPECT_EQ(s.not_applicable[2].variant, "rowdot");
