@@ -132,12 +132,17 @@ void main() {
     const uint blocks = p.K / 32, units = M_ROWS * blocks;
     const uint region = (p.stride_a != 0u ? z : 0u) * (16 * units + (units + 3) / 4 * 4);
     uint a_row[M_ROWS], d_row[M_ROWS];
-    [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = region + 16 * i * blocks, d_row[i] = region + 16 * units + i * blocks;
+    [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
+      a_row[i] = region + 16 * i * blocks;
+      d_row[i] = region + 16 * units + i * blocks;
+    }
     // AHEAD blocks a step, every one's words loaded before any is used; steps past the end load its last block
     // again and add nothing.
     const uint stride = wg / LANES;
     for (uint blk = lid / LANES; blk < blocks; blk += AHEAD * stride) {
-      [[unroll]] for (uint u = 0; u < AHEAD; ++u) load_part(row_byte, min(blk + u * stride, blocks - 1), lid % LANES, u);
+      [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
+        load_part(row_byte, min(blk + u * stride, blocks - 1), lid % LANES, u);
+      }
       [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
         if (blk + u * stride < blocks) add_part(u, a_row, d_row, blk + u * stride, lid % LANES);
       }

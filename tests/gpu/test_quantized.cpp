@@ -70,6 +70,29 @@ TEST_P(Quantized, DecodingRowsVerifyAtOddShapesWithEveryPlacement) {
   }
 }
 
+TEST_P(Quantized, DecodingRowsVerifyByPackedDotProductsOnTheQuantizedActivations) {
+  const auto& [dtype, trans_a] = GetParam();
+  const KernelFamily& qrowdp = family_named("qrowdp");
+  size_t which = 3;
+  // Halves and quarters in turn, blocks ahead and groups of subgroups; K of 1 to 17 blocks, N past the workgroup's
+  // rows, M past 8, a batch whose products each have their own op(A) (the pre-pass's regions) and then share B.
+  uint32_t lanes = 2;
+  for (const Shape& s : {Shape{1, 1, 32, 1}, Shape{3, 65, 96, 1}, Shape{16, 33, 544, 1}, Shape{5, 40, 256, 3}}) {
+    GemmProblem p = quantized_problem(s, dtype, trans_a);
+    const Measurement m = verify_some(qrowdp, p, which += 5, {}, "lanes", lanes);
+    // Two 8-bit parts keep each element within 1/64516 of its block's largest: far inside the 2e-3 bound.
+    EXPECT_LT(m.error.error, 1e-4) << p.shape.to_string();
+    verify_some(qrowdp, p, which += 7, {}, "ahead", s.k % 64 == 0 ? 4 : 2);
+    verify_some(qrowdp, p, which += 11, {}, "groups", 2);
+    lanes = lanes == 4 ? 2 : 4;
+    p.b.ld = s.k + 64;
+    p.b.offset = 96;
+    p.a.offset = 3;
+    if (s.batch > 1) p.b.batch_stride = 0;
+    verify_some(qrowdp, p, which += 3, {}, "lanes", lanes);
+  }
+}
+
 TEST_P(Quantized, DecodingRowsVerifyOnTheMatrixUnitsWithFragmentsInRegistersAndStaged) {
   const auto& [dtype, trans_a] = GetParam();
   const KernelFamily& qrowmma = family_named("qrowmma");
