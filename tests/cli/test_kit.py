@@ -59,6 +59,8 @@ class Kit(unittest.TestCase):
         tune(cls.table, "1x256x128,3x200x256", "nn,nt", "f16")
         tune(cls.table, "32x64x96", "nt", "i8")
         tune(cls.table, "3x64x256", "nt", "f16:q4_0", "qrowdot")
+        # op(A) quantized by a pre-pass before the packed dot products: the decoding kernel's plan of two passes.
+        tune(cls.table, "5x40x256", "tt", "f32:q4_0", "qrowdp")
         tune(cls.table, "40x24x128", "tt", "f32:q8_0")
         # B decoded once by a pre-pass before the tiled kernel: a plan of two passes from a quantized entry.
         tune(cls.table, "72x40x128", "nt", "f16:q8_0", "tiled", "tiled_*_prepass1")
@@ -97,6 +99,8 @@ class Kit(unittest.TestCase):
         self.assertEqual(lines[(3, 64, 256, "f16:q4_0", "nt")][7].split("_")[:2], ["qrowdot", "f16q4"])
         default = lines[(4, 40, 64, "f32:q4_0", "nt")]
         self.assertEqual((default[6], default[7]), ("default", "tiled_f32q4_bm64_bn64_bk16_tm4_tn4"))
+        packed = lines[(5, 40, 256, "f32:q4_0", "tt")]
+        self.assertEqual((packed[7].split("_")[0], packed[8], packed[12]), ("qrowdp", "2", "ok"), packed[0])
         decoded = lines[(72, 40, 128, "f16:q8_0", "nt")]
         self.assertEqual((decoded[7].endswith("_prepass1"), decoded[8], decoded[12]), (True, "2", "ok"), decoded[0])
         # The table's splits show in the plans: a reduce pass, and a k split finished in one pass.
