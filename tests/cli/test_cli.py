@@ -757,10 +757,12 @@ class Devices(unittest.TestCase):
         self.assertEqual(sorted(support["rowmma"]), ["bf16", "f16"])
         for name, family in support.items():
             for reason in family.values():
-                if name != "qrowdot":
+                if name not in ("qrowdot", "qrowdp"):
                     self.assertRegex(reason, "VK_(KHR|NV)_cooperative_matrix")
-        # The block-quantized types' decoding kernel needs subgroup shuffles of 8 or more, which lavapipe has.
-        self.assertEqual(support["qrowdot"], {"f16:q8_0": None, "f16:q4_0": None, "f32:q8_0": None, "f32:q4_0": None})
+        # The block-quantized types' decoding kernels need subgroup shuffles of 8 or more, f16 arithmetic (qrowdot)
+        # and packed integer dot products (qrowdp), which lavapipe has.
+        for name in ("qrowdot", "qrowdp"):
+            self.assertEqual(support[name], {"f16:q8_0": None, "f16:q4_0": None, "f32:q8_0": None, "f32:q4_0": None})
         self.assertNotIn("tiled", support)  # no requirement beyond a compute queue
         self.assertGreaterEqual(d["matrix"]["max_subgroup_size"], d["matrix"]["min_subgroup_size"])
         self.assertGreater(d["limits"]["max_shared_memory"], 0)
