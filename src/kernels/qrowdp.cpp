@@ -28,15 +28,23 @@ std::optional<std::string> qrowdp_not_applicable(const GemmProblem& p, const vk:
   return qrowdp_device_unsupported(d);
 }
 
-// As qrowdot's order: about 4 workgroups per SM slot of a large GPU first (N / (ROWS x GROUPS) near 2048), 128
-// invocations, then fewer accumulators, a second block ahead where few rows of op(A) leave the loop memory-bound.
+// About 1024 workgroups first (N / (ROWS x GROUPS)), 4 rows a group, halves, 128 invocations, one block at a time,
+// one group: on an H100 at N 4096, K 14336 every q8_0 winner of M = 2..8 took 4 rows and halves, 512 or 1024
+// workgroups, one block ahead and one or two groups; quarters ran 10-60 % slower (notes, issue 48 step 31).
 double qrowdp_screening_rank(const Config& c, const GemmProblem& p, const vk::DeviceInfo&) {
   const uint64_t wg_rows = uint64_t(c.get("rows")) * c.get("groups");
   const double workgroups = double((p.shape.n + wg_rows - 1) / wg_rows) * double(p.shape.batch);
-  const double accumulators = double(c.get("rows")) * double(std::min(p.shape.m, kQrowdpMaxRows));
-  const uint32_t ahead_wanted = p.shape.m <= 4 ? 2 : 1;
-  return std::abs(std::log2(workgroups / 2048.0)) + (c.get("wg") == 128 ? 0.0 : 0.5) + 0.25 * std::log2(accumulators) +
-         (c.get("ahead") == ahead_wanted ? 0.0 : 0.5);
+  return std::abs(std::log2(workgroups / 1024.0)) + 0.5 * std::abs(std::log2(c.get("rows") / 4.0)) +
+         (c.get("lanes") == 2 ? 0.0 : 1.0) + (c.get("wg") == 128 ? 0.0 : 0.5) + (c.get("ahead") == 1 ? 0.0 : 0.5) +
+         0.25 * std::log2(double(c.get("groups")));
+}
+
+// Configs a decoding round: q8_0's codes need no decoding, so from M = 4 its products are most of the work and
+// qrowdp opens the round (on an H100 6-23 % ahead of qrowdot at M = 4..8); q4_0's nibbles and small M keep it behind
+// qrowdot (q4_0 lost at every M but 2, by up to 40 %), two configs a round.
+uint32_t qrowdp_decoding_weight(const GemmProblem& p) {
+  const bool q8 = p.dtype == DType::f16_q8_0 || p.dtype == DType::f32_q8_0;
+  return q8 && p.shape.m >= 4 ? 6u : 2u;
 }
 
 KernelFamily make_qrowdp() {
@@ -73,6 +81,7 @@ KernelFamily make_qrowdp() {
   };
   f.one_pass_split = false;
   f.screening_rank = qrowdp_screening_rank;
+  f.decoding_weight = qrowdp_decoding_weight;
   f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.max_m = std::min(kQrowdpMaxRows, kQrowdpMaxAccumulators / c.get("rows"));

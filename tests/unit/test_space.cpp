@@ -798,6 +798,52 @@ TEST(SearchSpace, QuantizedDecodingOpensEachRoundWithQrowdotThenTheMatrixUnits) 
   ASSERT_TRUE(qrowdot.device_unsupported(p.dtype, device).has_value());
 }
 
+TEST(SearchSpace, PackedDotProductsOpenTheDecodingRoundForQ8FromFourRowsAndFollowQrowdotElsewhere) {
+  GemmProblem p;
+  p.shape = {8, 4096, 14336, 1};
+  p.dtype = DType::f32_q8_0;
+  p.layout = Layout{false, true};
+  vk::DeviceInfo device = matrix2_device();
+  device.subgroup_shuffle = true;
+  device.matrix.integer_dot_product = true;
+  const auto first = [&](DType dtype, uint64_t m) {
+    p.dtype = dtype;
+    p.shape.m = m;
+    SearchSpace s = build_search_space(kernel_families(), p, device);
+    order_for_screening(s.candidates, p);
+    std::vector<std::string> out;
+    for (size_t i = 0; i < 14 && i < s.candidates.size(); ++i) out.push_back(s.candidates[i].name);
+    return out;
+  };
+  const auto families = [](const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (const std::string& n : names) out.push_back(n.substr(0, n.find('_')));
+    return out;
+  };
+  // q8_0 from M = 4: six qrowdp configs, 4 rows a group at about 1024 workgroups and halves first, then qrowdot's.
+  for (uint64_t m : {4u, 8u}) {
+    const std::vector<std::string> names = first(DType::f32_q8_0, m);
+    const std::vector<std::string> f = families(names);
+    EXPECT_EQ(std::count(f.begin(), f.begin() + 6, "qrowdp"), 6) << "M = " << m;
+    EXPECT_EQ(f[6], "qrowdot") << "M = " << m;
+    EXPECT_EQ(names.front(), "qrowdp_f32q8_wg128_rows4_lanes2") << "M = " << m;
+  }
+  // q4_0, and q8_0 below 4 rows: qrowdot and the matrix units first, two qrowdp configs a round after them.
+  for (const auto& [dtype, m] :
+       {std::pair{DType::f32_q4_0, 8u}, std::pair{DType::f32_q4_0, 1u}, std::pair{DType::f16_q8_0, 2u}}) {
+    const std::vector<std::string> f = families(first(dtype, m));
+    const std::vector<std::string> round{"qrowdot", "qrowdot", "qrowdot", "qrowdot", "qrowmma",
+                                         "qrowmma", "qrowmma", "qrowmma", "qrowdp",  "qrowdp"};
+    EXPECT_EQ(std::vector<std::string>(f.begin(), f.begin() + 10), round) << dtype_name(dtype) << " M = " << m;
+  }
+  // Without packed integer dot products the family is left out, with the reason.
+  device.matrix.integer_dot_product = false;
+  p.dtype = DType::f32_q8_0;
+  const SearchSpace without = build_search_space({&family_named("qrowdp")}, p, device);
+  ASSERT_EQ(without.not_applicable.size(), 1u);
+  EXPECT_NE(without.not_applicable[0].reason.find("shaderIntegerDotProduct"), std::string::npos);
+}
+
 TEST(SearchSpace, DecodingProblemsScreenTheFewRowsFamiliesFirstAndTallTilesLast) {
   GemmProblem p;
   p.shape = {1, 4096, 14336, 1};
