@@ -242,13 +242,14 @@ TEST_F(QuantizedGemm, TheOperandsHoldTheBlocksExactlyAndAWrongDecodingFails) {
   EXPECT_GT(e.error, 2e-3);
 }
 
-TEST_F(QuantizedGemm, OtherFamiliesSayTheyHaveNoKernelAndQrowdotServesOnlyQuantizedB) {
+TEST_F(QuantizedGemm, OtherFamiliesSayTheyHaveNoKernelAndTheDecodingFamiliesServeOnlyQuantizedB) {
   const GemmProblem p = quantized_problem({4, 64, 256, 1}, DType::f16_q8_0, false);
   SearchSpace s = build_search_space(kernel_families(), p, device().info());
   std::set<std::string> served;
   for (const Candidate& c : s.candidates) served.insert(c.family->name);
   // coopmat too where the device has f16 cooperative matrices (the H200, not lavapipe).
   std::set<std::string> want{"tiled", "splitk", "qrowdot"};
+  if (!family_named("qrowdp").device_unsupported(p.dtype, device().info())) want.insert("qrowdp");
   if (!family_named("coopmat").device_unsupported(p.dtype, device().info())) want.insert("coopmat");
   if (!family_named("qrowmma").device_unsupported(p.dtype, device().info())) want.insert("qrowmma");
   EXPECT_EQ(served, want);
@@ -260,6 +261,7 @@ TEST_F(QuantizedGemm, OtherFamiliesSayTheyHaveNoKernelAndQrowdotServesOnlyQuanti
   GemmProblem dense = p;
   dense.dtype = DType::f16;
   EXPECT_TRUE(family_named("qrowdot").not_applicable(dense, device().info()).has_value());
+  EXPECT_TRUE(family_named("qrowdp").not_applicable(dense, device().info()).has_value());
 }
 
 }  // namespace

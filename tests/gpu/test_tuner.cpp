@@ -192,7 +192,7 @@ TEST_F(Tuner, ReportsVariantsThatCannotServeTheProblem) {
   TuneOptions o;
   o.budget_s = 0.0;
   TuneResult r = tune_problem(device(), p, kernel_families(), o);
-  ASSERT_EQ(r.not_applicable.size(), 9u);
+  ASSERT_EQ(r.not_applicable.size(), 10u);
   EXPECT_EQ(r.not_applicable[0].variant, "splitk");
   EXPECT_EQ(r.not_applicable[1].variant, "fewrows");
   EXPECT_EQ(r.not_applicable[2].variant, "rowdot");
@@ -201,7 +201,8 @@ TEST_F(Tuner, ReportsVariantsThatCannotServeTheProblem) {
   EXPECT_EQ(r.not_applicable[5].variant, "coopmat2");
   EXPECT_EQ(r.not_applicable[6].variant, "bf16x6");   // no cooperative matrices on lavapipe
   EXPECT_EQ(r.not_applicable[7].variant, "qrowdot");  // f32 B: no blocks
-  EXPECT_EQ(r.not_applicable[8].variant, "qrowmma");
+  EXPECT_EQ(r.not_applicable[8].variant, "qrowdp");
+  EXPECT_EQ(r.not_applicable[9].variant, "qrowmma");
   ASSERT_NE(r.best(), nullptr);
   EXPECT_EQ(r.best()->family->name, "tiled");
 }
