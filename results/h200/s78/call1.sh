@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 48 step 32 (results/h200/notes.md; written in the session of 2026-12-06 (17) for the next): qrowdp's q4_0 op(A)
+# in one vector load a part (branch issue48-step32: build/gemmtune) against main (build/gemmtune-base), hot, on q4_0's
+# qrowdot winners and qrowdp's configs at M = 1..8, 4096 x 14336 nt, with each pipeline's registers; then ggml-vulkan
+# both ways and the copy rate; then both types' decoding tune with the branch's binary, cold (the targets' measure).
+# Build here first (main checked out, its tree clean):
+#   cmake --build build -j2 --target gemmtune && cp build/gemmtune build/gemmtune-base
+#   git checkout issue48-step32 -- kernels src && cmake --build build -j2 --target gemmtune
+#   git checkout main -- kernels src
+# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base"]. About 6 minutes.
+set -uo pipefail
+source .gpu-kit/activate.sh
+nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/ab.txt
+bench() {  # binary config M dtype [--cold]
+  "$1" bench --config $2 --shape ${3}x4096x14336 --layout nt --dtype $4 ${5:-} --json 2>>$OUT/bench.log |
+    python3 -c "
+import json,sys
+b=json.load(sys.stdin)['results'][0]
+r=b.get('pipeline_statistics',{}).get('Register Count')
+print('M=$3', '$4', '$(basename $1)', '$2', '${5:-hot}', round(b['median_us'],2), 'us', b['disposition'], 'regs', r)" |
+    tee -a $OUT/ab.txt
+}
+both() { for b in build/gemmtune-base build/gemmtune; do bench $b "$@"; done; }
+for round in 1 2; do
+  for m in 1 2 3 4 5 8; do
+    for c in wg128_rows4_lanes2 wg256_rows4_lanes2_groups2 wg64_rows8_lanes2 wg128_rows8_lanes2 wg256_rows4_lanes4; do
+      both qrowdp_f32q4_$c $m f32:q4_0
+    done
+  done
+  both qrowdp_f32q8_wg128_rows4_lanes2 8 f32:q8_0
+  bench build/gemmtune qrowdot_f32q4_wg256_rows4_lanes2_splits1_groups2 1 f32:q4_0
+  bench build/gemmtune qrowdot_f32q4_wg64_rows8_lanes2_splits1 8 f32:q4_0
+done
+timeout 60 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $OUT/ggml-mmvq.jsonl 2>/dev/null
+GGML_VK_DISABLE_MMVQ=1 timeout 60 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $OUT/ggml-f32act.jsonl 2>/dev/null
+timeout 30 build/gemmtune peak --json > $OUT/peak.json 2>/dev/null
+timeout 150 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
+  --layout nt --dtype f32:q8_0,f32:q4_0 --budget 10 --cold --out /tmp/decode-cold.json > $OUT/decode-cold.txt 2>&1
+tar czf $OUT/journals.tgz -C /tmp decode-cold.json decode-cold.json.journal.jsonl
