@@ -141,7 +141,7 @@ struct DispatchRule {
 /// that start on 16 bytes (AlignedPlanes), so the main pass stages every tile as 16-byte vectors whatever the
 /// operands' leading dimensions and offsets, and steps K in whole steps of up to 64.
 /// quantize_a: kernels/quantize_a.comp writes each 32-element block of each row of op(A) (K a multiple of 32) as
-/// integers v = 254 h + l over a step d (QuantizedA): h and l signed bytes, element e of the block v_e d.
+/// integers v = 254 h + l over a step d (quantized_a_words): h and l signed bytes, element e of the block v_e d.
 enum class Prepass : uint32_t { none = 0, decode_b = 1, split_ab = 2, align_ab = 3, quantize_a = 4 };
 
 inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
