@@ -2,8 +2,7 @@
 # Session 2026-12-06 (18), call 1. Issue 48 step 32 (results/h200/notes.md): qrowdp's q4_0 op(A) in one vector load a
 # part (build/gemmtune) against the commit before it (build/gemmtune-base), hot, on qrowdp's and qrowdot's q4_0 configs
 # at M = 1..8, 4096 x 14336 nt, with each pipeline's registers; ggml-vulkan both ways; then both types' decoding tune
-# with the step's binary, cold (the targets' measure). Then, on an H200 only, issue 43's standard bench begins with the
-# time left (`scripts/gpu-bench.sh --budget 8`, finished by s70/bench.sh --resume calls, git history at 7103c0a).
+# with the step's binary, cold (the targets' measure).
 # Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base"].
 set -uo pipefail
 start=$(date +%s)
@@ -36,11 +35,3 @@ timeout 150 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4
   --layout nt --dtype f32:q8_0,f32:q4_0 --budget 10 --cold --out /tmp/decode-cold.json > $OUT/decode-cold.txt 2>&1
 tar czf $OUT/journals.tgz -C /tmp decode-cold.json decode-cold.json.journal.jsonl peak.json
 echo "tune done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
-if grep -q H200 $OUT/ab.txt; then
-  left=$((570 - ($(date +%s) - start)))
-  timeout -s INT $left scripts/gpu-bench.sh --budget 8 --out-dir build/bench > build/bench.log 2>&1
-  echo "gpu-bench rc $? after ${left}s" | tee -a $OUT/ab.txt
-  tail -5 build/bench.log
-  cp build/bench.log build/bench/
-  tar czf $OUT/bench.tgz -C build bench
-fi
