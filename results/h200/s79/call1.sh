@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Session 2026-12-06 (18), call 1. Issue 48 step 32 (results/h200/notes.md): qrowdp's q4_0 op(A) in one vector load a
-# part (build/gemmtune) against the commit before it (build/gemmtune-base), hot, on qrowdp's and qrowdot's q4_0 configs
+# part (build/gemmtune) against the commit before it (build/gemmtune-base), and step 33 (s79/step33.patch on step 32:
+# q4_0's offset from the pre-pass's quarter sums; build/gemmtune-step33), hot, on qrowdp's and qrowdot's q4_0 configs
 # at M = 1..8, 4096 x 14336 nt, with each pipeline's registers; ggml-vulkan both ways; then both types' decoding tune
 # with the step's binary, cold (the targets' measure).
-# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base"].
+# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base", "build/gemmtune-step33"].
 set -uo pipefail
 start=$(date +%s)
 source .gpu-kit/activate.sh
@@ -18,9 +19,10 @@ print('M=$3', '$4', '$(basename $1)', '$2', '${5:-hot}', round(b['median_us'],2)
     tee -a $OUT/ab.txt
 }
 both() { for b in build/gemmtune-base build/gemmtune; do bench $b "$@"; done; }
+three() { for b in build/gemmtune-base build/gemmtune build/gemmtune-step33; do bench $b "$@"; done; }
 for m in 1 2 3 4 5 8; do
-  for c in wg128_rows4_lanes2 wg256_rows4_lanes2_groups2 wg64_rows8_lanes2 wg128_rows8_lanes2 wg256_rows4_lanes4; do
-    both qrowdp_f32q4_$c $m f32:q4_0
+  for c in wg128_rows4_lanes2 wg256_rows4_lanes2_groups2 wg128_rows8_lanes2 wg256_rows4_lanes4; do
+    three qrowdp_f32q4_$c $m f32:q4_0
   done
   both qrowdp_f32q8_wg256_rows4_lanes2_groups2 $m f32:q8_0
   both qrowdp_f32q8_wg128_rows4_lanes4 $m f32:q8_0
