@@ -7,6 +7,7 @@
 # Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base", "build/gemmtune-step33"].
 set -uo pipefail
 start=$(date +%s)
+# MS: the M values of the A/B (default 1 2 3 4 5 8).
 DEADLINE=${DEADLINE:-420}  # seconds from the start by which the tune is cut off (its journal comes back)
 source .gpu-kit/activate.sh
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/ab.txt
@@ -21,7 +22,7 @@ print('M=$3', '$4', '$(basename $1)', '$2', '${5:-hot}', round(b['median_us'],2)
 }
 both() { for b in build/gemmtune-base build/gemmtune; do bench $b "$@"; done; }
 three() { for b in build/gemmtune-base build/gemmtune build/gemmtune-step33; do bench $b "$@"; done; }
-for m in 1 2 3 4 5 8; do
+for m in ${MS:-1 2 3 4 5 8}; do
   for c in wg128_rows4_lanes2 wg256_rows4_lanes2_groups2 wg256_rows4_lanes4; do
     three qrowdp_f32q4_$c $m f32:q4_0
   done
@@ -33,6 +34,7 @@ bench build/gemmtune qrowdot_f32q4_wg64_rows8_lanes2_splits1 8 f32:q4_0
 echo "A/B done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
 timeout 60 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $OUT/ggml-mmvq.jsonl 2>/dev/null
 timeout 30 build/gemmtune peak --json > /tmp/peak.json 2>/dev/null
+[ "${TUNE:-1}" = 1 ] || exit 0  # TUNE=0: the A/B and the anchor only
 left=$((DEADLINE - ($(date +%s) - start))); [ $left -ge 20 ] || left=20
 timeout -s INT $left build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
   --layout nt --dtype f32:q8_0,f32:q4_0 --budget 10 --cold --out /tmp/decode-cold.json > $OUT/decode-cold.txt 2>&1
