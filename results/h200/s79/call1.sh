@@ -33,8 +33,8 @@ bench build/gemmtune qrowdot_f32q4_wg256_rows4_lanes2_splits1_groups2 1 f32:q4_0
 bench build/gemmtune qrowdot_f32q4_wg64_rows8_lanes2_splits1 8 f32:q4_0
 echo "A/B done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
 timeout 60 .gpu-kit/ggml_anchor.sh 'type_a=(q8_0|q4_0)' > $OUT/ggml-mmvq.jsonl 2>/dev/null
-timeout 30 build/gemmtune peak --json > /tmp/peak.json 2>/dev/null
 [ "${TUNE:-1}" = 1 ] || exit 0  # TUNE=0: the A/B and the anchor only
+timeout 30 build/gemmtune peak --json > /tmp/peak.json 2>/dev/null
 left=$((DEADLINE - ($(date +%s) - start))); [ $left -ge 20 ] || left=20
 timeout -s INT $left build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
   --layout nt --dtype f32:q8_0,f32:q4_0 --budget 10 --cold --out /tmp/decode-cold.json > $OUT/decode-cold.txt 2>&1
