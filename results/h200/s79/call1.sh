@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Session 2026-12-06 (18), call 1. Issue 48 step 32 (results/h200/notes.md): qrowdp's q4_0 op(A) in one vector load a
-# part (build/gemmtune) against the commit before it (build/gemmtune-base), and step 33 (s79/step33.patch on step 32:
+# part (s79/step32.patch: build/gemmtune) against main (build/gemmtune-base), and step 33 (s79/step33.patch on step 32:
 # q4_0's offset from the pre-pass's quarter sums; build/gemmtune-step33), hot, on qrowdp's and qrowdot's q4_0 configs
 # at M = 1..8, 4096 x 14336 nt, with each pipeline's registers; ggml-vulkan as it runs; then both types' decoding tune
 # with the step's binary, cold (the targets' measure).
-# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base", "build/gemmtune-step33"].
+# Build here first (main checked out, its tree clean; kernels/prebuilt rebuilt by scripts/regen-prebuilt.sh):
+#   cmake --build build -j2 --target gemmtune && cp build/gemmtune build/gemmtune-base
+#   git apply results/h200/s79/step32.patch && scripts/regen-prebuilt.sh && cmake --build build -j2 --target gemmtune
+#   cp build/gemmtune /tmp/gemmtune-step32
+#   git apply results/h200/s79/step33.patch && scripts/regen-prebuilt.sh && cmake --build build -j2 --target gemmtune
+#   cp build/gemmtune build/gemmtune-step33 && cp /tmp/gemmtune-step32 build/gemmtune && git checkout -- kernels src
+# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base", "build/gemmtune-step33"]. About 7 minutes (MS="1 2 4 8"
+# TUNE=0: about 3).
 set -uo pipefail
 start=$(date +%s)
 # MS: the M values of the A/B (default 1 2 3 4 5 8).
