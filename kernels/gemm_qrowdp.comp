@@ -42,8 +42,9 @@ layout(constant_id = 31) const uint M_ROWS = 1;
 
 #include "common/quant_parts.glsl"
 
-// The pre-pass's plane (rules::quantized_a_words), as words and as 16-byte vectors.
+// The pre-pass's plane (rules::quantized_a_words), as words and as 8- and 16-byte vectors.
 layout(std430, binding = 4) readonly buffer BufQuantizedA { uint qa_words[]; };
+layout(std430, binding = 4) readonly buffer BufQuantizedA2 { uvec2 qa_pairs[]; };
 layout(std430, binding = 4) readonly buffer BufQuantizedA4 { uvec4 qa_quads[]; };
 
 // The subgroups' sums: at most one subgroup per 8 invocations (the family requires subgroups of 8 or more).
@@ -51,19 +52,28 @@ shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
 float acc[ROWS * M_ROWS];
 
-/// The part's RUNS words of h (or of l: `l_half` 8) bytes of the unit starting at word `unit_word`: run v covers
-/// elements run_element(h, v) .. + 3, so word run_element(h, v) / 4 of the unit's h words; each part's runs lie in
-/// one or two aligned spans of PART_WORDS words (q4_0: low and high nibbles), read as vectors where 4 words long.
+/// The part's RUNS words of h (or of l: `l_half` 8) bytes of the unit starting at word `unit_word` (a multiple of 4):
+/// run v covers elements run_element(h, v) .. + 3. q8_0's are words run_element(h, v) / 4, in order; q4_0's low- and
+/// high-nibble words lie interleaved (quantize_a.comp), so either type's part is one 8- or 16-byte load.
 void load_a_words(uint unit_word, uint h, uint l_half, out uint words[RUNS]) {
-  [[unroll]] for (uint v = 0; v < RUNS; v += PART_WORDS) {
-    const uint w = unit_word + l_half + run_element(h, v) / 4;
-    if (PART_WORDS == 4) {
-      const uvec4 q = qa_quads[w / 4];
-      words[v] = q.x, words[v + 1] = q.y, words[v + 2] = q.z, words[v + 3] = q.w;
-    } else {
-      [[unroll]] for (uint t = 0; t < PART_WORDS; ++t) words[v + t] = qa_words[w + t];
-    }
+  const uint at = unit_word + l_half;
+#if defined(B_Q8)
+  if (PART_WORDS == 4) {  // halves: words 4h .. 4h + 3
+    const uvec4 q = qa_quads[at / 4 + h];
+    words[0] = q.x, words[min(1, RUNS - 1)] = q.y, words[min(2, RUNS - 1)] = q.z, words[RUNS - 1] = q.w;
+  } else {  // quarters: words 2h, 2h + 1
+    const uvec2 q = qa_pairs[at / 2 + h];
+    words[0] = q.x, words[RUNS - 1] = q.y;
   }
+#else
+  if (PART_WORDS == 2) {  // halves: low-nibble words 2h, 2h + 1 at 4h, 4h + 2; high-nibble ones at 4h + 1, 4h + 3
+    const uvec4 q = qa_quads[at / 4 + h];
+    words[0] = q.x, words[min(1, RUNS - 1)] = q.z, words[min(2, RUNS - 1)] = q.y, words[RUNS - 1] = q.w;
+  } else {  // quarters: low-nibble word h at 2h, high-nibble word 4 + h at 2h + 1
+    const uvec2 q = qa_pairs[at / 2 + h];
+    words[0] = q.x, words[RUNS - 1] = q.y;
+  }
+#endif
 }
 
 /// The codes of run v of the part in slot `slot` as 4 signed bytes (q8_0) or unsigned nibbles (q4_0).

@@ -5,8 +5,9 @@
 // s = max|block| / 127 rounded to the nearest even, l the remainder (at most a half) times 254 likewise, and
 // d = s / 254, so an element is v d within s / 508: 1.6e-5 of the block's largest element, where one 8-bit part
 // (ggml's q8_1) leaves 4e-3 and the quantized types' bound is 2e-3 of the product. One invocation a block; the
-// plane's layout is rules::quantized_a_words's. Built per input type like the GEMM kernels (INPUT_<A><B>; only the
-// activations' type matters here).
+// plane's layout is rules::quantized_a_words's: for B in q4_0 blocks a unit's words 0..3 and 4..7 interleave (word w
+// at 2w, word 4 + w at 2w + 1), so the words a q4_0 part multiplies (low nibbles: elements 8h.., high: 16 + 8h..) lie
+// side by side, one vector load. Built per input type like the GEMM kernels (INPUT_<A><B>).
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -42,8 +43,13 @@ void main() {
       high |= (uint(int(h)) & 0xffu) << (8 * j);
       low |= (uint(int(l)) & 0xffu) << (8 * j);
     }
-    quantized_words[region + 16 * unit + w] = high;
-    quantized_words[region + 16 * unit + 8 + w] = low;
+#if defined(B_Q8)
+    const uint at = w;
+#else
+    const uint at = w < 4 ? 2 * w : 2 * (w - 4) + 1;
+#endif
+    quantized_words[region + 16 * unit + at] = high;
+    quantized_words[region + 16 * unit + 8 + at] = low;
   }
   quantized_words[region + 16 * units + unit] = floatBitsToUint(largest / (127.0 * 254.0));
 }

@@ -212,8 +212,9 @@ inline std::array<uint64_t, 3> align_grid(const Operation& op) {
 /// quantize_a's plane (kernels/quantize_a.comp and gemm_qrowdp.comp hold the same), in 32-bit words: a region per
 /// matrix z of op(A) (one where A is shared by the batch), of `quantized_a_region` words from z x that. In it, unit u =
 /// i x K / 32 + b (row i, block b: k = 32 b ..) has 16 words at 16 u, the block's 32 h bytes then its 32 l bytes
-/// (element e in byte e % 4 of word e / 4 of each), and after all M x K / 32 units the block's step d (an f32) at
-/// word 16 M K / 32 + u; regions are whole 16-byte vectors.
+/// (element e in byte e % 4 of word e / 4 of each; for B in q4_0 blocks word w of each at 2w and word 4 + w at 2w + 1,
+/// w < 4, so a part's low- and high-nibble words are one load), and after all M x K / 32 units the block's step d (an
+/// f32) at word 16 M K / 32 + u; regions are whole 16-byte vectors.
 inline uint64_t quantized_a_region(const Operation& op) {
   const uint64_t units = op.m * (op.k / 32);
   return 16 * units + ceil_div(units, 4) * 4;
