@@ -40,11 +40,12 @@ double qrowdp_screening_rank(const Config& c, const GemmProblem& p, const vk::De
 }
 
 // Configs a decoding round: q8_0's codes need no decoding, so from M = 4 its products are most of the work and
-// qrowdp opens the round (on an H100 6-23 % ahead of qrowdot at M = 4..8); q4_0's nibbles and small M keep it behind
-// qrowdot (q4_0 lost at every M but 2, by up to 40 %), two configs a round.
+// qrowdp opens the round (on an H100 6-23 % ahead of qrowdot at M = 4..8); q4_0's nibbles cost it less since its
+// op(A) parts load as one vector a part (issue 48 step 32): from M = 2 it runs 5-11 % under qrowdot's best on an H100
+// (level at M = 8). At M = 1 the pre-pass's dispatch leaves it level at best: two configs a round, behind qrowdot.
 uint32_t qrowdp_decoding_weight(const GemmProblem& p) {
   const bool q8 = p.dtype == DType::f16_q8_0 || p.dtype == DType::f32_q8_0;
-  return q8 && p.shape.m >= 4 ? 6u : 2u;
+  return p.shape.m >= (q8 ? 4u : 2u) ? 6u : 2u;
 }
 
 KernelFamily make_qrowdp() {

@@ -820,17 +820,20 @@ TEST(SearchSpace, PackedDotProductsOpenTheDecodingRoundForQ8FromFourRowsAndFollo
     for (const std::string& n : names) out.push_back(n.substr(0, n.find('_')));
     return out;
   };
-  // q8_0 from M = 4: six qrowdp configs, 4 rows a group at about 1024 workgroups and halves first, then qrowdot's.
-  for (uint64_t m : {4u, 8u}) {
-    const std::vector<std::string> names = first(DType::f32_q8_0, m);
+  // q8_0 from M = 4 and q4_0 from M = 2: six qrowdp configs, 4 rows a group at about 1024 workgroups and halves
+  // first, then qrowdot's.
+  for (const auto& [dtype, m] : {std::pair{DType::f32_q8_0, 4u}, std::pair{DType::f32_q8_0, 8u},
+                                 std::pair{DType::f32_q4_0, 2u}, std::pair{DType::f16_q4_0, 8u}}) {
+    const std::vector<std::string> names = first(dtype, m);
     const std::vector<std::string> f = families(names);
-    EXPECT_EQ(std::count(f.begin(), f.begin() + 6, "qrowdp"), 6) << "M = " << m;
-    EXPECT_EQ(f[6], "qrowdot") << "M = " << m;
-    EXPECT_EQ(names.front(), "qrowdp_f32q8_wg128_rows4_lanes2") << "M = " << m;
+    EXPECT_EQ(std::count(f.begin(), f.begin() + 6, "qrowdp"), 6) << dtype_name(dtype) << " M = " << m;
+    EXPECT_EQ(f[6], "qrowdot") << dtype_name(dtype) << " M = " << m;
+    const std::string type = dtype == DType::f32_q8_0 ? "f32q8" : dtype == DType::f32_q4_0 ? "f32q4" : "f16q4";
+    EXPECT_EQ(names.front(), "qrowdp_" + type + "_wg128_rows4_lanes2") << dtype_name(dtype) << " M = " << m;
   }
-  // q4_0, and q8_0 below 4 rows: qrowdot and the matrix units first, two qrowdp configs a round after them.
+  // q4_0 at M = 1 and q8_0 below 4 rows: qrowdot and the matrix units first, two qrowdp configs a round after them.
   for (const auto& [dtype, m] :
-       {std::pair{DType::f32_q4_0, 8u}, std::pair{DType::f32_q4_0, 1u}, std::pair{DType::f16_q8_0, 2u}}) {
+       {std::pair{DType::f32_q4_0, 1u}, std::pair{DType::f16_q4_0, 1u}, std::pair{DType::f16_q8_0, 2u}}) {
     const std::vector<std::string> f = families(first(dtype, m));
     const std::vector<std::string> round{"qrowdot", "qrowdot", "qrowdot", "qrowdot", "qrowmma",
                                          "qrowmma", "qrowmma", "qrowmma", "qrowdp",  "qrowdp"};

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Session 2026-12-06 (19), call 1. Issue 48 step 34 (results/h200/notes.md): qrowdp's pre-pass with eight invocations
+# a block (s80/step34.patch: build/gemmtune-step34) against main (build/gemmtune), hot, qrowdp's configs at M = 1, 2, 4,
+# 8 of 4096 x 14336 nt with each pass's time, two rounds; then issue 43's mid rows beside 4096^3 (s79/call2.sh, three
+# rounds). Build here first (main checked out, its tree clean):
+#   git apply results/h200/s80/step34.patch && cmake --build build -j2 --target gemmtune
+#   cp build/gemmtune build/gemmtune-step34 && git checkout -- kernels src && cmake --build build -j2 --target gemmtune
+# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-step34"]. About 5 minutes.
+set -uo pipefail
+start=$(date +%s)
+source .gpu-kit/activate.sh
+nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/ab.txt
+bench() {  # binary config M dtype
+  "$1" bench --config $2 --shape ${3}x4096x14336 --layout nt --dtype $4 --json 2>>$OUT/bench.log |
+    python3 -c "
+import json,sys
+b=json.load(sys.stdin)['results'][0]
+p={k: round(v,2) for k,v in b.get('passes_us',{}).items()}
+print('M=$3', '$4', '$(basename $1)', '$2', round(b['median_us'],2), 'us', b['disposition'], 'passes', p)" |
+    tee -a $OUT/ab.txt
+}
+for round in 1 2; do
+  for m in 1 2 4 8; do
+    for c in f32q4_wg128_rows4_lanes2 f32q4_wg128_rows8_lanes2 f32q8_wg128_rows4_lanes2; do
+      for b in build/gemmtune build/gemmtune-step34; do bench $b qrowdp_$c $m f32:${c:3:2}_0; done
+    done
+  done
+done
+bench build/gemmtune qrowdot_f32q4_wg256_rows4_lanes2_splits1 1 f32:q4_0
+echo "A/B done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
+OUT=$OUT bash results/h200/s79/call2.sh
+echo "all done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
