@@ -19,7 +19,7 @@ p={k: round(v,2) for k,v in b.get('passes_us',{}).items()}
 print('M=$3', '$4', '$(basename $1)', '$2', round(b['median_us'],2), 'us', b['disposition'], 'passes', p)" |
     tee -a $OUT/ab.txt
 }
-for round in 1 2; do
+for round in $(seq ${ROUNDS:-2}); do  # ROUNDS: the A/B's rounds
   for m in 1 2 4 8; do
     for c in f32q4_wg128_rows4_lanes2 f32q4_wg128_rows8_lanes2 f32q8_wg128_rows4_lanes2; do
       for b in build/gemmtune build/gemmtune-step34; do bench $b qrowdp_$c $m f32:${c:3:2}_0; done
