@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Session 2026-12-06 (19), call 1. Issue 48 step 34 (results/h200/notes.md): qrowdp's pre-pass with eight invocations
-# a block (s80/step34.patch: build/gemmtune-step34) against main (build/gemmtune), hot, qrowdp's configs at M = 1, 2, 4,
-# 8 of 4096 x 14336 nt with each pass's time, two rounds; then issue 43's mid rows beside 4096^3 (s79/call2.sh, three
-# rounds). Build here first (main checked out, its tree clean):
+# Session 2026-12-06 (19), call 1 (unrun there: no machine). Issue 48 steps 34 and 35 (results/h200/notes.md):
+# qrowdp's pre-pass with eight invocations a block (s80/step34.patch: build/gemmtune-step34) and the parts' scale from
+# part 0's words (s80/step35.patch, both decoding families: build/gemmtune-step35) against main (build/gemmtune), hot,
+# qrowdp's configs at M = 1, 2, 4, 8 of 4096 x 14336 nt with each pass's time and qrowdot's M = 1 winners, ROUNDS rounds
+# (default 2); then issue 43's mid rows beside 4096^3 (s79/call2.sh, three rounds). Build here first (main checked out,
+# its tree clean; scripts/regen-prebuilt.sh after each patch rebuilds the prebuilt modules):
+#   git checkout <this commit> -- results/h200/s79 results/h200/s80
 #   git apply results/h200/s80/step34.patch && cmake --build build -j2 --target gemmtune
-#   cp build/gemmtune build/gemmtune-step34 && git checkout -- kernels src && cmake --build build -j2 --target gemmtune
-# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-step34"]. About 5 minutes.
+#   cp build/gemmtune build/gemmtune-step34 && git checkout -- kernels src
+#   git apply results/h200/s80/step35.patch && scripts/regen-prebuilt.sh && cmake --build build -j2 --target gemmtune
+#   cp build/gemmtune build/gemmtune-step35 && git checkout -- kernels src && cmake --build build -j2 --target gemmtune
+# Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-step34", "build/gemmtune-step35"]. About 6 minutes (ROUNDS=1:
+# about 5).
 set -uo pipefail
 start=$(date +%s)
 source .gpu-kit/activate.sh
@@ -22,11 +28,12 @@ print('M=$3', '$4', '$(basename $1)', '$2', round(b['median_us'],2), 'us', b['di
 for round in $(seq ${ROUNDS:-2}); do  # ROUNDS: the A/B's rounds
   for m in 1 2 4 8; do
     for c in f32q4_wg128_rows4_lanes2 f32q4_wg128_rows8_lanes2 f32q8_wg128_rows4_lanes2; do
-      for b in build/gemmtune build/gemmtune-step34; do bench $b qrowdp_$c $m f32:${c:3:2}_0; done
+      for b in build/gemmtune build/gemmtune-step34 build/gemmtune-step35; do bench $b qrowdp_$c $m f32:${c:3:2}_0; done
     done
   done
+  for b in build/gemmtune build/gemmtune-step35; do bench $b qrowdot_f32q4_wg256_rows4_lanes2_splits1 1 f32:q4_0; done
+  for b in build/gemmtune build/gemmtune-step35; do bench $b qrowdot_f32q8_wg64_rows2_lanes2_splits1_ahead2 1 f32:q8_0; done
 done
-bench build/gemmtune qrowdot_f32q4_wg256_rows4_lanes2_splits1 1 f32:q4_0
 echo "A/B done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
 OUT=$OUT bash results/h200/s79/call2.sh
 echo "all done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
