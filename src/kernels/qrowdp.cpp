@@ -44,7 +44,7 @@ double qrowdp_screening_rank(const Config& c, const GemmProblem& p, const vk::De
 // op(A) parts load as one vector a part (issue 48 step 32): from M = 2 it runs 5-11 % under qrowdot's best on an H100
 // (level at M = 8). At M = 1 the pre-pass's dispatch leaves it level at best: two configs a round, behind qrowdot.
 uint32_t qrowdp_decoding_weight(const GemmProblem& p) {
-  const bool q8 = p.dtype == DType::f16_q8_0 || p.dtype == DType::f32_q8_0;
+  const bool q8 = b_block_format(p.dtype) == BlockFormat::q8_0;
   return p.shape.m >= (q8 ? 4u : 2u) ? 6u : 2u;
 }
 

@@ -798,7 +798,7 @@ TEST(SearchSpace, QuantizedDecodingOpensEachRoundWithQrowdotThenTheMatrixUnits) 
   ASSERT_TRUE(qrowdot.device_unsupported(p.dtype, device).has_value());
 }
 
-TEST(SearchSpace, PackedDotProductsOpenTheDecodingRoundForQ8FromFourRowsAndFollowQrowdotElsewhere) {
+TEST(SearchSpace, PackedDotProductsOpenTheDecodingRoundForQ8FromFourRowsAndQ4FromTwoAndFollowQrowdotElsewhere) {
   GemmProblem p;
   p.shape = {8, 4096, 14336, 1};
   p.dtype = DType::f32_q8_0;
@@ -828,8 +828,8 @@ TEST(SearchSpace, PackedDotProductsOpenTheDecodingRoundForQ8FromFourRowsAndFollo
     const std::vector<std::string> f = families(names);
     EXPECT_EQ(std::count(f.begin(), f.begin() + 6, "qrowdp"), 6) << dtype_name(dtype) << " M = " << m;
     EXPECT_EQ(f[6], "qrowdot") << dtype_name(dtype) << " M = " << m;
-    const std::string type = dtype == DType::f32_q8_0 ? "f32q8" : dtype == DType::f32_q4_0 ? "f32q4" : "f16q4";
-    EXPECT_EQ(names.front(), "qrowdp_" + type + "_wg128_rows4_lanes2") << dtype_name(dtype) << " M = " << m;
+    EXPECT_EQ(names.front(), "qrowdp_" + std::string(dtype_token(dtype)) + "_wg128_rows4_lanes2")
+        << dtype_name(dtype) << " M = " << m;
   }
   // q4_0 at M = 1 and q8_0 below 4 rows: qrowdot and the matrix units first, two qrowdp configs a round after them.
   for (const auto& [dtype, m] :
