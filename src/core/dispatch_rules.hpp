@@ -222,9 +222,9 @@ inline uint64_t quantized_a_region(const Operation& op) {
 inline uint64_t quantized_a_words(const Operation& op) {
   return (op.stride_a != 0 ? op.batch : 1) * quantized_a_region(op);
 }
-/// quantize_a's grid: a block an invocation, 64 a workgroup, one z per matrix of op(A).
+/// quantize_a's grid: a block eight invocations, 64 a workgroup, one z per matrix of op(A).
 inline std::array<uint64_t, 3> quantize_grid(const Operation& op) {
-  return {ceil_div(op.m * (op.k / 32), 64), 1, op.stride_a != 0 ? op.batch : 1};
+  return {ceil_div(op.m * (op.k / 32), 8), 1, op.stride_a != 0 ? op.batch : 1};
 }
 
 /// The scratch a pre-pass writes, in f16 elements (0 for none), and its grid.
