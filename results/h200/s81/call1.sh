@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Session 2026-12-07 (20), call 1. Issue 48 after step 34 (main): ggml-vulkan's q8_0 / q4_0 MUL_MAT cases as they run,
-# qrowdp's and qrowdot's configs hot at M = 1..5, 8 of 4096 x 14336 nt, then the cold decoding tune (the targets'
-# measure); issue 43: t512 gate-up (512x14336x4096 f16 nt, 0.78-0.84 of the square case) tuned from scratch for 90 s,
-# its winner and the table's config beside cuBLAS. Carry: [".gpu-kit", "build/gemmtune"]. About 9 minutes.
+# Session 2026-12-07 (20), call 1. Issue 48 after step 34 (main) and step 37 (the `prepass0` configs): ggml-vulkan's
+# q8_0 / q4_0 MUL_MAT cases as they run, qrowdp's and qrowdot's configs hot at M = 1..5, 8 of 4096 x 14336 nt, then
+# the cold decoding tune (the targets' measure); issue 43: t512 gate-up (512x14336x4096 f16 nt, 0.78-0.84 of the
+# square case) tuned from scratch for 2 minutes, its winner and the table's config beside cuBLAS. Carry:
+# [".gpu-kit", "build/gemmtune"]. About 9 minutes.
 set -uo pipefail
 start=$(date +%s)
 source .gpu-kit/activate.sh
@@ -20,14 +21,17 @@ print('M=$2', '$3', '$1', '${4:-hot}', round(b['median_us'],2), 'us', b['disposi
 for m in 1 2 3 4 5 8; do
   for c in wg128_rows4_lanes2 wg128_rows8_lanes2 wg256_rows4_lanes2_groups2; do bench qrowdp_f32q4_$c $m f32:q4_0; done
   bench qrowdp_f32q8_wg128_rows4_lanes2 $m f32:q8_0
+  # Step 37: the same configs quantizing op(A) in the main pass.
+  for c in wg128_rows4_lanes2 wg128_rows8_lanes2; do bench qrowdp_f32q4_${c}_prepass0 $m f32:q4_0; done
+  bench qrowdp_f32q8_wg128_rows4_lanes2_prepass0 $m f32:q8_0
 done
 bench qrowdot_f32q4_wg256_rows4_lanes2_splits1 1 f32:q4_0
 bench qrowdot_f32q8_wg64_rows2_lanes2_splits1_ahead2 1 f32:q8_0
 echo "hot done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
-timeout -s INT 230 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
+timeout -s INT 210 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
   --layout nt --dtype f32:q8_0,f32:q4_0 --budget 10 --cold --out /tmp/decode-cold.json > $OUT/decode-cold.txt 2>&1
 echo "cold tune done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
-timeout -s INT 150 build/gemmtune tune --shape 512x14336x4096 --layout nt --dtype f16 --budget 90 \
+timeout -s INT 130 build/gemmtune tune --shape 512x14336x4096 --layout nt --dtype f16 --budget 80 \
   --out /tmp/gateup.json > $OUT/gateup.txt 2>&1
 python3 scripts/cublas_batched_anchor.py results/h200/s79/mid-shapes.txt --dtypes f16 > /tmp/cublas.jsonl 2>/dev/null
 for c in coopmat_f16_bm128_bn128_bk64_sgm2_sgn4_splits1 \
