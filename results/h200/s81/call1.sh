@@ -34,7 +34,7 @@ echo "cold tune done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
 timeout -s INT 130 build/gemmtune tune --shape 512x14336x4096 --layout nt --dtype f16 --budget 80 \
   --out /tmp/gateup.json > $OUT/gateup.txt 2>&1
 python3 scripts/cublas_batched_anchor.py results/h200/s79/mid-shapes.txt --dtypes f16 > /tmp/cublas.jsonl 2>/dev/null
-for c in coopmat_f16_bm128_bn128_bk64_sgm2_sgn4_splits1 \
+for c in coopmat_f16_bm128_bn128_bk64_sgm2_sgn4_splits1 coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1 \
     $(python3 -c "import json; print(json.load(open('/tmp/gateup.json'))['entries'][0]['best']['name'])" 2>/dev/null); do
   build/gemmtune bench --config $c --shape 512x14336x4096 --layout nt --dtype f16 --json 2>>$OUT/bench.log |
     python3 -c "
