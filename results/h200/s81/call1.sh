@@ -18,7 +18,7 @@ b=json.load(sys.stdin)['results'][0]
 p={k: round(v,2) for k,v in b.get('passes_us',{}).items()}
 print('M=$2', '$3', '$1', '${4:-hot}', round(b['median_us'],2), 'us', b['disposition'], 'passes', p)" | tee -a $OUT/ab.txt
 }
-for m in 1 2 3 4 5 8; do
+for m in ${MS:-1 2 3 4 5 8}; do  # MS: the hot A/B's M values
   for c in wg128_rows4_lanes2 wg128_rows8_lanes2 wg256_rows4_lanes2_groups2; do bench qrowdp_f32q4_$c $m f32:q4_0; done
   bench qrowdp_f32q8_wg128_rows4_lanes2 $m f32:q8_0
   # Step 37: the same configs quantizing op(A) in the main pass.
@@ -28,10 +28,11 @@ done
 bench qrowdot_f32q4_wg256_rows4_lanes2_splits1 1 f32:q4_0
 bench qrowdot_f32q8_wg64_rows2_lanes2_splits1_ahead2 1 f32:q8_0
 echo "hot done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
-timeout -s INT 210 build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
+# TUNE_S: the cold tune's seconds; GATEUP_TUNE=0: gate-up's configs without its tune.
+timeout -s INT ${TUNE_S:-210} build/gemmtune tune --shape 1x4096x14336,2x4096x14336,3x4096x14336,4x4096x14336,5x4096x14336,8x4096x14336 \
   --layout nt --dtype f32:q8_0,f32:q4_0 --budget 10 --cold --out /tmp/decode-cold.json > $OUT/decode-cold.txt 2>&1
 echo "cold tune done at $(( $(date +%s) - start ))s" | tee -a $OUT/ab.txt
-timeout -s INT 130 build/gemmtune tune --shape 512x14336x4096 --layout nt --dtype f16 --budget 80 \
+[ "${GATEUP_TUNE:-1}" = 1 ] && timeout -s INT 130 build/gemmtune tune --shape 512x14336x4096 --layout nt --dtype f16 --budget 80 \
   --out /tmp/gateup.json > $OUT/gateup.txt 2>&1
 python3 scripts/cublas_batched_anchor.py results/h200/s79/mid-shapes.txt --dtypes f16 > /tmp/cublas.jsonl 2>/dev/null
 for c in coopmat_f16_bm128_bn128_bk64_sgm2_sgn4_splits1 coopmat_f16_bm128_bn128_bk64_sgm2_sgn2_splits1 \
