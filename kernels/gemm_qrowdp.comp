@@ -14,20 +14,12 @@
 // Summation order: each invocation chains its parts in increasing k; a subgroup adds its invocations' sums by an xor
 // butterfly, and the subgroups' sums are added in subgroup order through shared memory (as gemm_qrowdot.comp).
 //
-// Built with INLINE_A (the configs named prepass0) there is no pre-pass: each invocation quantizes its part of op(A)'s
-// block as quantize_a.comp quantizes a block, over the part's own largest element (a step no coarser than the
-// block's, so each element stays within 1/64516 of the block's largest), and needs nothing from its neighbours. It
-// spares the pre-pass's dispatch and barrier (about 3 us on an H100) for work repeated once a group of ROWS rows of B:
-// meant for M of 1 or 2.
-//
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a group
 // 2: LANES, invocations a block (2 or 4)
 // 3: AHEAD, blocks an invocation loads before it uses them
 // 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
-// Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR (INLINE_A), every
-// row of op(A) contiguous in k and 16-byte aligned.
-// Input defines: INPUT_<A><B> with A f16 or f32 (the activations; without INLINE_A only the pre-pass reads them) and B
-// q8 or q4.
+// Problem constant 31: M_ROWS, the rows of op(A) (the problem's M, at most 16).
+// Input defines: INPUT_<A><B> with A f16 or f32 (the activations; only the pre-pass reads them) and B q8 or q4.
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -43,79 +35,23 @@ layout(constant_id = 4) const uint GROUPS = 1;
 layout(constant_id = 31) const uint M_ROWS = 1;
 
 #define BLOCK_OPERANDS 1
-#if !defined(INLINE_A)
 #define A_PLANE 1
-#endif
 #include "common/gemm_common.glsl"
 
 #include "common/quant_blocks.glsl"
 
 #include "common/quant_parts.glsl"
 
-#if defined(INLINE_A)
-layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
-#if defined(A_F16)
-layout(std430, binding = 0) readonly buffer BufQA8 { uvec2 a_u2[]; };  // 4 halves a load, for aligned rows
-#else
-layout(std430, binding = 0) readonly buffer BufQA4 { vec4 a_v4[]; };  // 4 floats a load, for aligned rows
-#endif
-
-/// op(A)'s elements e .. e + 3 of the row whose element k = 0 is at index a0 (a block's first, 32-aligned k).
-vec4 load_a_run(uint a0, uint e) {
-  if (A_ROWS_VECTOR) {
-#if defined(A_F16)
-    const uvec2 w = a_u2[(a0 + e) / 4];
-    return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y));
-#else
-    return a_v4[(a0 + e) / 4];
-#endif
-  }
-  vec4 run;
-  [[unroll]] for (uint j = 0; j < 4; ++j) run[j] = load_a(TRANS_A ? a0 + (e + j) * p.lda : a0 + e + j);
-  return run;
-}
-
-/// Part h of op(A)'s block whose element k = 0 is at index a0, quantized as quantize_a.comp quantizes a block, over
-/// the part's largest element: the words of h and of l bytes of its runs (run v: elements run_element(h, v) .. + 3)
-/// and the part's step.
-void quantize_a_part(uint a0, uint h, out uint hw[RUNS], out uint lw[RUNS], out float step) {
-  vec4 runs[RUNS];
-  float largest = 0.0;
-  [[unroll]] for (uint v = 0; v < RUNS; ++v) {
-    runs[v] = load_a_run(a0, run_element(h, v));
-    const vec4 m = abs(runs[v]);
-    largest = max(largest, max(max(m.x, m.y), max(m.z, m.w)));
-  }
-  const float inverse = largest > 0.0 ? 127.0 / largest : 0.0;
-  [[unroll]] for (uint v = 0; v < RUNS; ++v) {
-    uint high = 0u, low = 0u;
-    [[unroll]] for (uint j = 0; j < 4; ++j) {
-      const float x = clamp(runs[v][j] * inverse, -127.0, 127.0);
-      const float hq = roundEven(x);
-      const float lq = roundEven((x - hq) * 254.0);
-      high |= (uint(int(hq)) & 0xffu) << (8 * j);
-      low |= (uint(int(lq)) & 0xffu) << (8 * j);
-    }
-    hw[v] = high;
-    lw[v] = low;
-  }
-  step = largest / (127.0 * 254.0);
-}
-#endif
-
-#if !defined(INLINE_A)
 // The pre-pass's plane (rules::quantized_a_words), as words and as 8- and 16-byte vectors.
 layout(std430, binding = 4) readonly buffer BufQuantizedA { uint qa_words[]; };
 layout(std430, binding = 4) readonly buffer BufQuantizedA2 { uvec2 qa_pairs[]; };
 layout(std430, binding = 4) readonly buffer BufQuantizedA4 { uvec4 qa_quads[]; };
-#endif
 
 // The subgroups' sums: at most one subgroup per 8 invocations (the family requires subgroups of 8 or more).
 shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
 float acc[ROWS * M_ROWS];
 
-#if !defined(INLINE_A)
 /// The part's RUNS words of h (or of l: `l_half` 8) bytes of the unit starting at word `unit_word` (a multiple of 4):
 /// run v covers elements run_element(h, v) .. + 3. q8_0's are words run_element(h, v) / 4, in order; q4_0's low- and
 /// high-nibble words lie interleaved (quantize_a.comp), so either type's part is one 8- or 16-byte load.
@@ -139,7 +75,6 @@ void load_a_words(uint unit_word, uint h, uint l_half, out uint words[RUNS]) {
   }
 #endif
 }
-#endif
 
 /// The codes of run v of the part in slot `slot` as 4 signed bytes (q8_0) or unsigned nibbles (q4_0).
 int run_code_bytes(uint slot, uint v) {
@@ -152,8 +87,7 @@ int run_code_bytes(uint slot, uint v) {
 }
 
 /// Adds the part in slot u times the matching part of every row i of op(A) (block blk's 16 words at a_row[i] + 16 blk,
-/// its step at word d_row[i] + blk; with INLINE_A op(A)'s row i from index a_row[i], quantized here) into the
-/// accumulators.
+/// its step at word d_row[i] + blk) into the accumulators.
 void add_part(uint u, uint a_row[M_ROWS], uint d_row[M_ROWS], uint blk, uint h) {
   float scale[ROWS];
   int codes[ROWS * RUNS];
@@ -163,14 +97,9 @@ void add_part(uint u, uint a_row[M_ROWS], uint d_row[M_ROWS], uint blk, uint h) 
   }
   [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
     uint hw[RUNS], lw[RUNS];
-#if defined(INLINE_A)
-    float d;
-    quantize_a_part(a_row[i] + blk * 32 * (TRANS_A ? p.lda : 1), h, hw, lw, d);
-#else
     load_a_words(a_row[i] + 16 * blk, h, 0, hw);
     load_a_words(a_row[i] + 16 * blk, h, 8, lw);
     const float d = uintBitsToFloat(qa_words[d_row[i] + blk]);
-#endif
 #if defined(B_Q8)
     const int offset = 0;
 #else
@@ -209,19 +138,14 @@ void main() {
     uint row_byte[ROWS];
     [[unroll]] for (uint r = 0; r < ROWS; ++r)
       row_byte[r] = (index_op_b(z, 0, min(n0 + r, p.N - 1)) / 32) * BLOCK_BYTES;
-    const uint blocks = p.K / 32;
-    uint a_row[M_ROWS], d_row[M_ROWS];
-#if defined(INLINE_A)
-    [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = index_op_a(z, i, 0), d_row[i] = 0;
-#else
     // op(A)'s plane: matrix z's region (one where the batch shares A), its units row by row, then its steps.
-    const uint units = M_ROWS * blocks;
+    const uint blocks = p.K / 32, units = M_ROWS * blocks;
     const uint region = (p.stride_a != 0u ? z : 0u) * (16 * units + (units + 3) / 4 * 4);
+    uint a_row[M_ROWS], d_row[M_ROWS];
     [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
       a_row[i] = region + 16 * i * blocks;
       d_row[i] = region + 16 * units + i * blocks;
     }
-#endif
     // AHEAD blocks a step, every one's words loaded before any is used; steps past the end load its last block
     // again and add nothing.
     const uint stride = wg / LANES;
