@@ -14,20 +14,12 @@
 // Summation order: each invocation chains its parts in increasing k; a subgroup adds its invocations' sums by an xor
 // butterfly, and the subgroups' sums are added in subgroup order through shared memory (as gemm_qrowdot.comp).
 //
-// Built with INLINE_A (the configs named prepass0) there is no pre-pass: the workgroup quantizes op(A) a chunk of k at
-// a time (the blocks one step of the loop takes: AHEAD x its groups' invocations / LANES) into shared memory, eight
-// invocations a block as quantize_a.comp does, so it sums the same terms as the pre-pass's configs. Its groups share
-// the chunk, so op(A) is quantized once a workgroup of ROWS x GROUPS rows of B; it spares the pre-pass's dispatch
-// and the barrier behind it for two barriers a chunk.
-//
 // Tuned specialization constants (id: meaning): 0: workgroup size  1: ROWS, rows of B (columns of C) a group
 // 2: LANES, invocations a block (2 or 4)
 // 3: AHEAD, blocks an invocation loads before it uses them
 // 4: GROUPS, groups of whole subgroups taking different rows of B (the workgroup's rows: ROWS x GROUPS).
-// Problem constants 31: M_ROWS, the rows of op(A) (the problem's M, at most 16); 32: A_ROWS_VECTOR (INLINE_A), every
-// row of op(A) contiguous in k and 16-byte aligned.
-// Input defines: INPUT_<A><B> with A f16 or f32 (the activations; without INLINE_A only the pre-pass reads them) and B
-// q8 or q4.
+// Problem constant 31: M_ROWS, the rows of op(A) (the problem's M, at most 16).
+// Input defines: INPUT_<A><B> with A f16 or f32 (the activations; only the pre-pass reads them) and B q8 or q4.
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -43,111 +35,23 @@ layout(constant_id = 4) const uint GROUPS = 1;
 layout(constant_id = 31) const uint M_ROWS = 1;
 
 #define BLOCK_OPERANDS 1
-#if !defined(INLINE_A)
 #define A_PLANE 1
-#endif
 #include "common/gemm_common.glsl"
 
 #include "common/quant_blocks.glsl"
 
 #include "common/quant_parts.glsl"
 
-#if defined(INLINE_A)
-layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
-#if defined(A_F16)
-layout(std430, binding = 0) readonly buffer BufQA8 { uvec2 a_u2[]; };  // 4 halves a load, for aligned rows
-#else
-layout(std430, binding = 0) readonly buffer BufQA4 { vec4 a_v4[]; };  // 4 floats a load, for aligned rows
-#endif
-
-/// op(A)'s elements e .. e + 3 of the row whose element k = 0 is at index a0 (a block's first, 32-aligned k).
-vec4 load_a_run(uint a0, uint e) {
-  if (A_ROWS_VECTOR) {
-#if defined(A_F16)
-    const uvec2 w = a_u2[(a0 + e) / 4];
-    return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y));
-#else
-    return a_v4[(a0 + e) / 4];
-#endif
-  }
-  vec4 run;
-  [[unroll]] for (uint j = 0; j < 4; ++j) run[j] = load_a(TRANS_A ? a0 + (e + j) * p.lda : a0 + e + j);
-  return run;
-}
-
-const uint GROUP_SIZE = gl_WorkGroupSize.x / GROUPS;
-const uint CHUNK = AHEAD * GROUP_SIZE / LANES;  // blocks of k a step of the loop
-// The chunk's units (row i of op(A), block b of the chunk) at unit i x CHUNK + b: the pre-pass plane's 16 words a
-// unit (h words, then l words; q4_0's interleaved), as 4 vectors, and the unit's step.
-shared uvec4 chunk_words[CHUNK * M_ROWS * 4];
-shared float chunk_steps[CHUNK * M_ROWS];
-
-/// Quantizes the chunk from block blk0 of every row of op(A) (matrix z) into chunk_words and chunk_steps, eight
-/// invocations a unit, four elements each (quantize_a.comp's arithmetic); past the last block the last one again.
-void quantize_chunk(uint z, uint blk0, uint blocks) {
-  const uint w = gl_LocalInvocationID.x % 8, a_k = TRANS_A ? p.lda : 1;
-  for (uint unit = gl_LocalInvocationID.x / 8; unit < CHUNK * M_ROWS; unit += gl_WorkGroupSize.x / 8) {
-    const uint i = unit / CHUNK, blk = min(blk0 + unit % CHUNK, blocks - 1);
-    const vec4 a = load_a_run(index_op_a(z, i, 0) + blk * 32 * a_k, 4 * w);
-    const vec4 m = abs(a);
-    float largest = max(max(m.x, m.y), max(m.z, m.w));
-    [[unroll]] for (uint d = 1; d < 8; d <<= 1) largest = max(largest, subgroupShuffleXor(largest, d));
-    const float inverse = largest > 0.0 ? 127.0 / largest : 0.0;
-    uint high = 0u, low = 0u;
-    [[unroll]] for (uint j = 0; j < 4; ++j) {
-      const float x = clamp(a[j] * inverse, -127.0, 127.0);
-      const float hq = roundEven(x);
-      const float lq = roundEven((x - hq) * 254.0);
-      high |= (uint(int(hq)) & 0xffu) << (8 * j);
-      low |= (uint(int(lq)) & 0xffu) << (8 * j);
-    }
-#if defined(B_Q8)
-    const uint at = w;
-#else
-    const uint at = w < 4 ? 2 * w : 2 * (w - 4) + 1;
-#endif
-    chunk_words[unit * 4 + at / 4][at % 4] = high;
-    chunk_words[unit * 4 + 2 + at / 4][at % 4] = low;
-    if (w == 0) chunk_steps[unit] = largest / (127.0 * 254.0);
-  }
-}
-
-/// load_a_words for the chunk: unit `unit`'s words as the plane holds them.
-void load_chunk_words(uint unit, uint h, uint l_half, out uint words[RUNS]) {
-  const uint base = unit * 4 + l_half / 4;
-#if defined(B_Q8)
-  if (PART_WORDS == 4) {
-    const uvec4 q = chunk_words[base + h];
-    words[0] = q.x, words[min(1, RUNS - 1)] = q.y, words[min(2, RUNS - 1)] = q.z, words[RUNS - 1] = q.w;
-  } else {
-    const uvec4 q = chunk_words[base + h / 2];
-    words[0] = (h & 1u) == 0u ? q.x : q.z, words[RUNS - 1] = (h & 1u) == 0u ? q.y : q.w;
-  }
-#else
-  if (PART_WORDS == 2) {
-    const uvec4 q = chunk_words[base + h];
-    words[0] = q.x, words[min(1, RUNS - 1)] = q.z, words[min(2, RUNS - 1)] = q.y, words[RUNS - 1] = q.w;
-  } else {
-    const uvec4 q = chunk_words[base + h / 2];
-    words[0] = (h & 1u) == 0u ? q.x : q.z, words[RUNS - 1] = (h & 1u) == 0u ? q.y : q.w;
-  }
-#endif
-}
-#endif
-
-#if !defined(INLINE_A)
 // The pre-pass's plane (rules::quantized_a_words), as words and as 8- and 16-byte vectors.
 layout(std430, binding = 4) readonly buffer BufQuantizedA { uint qa_words[]; };
 layout(std430, binding = 4) readonly buffer BufQuantizedA2 { uvec2 qa_pairs[]; };
 layout(std430, binding = 4) readonly buffer BufQuantizedA4 { uvec4 qa_quads[]; };
-#endif
 
 // The subgroups' sums: at most one subgroup per 8 invocations (the family requires subgroups of 8 or more).
 shared float sums[(gl_WorkGroupSize.x / 8) * ROWS * M_ROWS];
 
 float acc[ROWS * M_ROWS];
 
-#if !defined(INLINE_A)
 /// The part's RUNS words of h (or of l: `l_half` 8) bytes of the unit starting at word `unit_word` (a multiple of 4):
 /// run v covers elements run_element(h, v) .. + 3. q8_0's are words run_element(h, v) / 4, in order; q4_0's low- and
 /// high-nibble words lie interleaved (quantize_a.comp), so either type's part is one 8- or 16-byte load.
@@ -171,7 +75,6 @@ void load_a_words(uint unit_word, uint h, uint l_half, out uint words[RUNS]) {
   }
 #endif
 }
-#endif
 
 /// The codes of run v of the part in slot `slot` as 4 signed bytes (q8_0) or unsigned nibbles (q4_0).
 int run_code_bytes(uint slot, uint v) {
@@ -184,8 +87,7 @@ int run_code_bytes(uint slot, uint v) {
 }
 
 /// Adds the part in slot u times the matching part of every row i of op(A) (block blk's 16 words at a_row[i] + 16 blk,
-/// its step at word d_row[i] + blk; with INLINE_A unit a_row[i] + blk of the chunk, blk counted from the chunk's first)
-/// into the accumulators.
+/// its step at word d_row[i] + blk) into the accumulators.
 void add_part(uint u, uint a_row[M_ROWS], uint d_row[M_ROWS], uint blk, uint h) {
   float scale[ROWS];
   int codes[ROWS * RUNS];
@@ -195,15 +97,9 @@ void add_part(uint u, uint a_row[M_ROWS], uint d_row[M_ROWS], uint blk, uint h) 
   }
   [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
     uint hw[RUNS], lw[RUNS];
-#if defined(INLINE_A)
-    load_chunk_words(a_row[i] + blk, h, 0, hw);
-    load_chunk_words(a_row[i] + blk, h, 8, lw);
-    const float d = chunk_steps[a_row[i] + blk];
-#else
     load_a_words(a_row[i] + 16 * blk, h, 0, hw);
     load_a_words(a_row[i] + 16 * blk, h, 8, lw);
     const float d = uintBitsToFloat(qa_words[d_row[i] + blk]);
-#endif
 #if defined(B_Q8)
     const int offset = 0;
 #else
@@ -242,38 +138,17 @@ void main() {
     uint row_byte[ROWS];
     [[unroll]] for (uint r = 0; r < ROWS; ++r)
       row_byte[r] = (index_op_b(z, 0, min(n0 + r, p.N - 1)) / 32) * BLOCK_BYTES;
-    const uint blocks = p.K / 32;
-    uint a_row[M_ROWS], d_row[M_ROWS];
-#if defined(INLINE_A)
-    [[unroll]] for (uint i = 0; i < M_ROWS; ++i) a_row[i] = i * CHUNK, d_row[i] = 0;
-#else
     // op(A)'s plane: matrix z's region (one where the batch shares A), its units row by row, then its steps.
-    const uint units = M_ROWS * blocks;
+    const uint blocks = p.K / 32, units = M_ROWS * blocks;
     const uint region = (p.stride_a != 0u ? z : 0u) * (16 * units + (units + 3) / 4 * 4);
+    uint a_row[M_ROWS], d_row[M_ROWS];
     [[unroll]] for (uint i = 0; i < M_ROWS; ++i) {
       a_row[i] = region + 16 * i * blocks;
       d_row[i] = region + 16 * units + i * blocks;
     }
-#endif
     // AHEAD blocks a step, every one's words loaded before any is used; steps past the end load its last block
     // again and add nothing.
     const uint stride = wg / LANES;
-#if defined(INLINE_A)
-    // A chunk a step for the whole workgroup (every invocation takes every step, for the barriers): B's parts
-    // requested first, then the chunk of op(A) quantized while they arrive.
-    for (uint blk0 = 0; blk0 < blocks; blk0 += CHUNK) {
-      [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
-        load_part(row_byte, min(blk0 + lid / LANES + u * stride, blocks - 1), lid % LANES, u);
-      }
-      quantize_chunk(z, blk0, blocks);
-      barrier();
-      [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
-        const uint rel = lid / LANES + u * stride;
-        if (blk0 + rel < blocks) add_part(u, a_row, d_row, rel, lid % LANES);
-      }
-      barrier();
-    }
-#else
     for (uint blk = lid / LANES; blk < blocks; blk += AHEAD * stride) {
       [[unroll]] for (uint u = 0; u < AHEAD; ++u) {
         load_part(row_byte, min(blk + u * stride, blocks - 1), lid % LANES, u);
@@ -282,7 +157,6 @@ void main() {
         if (blk + u * stride < blocks) add_part(u, a_row, d_row, blk + u * stride, lid % LANES);
       }
     }
-#endif
   }
 
   // Each subgroup's sums by an xor butterfly, then the subgroups' sums in subgroup order.

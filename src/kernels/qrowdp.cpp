@@ -28,20 +28,6 @@ std::optional<std::string> qrowdp_not_applicable(const GemmProblem& p, const vk:
   return qrowdp_device_unsupported(d);
 }
 
-// Blocks of k a step of the loop takes: the chunk of op(A) a prepass0 config quantizes into shared memory at a time.
-uint64_t chunk_blocks(const Config& c) {
-  return uint64_t(c.get("ahead")) * (c.get("wg") / c.get("groups")) / c.get("lanes");
-}
-constexpr uint64_t kChunkUnitBytes = 16 * 4 + 4;  // a block of a row of op(A): 16 words and its step
-
-// Quantizing op(A) in the main pass repeats it once a workgroup (ROWS x GROUPS rows of B), so it costs least where a
-// workgroup takes many rows: unmeasured, so its configs follow the pre-pass's at M of 1 and 2 and come late beyond.
-double inline_cost(const Config& c, const GemmProblem& p) {
-  if (c.get_or("prepass", 1) == 1) return 0.0;
-  const double rows = double(c.get("rows")) * c.get("groups");
-  return (p.shape.m <= 2 ? 0.5 : 2.0) + 0.5 * std::max(0.0, std::log2(16.0 / rows));
-}
-
 // About 1024 workgroups first (N / (ROWS x GROUPS)), 4 rows a group, halves, 128 invocations, one block at a time,
 // one group: on an H100 at N 4096, K 14336 every q8_0 winner of M = 2..8 took 4 rows and halves, 512 or 1024
 // workgroups, one block ahead and one or two groups; quarters ran 10-60 % slower (notes, issue 48 step 31).
@@ -50,7 +36,7 @@ double qrowdp_screening_rank(const Config& c, const GemmProblem& p, const vk::De
   const double workgroups = double((p.shape.n + wg_rows - 1) / wg_rows) * double(p.shape.batch);
   return std::abs(std::log2(workgroups / 1024.0)) + 0.5 * std::abs(std::log2(c.get("rows") / 4.0)) +
          (c.get("lanes") == 2 ? 0.0 : 1.0) + (c.get("wg") == 128 ? 0.0 : 0.5) + (c.get("ahead") == 1 ? 0.0 : 0.5) +
-         0.25 * std::log2(double(c.get("groups"))) + inline_cost(c, p);
+         0.25 * std::log2(double(c.get("groups")));
 }
 
 // Configs a decoding round: q8_0's codes need no decoding, so from M = 4 its products are most of the work and
@@ -72,16 +58,13 @@ KernelFamily make_qrowdp() {
               // Invocations a block: halves (2) or quarters (4) of its codes (common/quant_parts.glsl).
               {"lanes", 2, {2, 4}},
               {"ahead", 3, {1, 2, 4}, 1},
-              {"groups", 4, {1, 2, 4, 8}, 1},
-              // 1: op(A) quantized once by the pre-pass; 0: each invocation quantizes its part itself (INLINE_A).
-              {"prepass", kNoSpecConstant, {1, 0}, 1}};
+              {"groups", 4, {1, 2, 4, 8}, 1}};
   f.not_applicable = qrowdp_not_applicable;
   f.device_unsupported = [](DType, const vk::DeviceInfo& d) { return qrowdp_device_unsupported(d); };
   std::vector<Constraint> own = block_part_constraints();
   own.push_back({"quantized_a",
-                 [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                 [](const KernelFamily&, const Config&, const GemmProblem& p,
                     const vk::DeviceInfo& d) -> std::optional<std::string> {
-                   if (c.get_or("prepass", 1) == 0) return std::nullopt;
                    const uint64_t bytes = 4 * rules::quantized_a_words(operation_of(p));
                    if (bytes > d.max_storage_buffer_range)
                      return "op(A) quantized needs " + std::to_string(bytes) + " B, limit " +
@@ -89,23 +72,13 @@ KernelFamily make_qrowdp() {
                    return std::nullopt;
                  }});
   describe_row_streaming(f, kQrowdpMaxRows, kQrowdpMaxAccumulators, std::move(own));
-  // prepass0 configs also hold a chunk of quantized op(A): M units a block of the chunk.
-  f.problem_shared_bytes = [sums = f.shared_bytes](const Config& c, const GemmProblem& p) {
-    const uint64_t chunk = c.get_or("prepass", 1) == 0 ? chunk_blocks(c) * p.shape.m * kChunkUnitBytes : 0;
-    return sums(c, p.dtype) + chunk;
-  };
-  f.shared_bytes = [sums = f.shared_bytes](const Config& c, DType dtype) {
-    const uint64_t chunk = c.get_or("prepass", 1) == 0 ? chunk_blocks(c) * kQrowdpMaxRows * kChunkUnitBytes : 0;
-    return sums(c, dtype) + chunk;
-  };
-  // Workgroup x: block x of ROWS x GROUPS rows, after the pre-pass where there is one; its plane takes the scratch
-  // buffer, so k is not split.
+  // Workgroup x: block x of ROWS x GROUPS rows, after the pre-pass; its plane takes the scratch buffer, so k is not
+  // split.
   f.prepass_kind = [](DType) { return rules::Prepass::quantize_a; };
   f.plane_spirv = spirv_modules_named("qrowdp");
-  f.spirv = spirv_modules_named("qrowdp_inline");
   f.dispatch_rule = [](const Config& c, DType) {
     rules::DispatchRule rule = column_rule(c.get("rows") * c.get("groups"), 1, false);
-    rule.prepass = c.get_or("prepass", 1) == 1 ? uint32_t(rules::Prepass::quantize_a) : 0u;
+    rule.prepass = uint32_t(rules::Prepass::quantize_a);
     return rule;
   };
   f.one_pass_split = false;

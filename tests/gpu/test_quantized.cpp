@@ -2,8 +2,7 @@
 // splitk for any M, coopmat and qrowmma where the device has the matrix units) verifies against the double
 // product of the exactly decoded blocks, for f16 and f32 activations, in layouts nt and tt, at odd M and N, with
 // padded rows, offsets, batches sharing one weight, the epilogue and cold copies (qrowdot with blocks loaded ahead
-// and with groups of subgroups on different rows too; qrowdp with op(A) quantized by its pre-pass and in its main
-// pass); a block decoded wrongly is caught.
+// and with groups of subgroups on different rows too); a block decoded wrongly is caught.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -85,28 +84,12 @@ TEST_P(Quantized, DecodingRowsVerifyByPackedDotProductsOnTheQuantizedActivations
     EXPECT_LT(m.error.error, 1e-4) << p.shape.to_string();
     verify_some(qrowdp, p, which += 7, {}, "ahead", s.k % 64 == 0 ? 4 : 2);
     verify_some(qrowdp, p, which += 11, {}, "groups", 2);
-    // op(A) quantized in the main pass a chunk at a time: its rows in vectors (nt, aligned) or element by element
-    // (tt, and off its alignment below); K past one chunk and not a whole number of them.
-    const Measurement inline_a = verify_some(qrowdp, p, which += 13, {}, "prepass", 0);
-    EXPECT_LT(inline_a.error.error, 1e-4) << p.shape.to_string();
-    if (s.k == 544) {  // 17 blocks: chunks of 8 blocks (32 invocations, quarters), the last one short
-      const Candidate c = [&] {
-        SearchSpace space = build_search_space({&qrowdp}, p, device().info());
-        for (const Candidate& c : space.candidates)
-          if (c.config.get("prepass") == 0 && c.config.get("wg") == 32 && c.config.get("lanes") == 4) return c;
-        return Candidate{};
-      }();
-      ASSERT_FALSE(c.name.empty());
-      const Measurement m = GemmRunner(device(), p, {}).verify(qrowdp, c.config);
-      EXPECT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
-    }
     lanes = lanes == 4 ? 2 : 4;
     p.b.ld = s.k + 64;
     p.b.offset = 96;
     p.a.offset = 3;
     if (s.batch > 1) p.b.batch_stride = 0;
     verify_some(qrowdp, p, which += 3, {}, "lanes", lanes);
-    verify_some(qrowdp, p, which += 17, {}, "prepass", 0);
   }
 }
 

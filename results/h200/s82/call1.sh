@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Session 2026-12-07 (20), call 1 (as s82). Issue 48 step 38 (results/h200/notes.md): qrowdp's `prepass0` configs,
 # op(A) quantized a chunk at a time in the workgroup's shared memory, beside the pre-pass's configs, hot, M = 1, 2, 4
-# of 4096 x 14336 nt, with each pass's time. Carry: [".gpu-kit", "build/gemmtune"]. About 1 minute.
+# of 4096 x 14336 nt, with each pass's time. Unrun in its session (no machine). Build here first, main checked out:
+#   git checkout <this commit> -- results/h200/s82 && git apply results/h200/s82/step38.patch
+#   scripts/regen-prebuilt.sh && cmake --build build -j2 --target gemmtune
+# Carry: [".gpu-kit", "build/gemmtune"]. About 1 minute (MS="1 2": 40 s).
 set -uo pipefail
 start=$(date +%s)
 source .gpu-kit/activate.sh
