@@ -39,14 +39,15 @@ double qrowdp_screening_rank(const Config& c, const GemmProblem& p, const vk::De
          0.25 * std::log2(double(c.get("groups")));
 }
 
-// Configs a decoding round: q8_0's codes need no decoding, so from M = 4 its products are most of the work and
-// qrowdp opens the round (on an H100 6-23 % ahead of qrowdot at M = 4..8); below that the pre-pass's dispatch (about
-// 3 us) leaves it behind qrowdot's: two configs a round. q4_0's nibbles cost it less since its op(A) parts load as
-// one vector a part and its pre-pass takes eight invocations a block (issue 48 steps 32 and 34): on an H100 it runs
-// 5-16 % under qrowdot's best at M = 1..5 (level at M = 8), so it opens every q4_0 round.
+// Configs a decoding round: q8_0's codes need no decoding, so from M = 3 its products are most of the work and
+// qrowdp opens the round (on an H100 6-23 % ahead of qrowdot at M = 4..8, and the cold tunes' winner at M = 3 in two
+// calls); below that the pre-pass's dispatch (about 3 us) leaves it behind qrowdot's: two configs a round. q4_0's
+// nibbles cost it less since its op(A) parts load as one vector a part and its pre-pass takes eight invocations a block
+// (issue 48 steps 32 and 34): on an H100 it runs 5-16 % under qrowdot's best at M = 1..5 (level at M = 8), so it opens
+// every q4_0 round.
 uint32_t qrowdp_decoding_weight(const GemmProblem& p) {
   const bool q8 = b_block_format(p.dtype) == BlockFormat::q8_0;
-  return !q8 || p.shape.m >= 4u ? 6u : 2u;
+  return !q8 || p.shape.m >= 3u ? 6u : 2u;
 }
 
 KernelFamily make_qrowdp() {
