@@ -7,9 +7,8 @@
 // and the quantized types' bound is 2e-3 of the product. Eight invocations a block, each four consecutive elements (one
 // word of h and one of l), the block's largest by an xor butterfly over the eight, so a subgroup's loads are contiguous
 // and a block's chain is one load deep (the qrowdp family requires subgroups of 8 or more); the plane's layout is
-// rules::quantized_a_words's: for B in q4_0 blocks a unit's words 0..3 and 4..7 interleave (word w at 2w, word 4 + w at
-// 2w + 1), so the words a q4_0 part multiplies (low nibbles: elements 8h.., high: 16 + 8h..) lie side by side, one
-// vector load. Built per input type like the GEMM kernels (INPUT_<A><B>).
+// rules::quantized_a_words's (for B in q4_0 blocks a unit's words interleaved, so a part's low- and high-nibble words
+// are one vector load). Built per input type like the GEMM kernels (INPUT_<A><B>).
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
