@@ -226,10 +226,12 @@ class ScreenEnd {
 /// The strategy's next candidate; with build workers, the first of its next ones whose pipeline is built, so the
 /// device screens what is ready instead of waiting behind a build (configs the journal holds need none). It waits
 /// for a build under way at most `left_s`, the screening's time left: a wait past the screening's end would be
-/// charged to no config, and the budget would not hold.
+/// charged to no config, and the budget would not hold. The first config screened is always the strategy's first
+/// (`first`): where preparing the problem took the budget it is the only one, and it must be the prior's pick, not
+/// the config whose build was quickest (a SIMT tile where the prior opens with the matrix units).
 size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candidates, Evaluator& ev,
-                 const TuneOptions& o, double left_s) {
-  if (const size_t window = ev.builds_ahead(); window > 1) {
+                 const TuneOptions& o, double left_s, bool first) {
+  if (const size_t window = ev.builds_ahead(); window > 1 && !first) {
     const std::vector<size_t> upcoming = order.upcoming(window);
     if (!upcoming.empty() && !o.known.count(candidates[upcoming.front()].name)) {
       std::vector<size_t> fresh;
@@ -262,7 +264,7 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   size_t screened = 0;
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
   double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
-  auto next = [&] { return pick_next(order, candidates, ev, o, end.at_s() - spent()); };
+  auto next = [&] { return pick_next(order, candidates, ev, o, end.at_s() - spent(), s.configs.empty()); };
   for (size_t i = next(); i != ScreeningStrategy::kNone; i = next()) {
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);

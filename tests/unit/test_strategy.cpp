@@ -201,10 +201,25 @@ TEST(Strategy, WithBuildsAheadTheSearchScreensWhatIsBuiltFirst) {
   TuneOptions o;
   o.budget_s = 1e9;
   search_64(c, ev, o);
-  // Each window is the prior's next three not yet given; the last of it goes, until one is left.
-  const std::vector<std::string> expected = {c[2].name, c[3].name, c[4].name, c[5].name, c[6].name,
-                                             c[7].name, c[8].name, c[1].name, c[0].name};
+  // The prior's first goes first whatever is built; then each window is the prior's next three not yet given and
+  // the last of it goes, until one is left.
+  const std::vector<std::string> expected = {c[0].name, c[3].name, c[4].name, c[5].name, c[6].name,
+                                             c[7].name, c[8].name, c[2].name, c[1].name};
   EXPECT_EQ(ev.screened(), expected);
+}
+
+TEST(Strategy, WhereNoTimeIsLeftTheOneConfigScreenedIsThePriorsFirstNotTheFirstBuilt) {
+  std::vector<Candidate> c = two_families();
+  const std::map<std::string, RecordedConfig> recorded = all_at_10us(c);
+  for (Strategy s : {Strategy::screen, Strategy::adaptive}) {
+    LastReadyEvaluator ev(recorded);
+    TuneOptions o;
+    o.strategy = s;
+    o.budget_s = 0.0;  // the problem's preparation took it all
+    search_64(c, ev, o);
+    ASSERT_EQ(ev.screened().size(), 1u) << strategy_name(s);
+    EXPECT_EQ(ev.screened()[0], c[0].name) << strategy_name(s);
+  }
 }
 
 TEST(Strategy, FailedAndCutConfigsProposeNoNeighbours) {
