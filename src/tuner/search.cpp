@@ -226,12 +226,12 @@ class ScreenEnd {
 /// The strategy's next candidate; with build workers, the first of its next ones whose pipeline is built, so the
 /// device screens what is ready instead of waiting behind a build (configs the journal holds need none). It waits
 /// for a build under way at most `left_s`, the screening's time left: a wait past the screening's end would be
-/// charged to no config, and the budget would not hold. The first config screened is always the strategy's first
-/// (`first`): where preparing the problem took the budget it is the only one, and it must be the prior's pick, not
-/// the config whose build was quickest (a SIMT tile where the prior opens with the matrix units).
+/// charged to no config, and the budget would not hold. Where preparing the problem took the budget (`first` with no
+/// time left) the one config screened is the strategy's first, not the config whose build was quickest (a SIMT tile
+/// where the prior opens with the matrix units); screen() owes it a screen in every other case.
 size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candidates, Evaluator& ev,
                  const TuneOptions& o, double left_s, bool first) {
-  if (const size_t window = ev.builds_ahead(); window > 1 && !first) {
+  if (const size_t window = ev.builds_ahead(); window > 1 && !(first && left_s <= 0.0)) {
     const std::vector<size_t> upcoming = order.upcoming(window);
     if (!upcoming.empty() && !o.known.count(candidates[upcoming.front()].name)) {
       std::vector<size_t> fresh;
@@ -251,8 +251,8 @@ size_t pick_next(ScreeningStrategy& order, const std::vector<Candidate>& candida
 }
 
 /// Screening: one verified, timed batch per candidate while the next (its build and a run at the average so far)
-/// fits before ScreenEnd (the budget less the finals' reserve). The first candidate always runs, so a tiny budget
-/// still yields a result; configs the journal already holds are taken from it.
+/// fits before ScreenEnd (the budget less the finals' reserve). The strategy's first candidate always runs, so a tiny
+/// budget still yields a result; configs the journal already holds are taken from it.
 Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, ScreeningStrategy& order, Evaluator& ev,
                 const TuneOptions& o, const ProgressFn& progress, double start, double share, double check_s) {
   auto spent = [&] { return ev.now_s() - start; };
@@ -265,15 +265,29 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   double last_end = ev.now_s();  // the end of the last config screened: a config's total_ms counts from there
   double best_us = HUGE_VAL;     // the fastest verified config so far, for the cut
   auto next = [&] { return pick_next(order, candidates, ev, o, end.at_s() - spent(), s.configs.empty()); };
+  // Over when a config (its build if not built yet, and a screening run at the average so far) would end past the
+  // share: the budget is a promise, so the last config screened must fit too.
+  auto over_for = [&](size_t i) {
+    const double next_s = (screened > 0 ? runs_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
+    return !s.configs.empty() && spent() + next_s > end.at_s();
+  };
+  // The strategy's first config is owed a screen, as the first config always ran: configs already built go while
+  // its build is under way (one slow first build took a whole --budget 8 share), it goes as soon as it is built,
+  // and where the screening would end without it, it goes instead of the config that would not fit.
+  const std::vector<size_t> head = order.upcoming(1);
+  size_t owed = head.empty() ? ScreeningStrategy::kNone : head.front();
   for (size_t i = next(); i != ScreeningStrategy::kNone; i = next()) {
+    if (owed != ScreeningStrategy::kNone && i != owed && !o.known.count(candidates[i].name) && !stopped() &&
+        over_for(i)) {
+      order.take(owed);
+      i = owed;
+    }
+    const bool owed_turn = i == owed;
+    if (owed_turn) owed = ScreeningStrategy::kNone;
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);
     const bool resumed = known != o.known.end();
-    // Over when the next config (its build if not built yet, and a screening run at the average so far) would
-    // end past the share: the budget is a promise, so the last config screened must fit too (the first always
-    // runs).
-    const double next_s = (screened > 0 ? runs_s / double(screened) : 0.0) + builder.build_estimate_s(i, o);
-    const bool over = !s.configs.empty() && spent() + next_s > end.at_s();
+    const bool over = !owed_turn && over_for(i);
     if (!resumed && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
       r.skipped = candidates.size() - s.configs.size();

@@ -201,10 +201,10 @@ TEST(Strategy, WithBuildsAheadTheSearchScreensWhatIsBuiltFirst) {
   TuneOptions o;
   o.budget_s = 1e9;
   search_64(c, ev, o);
-  // The prior's first goes first whatever is built; then each window is the prior's next three not yet given and
-  // the last of it goes, until one is left.
-  const std::vector<std::string> expected = {c[0].name, c[3].name, c[4].name, c[5].name, c[6].name,
-                                             c[7].name, c[8].name, c[2].name, c[1].name};
+  // Each window is the prior's next three not yet given and the last of it goes, until one is left: the prior's
+  // first, never built before the others here, goes last (it is owed a screen, not the first turn).
+  const std::vector<std::string> expected = {c[2].name, c[3].name, c[4].name, c[5].name, c[6].name,
+                                             c[7].name, c[8].name, c[1].name, c[0].name};
   EXPECT_EQ(ev.screened(), expected);
 }
 
@@ -219,6 +219,55 @@ TEST(Strategy, WhereNoTimeIsLeftTheOneConfigScreenedIsThePriorsFirstNotTheFirstB
     search_64(c, ev, o);
     ASSERT_EQ(ev.screened().size(), 1u) << strategy_name(s);
     EXPECT_EQ(ev.screened()[0], c[0].name) << strategy_name(s);
+  }
+}
+
+/// A replay whose workers build every config at once but the prior's first (`slow`), which is built at `ready_s` on
+/// the clock: screening it waits for the rest of its build.
+class SlowFirstBuildEvaluator : public ReplayEvaluator {
+ public:
+  SlowFirstBuildEvaluator(std::map<std::string, RecordedConfig> recorded, std::string slow, double ready_s)
+      : ReplayEvaluator(std::move(recorded)), slow_(std::move(slow)), ready_s_(ready_s) {}
+  size_t builds_ahead() const override { return 3; }
+  size_t first_ready(const std::vector<const Candidate*>& next, double) override {
+    return next.front()->name == slow_ && now_s() < ready_s_ && next.size() > 1 ? 1 : 0;
+  }
+  Measurement screen(const Candidate& c, double stop_above_us) override {
+    if (c.name == slow_ && now_s() < ready_s_) advance(ready_s_ - now_s());
+    return ReplayEvaluator::screen(c, stop_above_us);
+  }
+
+ private:
+  std::string slow_;
+  double ready_s_;
+};
+
+TEST(Strategy, ASlowFirstBuildLetsBuiltConfigsGoAndThePriorsFirstIsStillScreened) {
+  const std::vector<Candidate> c = two_families();
+  const std::map<std::string, RecordedConfig> recorded = all_at_10us(c);
+  for (Strategy s : {Strategy::screen, Strategy::adaptive}) {
+    // Built at 0.5 s, inside a 2-s budget: the configs built go meanwhile (0.01 s each), then it in its turn.
+    SlowFirstBuildEvaluator within(recorded, c[0].name, 0.5);
+    TuneOptions o;
+    o.strategy = s;
+    o.budget_s = 2.0;
+    search_64(c, within, o);
+    const std::vector<std::string>& order = within.screened();
+    const auto at = std::find(order.begin(), order.end(), c[0].name);
+    ASSERT_NE(at, order.end()) << strategy_name(s);
+    EXPECT_GE(at - order.begin(), 40) << strategy_name(s);  // about 50 configs fit before 0.5 s
+    EXPECT_LT(size_t(at - order.begin()) + 1, order.size()) << strategy_name(s);
+    // Built at 5 s, past the 1-s budget: the configs built fill the share, and it goes instead of the one that
+    // would not fit, waiting for its build (as the first config always did).
+    SlowFirstBuildEvaluator past(recorded, c[0].name, 5.0);
+    o.budget_s = 1.0;
+    const TuneResult r = search_64(c, past, o);
+    ASSERT_GE(past.screened().size(), 10u) << strategy_name(s);
+    EXPECT_NE(past.screened().front(), c[0].name) << strategy_name(s);
+    EXPECT_EQ(past.screened().back(), c[0].name) << strategy_name(s);
+    EXPECT_EQ(std::count(past.screened().begin(), past.screened().end(), c[0].name), 1) << strategy_name(s);
+    EXPECT_TRUE(r.budget_exhausted) << strategy_name(s);
+    EXPECT_NE(r.best(), nullptr) << strategy_name(s);
   }
 }
 
