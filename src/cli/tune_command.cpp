@@ -421,14 +421,16 @@ TuningRun::Outcome TuningRun::tune_problem_once(const GemmProblem& problem, doub
     // Later records win: a config --isolate recorded as timed_out or crashed stays so.
     if (ours(r, key) && r.phase == "screen" && r.measured) tune_.known[r.config] = *r.measured;
   }
-  // The winners of the table's nearest problems (earlier in this run, or tuned before) are screened first. A
-  // resumed problem leaves out its own entry, so it screens in the order its first run did.
+  // The winners of the table's nearest problems (earlier in this run, or tuned before; the twin dtype's too) are
+  // screened first. A resumed problem leaves out its own entry, so it screens in the order its first run did.
   const Shape& s = problem.shape;
   const auto rate = naive_rates_.find(std::string(dtype_name(problem.dtype)));
   tune_.naive_gflops = rate == naive_rates_.end() ? 0.0 : rate->second.second;
-  tune_.seeds =
-      similar_winners(table_, s.m, s.n, s.k, s.batch, std::string(dtype_name(problem.dtype)), problem.layout.name(), 3,
-                      64, [&](const TableEntry& e) { return o_.resume && entry_key(e) == key; });
+  const std::optional<DType> twin = twin_dtype(problem.dtype);
+  tune_.seeds = similar_winners(
+      table_, s.m, s.n, s.k, s.batch, std::string(dtype_name(problem.dtype)), problem.layout.name(), 3, 64,
+      [&](const TableEntry& e) { return o_.resume && entry_key(e) == key; },
+      twin ? std::string(dtype_name(*twin)) : std::string());
   in_hand_.clear();
   tune_.on_evaluated = [&](const EvaluatedConfig& e, const char* phase) {
     journal_->append(journal_line(JournalRecord{device_key_, tool_key_, key, phase, e.name, e.measurement}));

@@ -40,6 +40,16 @@ const DTypeFacts& facts(DType dtype) {
 
 std::string_view dtype_name(DType dtype) { return facts(dtype).name; }
 std::string_view dtype_token(DType dtype) { return facts(dtype).token; }
+
+std::optional<DType> twin_dtype(DType dtype) {
+  switch (dtype) {
+    case DType::f16: return DType::bf16;
+    case DType::bf16: return DType::f16;
+    case DType::i8: return DType::u8;
+    case DType::u8: return DType::i8;
+    default: return std::nullopt;
+  }
+}
 std::optional<BlockFormat> b_block_format(DType dtype) { return facts(dtype).blocks; }
 bool is_quantized(DType dtype) { return b_block_format(dtype).has_value(); }
 DType a_dtype(DType dtype) { return facts(dtype).a; }

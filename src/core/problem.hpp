@@ -28,6 +28,11 @@ bool is_integer(DType dtype);
 bool a_signed(DType dtype);
 bool b_signed(DType dtype);
 
+/// The dtype whose kernels are this one's built from the same source with the element type changed (f16 and bf16:
+/// bf16's SPIR-V is f16's retyped; i8 and u8: the signedness a define), so that a config's speed on a shape carries
+/// over between them (the tuner's seeds); nullopt for the others.
+std::optional<DType> twin_dtype(DType dtype);
+
 /// B's block format for the quantized types, or nullopt.
 std::optional<BlockFormat> b_block_format(DType dtype);
 bool is_quantized(DType dtype);

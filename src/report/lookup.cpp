@@ -77,31 +77,48 @@ LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uin
   return {"default", default_config(dtype), "", 0.0, 0.0, {}, std::string(kNativeNumerics)};
 }
 
+std::string retyped_config_name(const std::string& name, const std::string& from, const std::string& to) {
+  const size_t start = name.find('_');
+  if (start == std::string::npos) return name;
+  const size_t end = name.find('_', start + 1);
+  const size_t length = (end == std::string::npos ? name.size() : end) - start - 1;
+  if (name.compare(start + 1, length, from) != 0) return name;
+  return name.substr(0, start + 1) + to + name.substr(start + 1 + length);
+}
+
 std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
                                          const std::string& dtype, const std::string& layout, size_t entries,
-                                         size_t limit, const std::function<bool(const TableEntry&)>& skip) {
+                                         size_t limit, const std::function<bool(const TableEntry&)>& skip,
+                                         const std::string& twin) {
+  // A twin's entry of the same shape ranks before a same-dtype neighbour a factor 1.3 away in one dimension: the
+  // kernels are the same code, and their winners on one shape mostly the same config.
+  constexpr double kTwinDistance = 0.25;
   std::vector<std::pair<double, const TableEntry*>> near;
   for (const TableEntry& e : table.entries) {
-    if (e.dtype != dtype || !e.best || (skip && skip(e))) continue;
+    const bool own = e.dtype == dtype;
+    if ((!own && (twin.empty() || e.dtype != twin)) || !e.best || (skip && skip(e))) continue;
     const double dm = std::log(double(e.m)) - std::log(double(m));
     const double dn = std::log(double(e.n)) - std::log(double(n));
     const double dk = std::log(double(e.k)) - std::log(double(k));
     const double db = std::log(double(e.batch)) - std::log(double(batch));
-    near.emplace_back(std::sqrt(dm * dm + dn * dn + dk * dk + db * db) + (e.layout == layout ? 0.0 : 0.5), &e);
+    near.emplace_back(std::sqrt(dm * dm + dn * dn + dk * dk + db * db) + (e.layout == layout ? 0.0 : 0.5) +
+                          (own ? 0.0 : kTwinDistance),
+                      &e);
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
-  auto add = [&](const std::string& name) {
-    if (out.size() < limit && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  auto add_retyped = [&](const std::string& name, const std::string& from) {
+    const std::string own_name = from == dtype ? name : retyped_config_name(name, from, dtype);
+    if (out.size() < limit && std::find(out.begin(), out.end(), own_name) == out.end()) out.push_back(own_name);
   };
   // In rounds: every near entry's winner before any runner-up, and those before the families' bests, so the
   // neighbours' winners are not crowded out by the nearest entry's also-rans.
   const size_t count = std::min(near.size(), entries);
-  for (size_t i = 0; i < count; ++i) add(near[i].second->best->name);
+  for (size_t i = 0; i < count; ++i) add_retyped(near[i].second->best->name, near[i].second->dtype);
   for (size_t i = 0; i < count; ++i)
-    if (near[i].second->runner_up) add(near[i].second->runner_up->name);
+    if (near[i].second->runner_up) add_retyped(near[i].second->runner_up->name, near[i].second->dtype);
   for (size_t i = 0; i < count; ++i)
-    for (const VariantBest& v : near[i].second->variant_best) add(v.name);
+    for (const VariantBest& v : near[i].second->variant_best) add_retyped(v.name, near[i].second->dtype);
   return out;
 }
 

@@ -42,10 +42,16 @@ LookupResult lookup_config(const TuningTable& table, uint64_t m, uint64_t n, uin
 /// Configs worth screening first for M x N x K x batch in `dtype`, from the table's `entries` verified entries of that
 /// dtype nearest on (ln M, ln N, ln K, ln batch), a different layout counting as 0.5 further: their winners nearest
 /// first, then their runners-up, then their per-variant bests; each name once, at most `limit`. An exact match's
-/// winner comes first (a retune starts from what won before). Entries `skip` returns true for are left out.
+/// winner comes first (a retune starts from what won before). Entries `skip` returns true for are left out. Entries of
+/// `twin` (core/problem.hpp's twin_dtype: the same kernels in another element type; "" for none) count too, 0.25
+/// further, their config names retyped to `dtype` (`coopmat_f16_...` -> `coopmat_bf16_...`).
 std::vector<std::string> similar_winners(const TuningTable& table, uint64_t m, uint64_t n, uint64_t k, uint64_t batch,
                                          const std::string& dtype, const std::string& layout, size_t entries = 3,
-                                         size_t limit = 8, const std::function<bool(const TableEntry&)>& skip = {});
+                                         size_t limit = 8, const std::function<bool(const TableEntry&)>& skip = {},
+                                         const std::string& twin = "");
+
+/// A config name `<family>_<from>_...` with its dtype token changed to `to`; unchanged where its token is not `from`.
+std::string retyped_config_name(const std::string& name, const std::string& from, const std::string& to);
 
 /// The plain operation: alpha 1, beta 0, no epilogue, fast, hot, batch 1 (preferred when several entries match).
 bool plain_operation(const TableEntry& e);

@@ -281,6 +281,31 @@ class Tune(unittest.TestCase):
             self.assertTrue(files[0].startswith("gemmtune-") and files[0].endswith(".json"), files)
             self.assertEqual(files[1:], [files[0] + ".journal.jsonl", files[0] + ".lock"])
 
+    def test_a_twin_dtypes_winner_on_the_same_shape_is_screened_first_retyped(self):
+        # The table holds f16's winner on the shape (one config tuned); a bf16 tune into it screens first that config
+        # with its dtype token changed, the same kernel in the other element type, where a fresh table's bf16 tune
+        # starts elsewhere (one build at a time, so the screening order is the strategy's).
+        twin = "fewrows_f16_cols32_slices4_unroll1_vec4"
+        common = ["--shape", "8x96x64", "--build-workers", "0", "--budget", "2", "--samples", "3"]
+
+        def first_bf16(path):
+            with open(path + ".journal.jsonl") as f:
+                for line in f:
+                    r = json.loads(line)
+                    if r["phase"] == "begin" and json.loads(r["problem"])["dtype"] == "bf16":
+                        return r["config"]
+            return None
+
+        with tempfile.TemporaryDirectory() as d:
+            seeded, fresh = os.path.join(d, "seeded.json"), os.path.join(d, "fresh.json")
+            rc, _, err = run(*common, "--dtype", "f16", "--kernels", twin, "--out", seeded)
+            self.assertEqual(rc, 0, err)
+            for path in [seeded, fresh]:
+                rc, _, err = run(*common, "--dtype", "bf16", "--kernels", "fewrows_*", "--out", path)
+                self.assertEqual(rc, 0, err)
+            self.assertEqual(first_bf16(seeded), "fewrows_bf16_cols32_slices4_unroll1_vec4")
+            self.assertNotEqual(first_bf16(fresh), first_bf16(seeded))
+
 
 class List(unittest.TestCase):
     def test_lists_candidates_and_with_why_the_reasons_without_running(self):

@@ -368,4 +368,34 @@ TEST(SimilarWinners, TheNearestEntriesWinnersFirstThenRunnersUpThenFamilyBestsOt
   EXPECT_EQ(similar_winners(t, 1000, 1000, 1000, 1, "f16", "nn", 1, 8, not_near).front(), "other_layout");
 }
 
+TEST(SimilarWinners, TheTwinDtypesEntriesCountAQuarterFurtherWithTheirNamesRetyped) {
+  TuningTable t;
+  auto entry = [](uint64_t m, const std::string& dtype, const std::string& best) {
+    TableEntry e;
+    e.m = m, e.n = 768, e.k = 768, e.dtype = dtype, e.layout = "nt";
+    e.best = ConfigResult{};
+    e.best->name = best;
+    return e;
+  };
+  t.entries.push_back(entry(256, "bf16", "rowmma_bf16_sgk8_frags1_unroll4_wide0_regs1"));  // ln 2 = 0.69 away
+  t.entries.push_back(entry(128, "f16", "coopmat_f16_bm64_bn64_bk64_sgm2_sgn2_splits4"));   // the same shape
+  t.entries.push_back(entry(160, "bf16", "coopmat_bf16_bm64_bn96_bk64_sgm2_sgn2_splits4"));  // ln 1.25 = 0.22 away
+  t.entries.push_back(entry(128, "f32", "tiled_f32_bm64_bn64_bk8_tm4_tn4"));                 // no twin of bf16
+  // bf16 at 128x768x768: f16's same-shape winner (0.25) retyped, between the bf16 neighbours at 0.22 and 0.69.
+  EXPECT_EQ(similar_winners(t, 128, 768, 768, 1, "bf16", "nt", 3, 8, {}, "f16"),
+            (std::vector<std::string>{"coopmat_bf16_bm64_bn96_bk64_sgm2_sgn2_splits4",
+                                      "coopmat_bf16_bm64_bn64_bk64_sgm2_sgn2_splits4",
+                                      "rowmma_bf16_sgk8_frags1_unroll4_wide0_regs1"}));
+  // Without a twin only the dtype's own entries count.
+  EXPECT_EQ(similar_winners(t, 128, 768, 768, 1, "bf16", "nt", 3, 8).size(), 2u);
+  EXPECT_EQ(retyped_config_name("coopmat_f16_bm64_bn64", "f16", "bf16"), "coopmat_bf16_bm64_bn64");
+  EXPECT_EQ(retyped_config_name("naive_u8", "u8", "i8"), "naive_i8");
+  EXPECT_EQ(retyped_config_name("coopmat_f32_bm64", "f16", "bf16"), "coopmat_f32_bm64");
+  EXPECT_EQ(retyped_config_name("nounderscore", "f16", "bf16"), "nounderscore");
+  EXPECT_EQ(twin_dtype(DType::f16), DType::bf16);
+  EXPECT_EQ(twin_dtype(DType::u8), DType::i8);
+  EXPECT_FALSE(twin_dtype(DType::f32).has_value());
+  EXPECT_FALSE(twin_dtype(DType::f16_q4_0).has_value());
+}
+
 }  // namespace gemmtune
