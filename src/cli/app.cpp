@@ -118,7 +118,7 @@ void add_search_options(CLI::App& app, TuneArgs& args) {
       ->capture_default_str();
   app.add_option("--screen-warmup", args.screen_warmup,
                  "Device time of back-to-back runs before each screening batch (0.3, 2s; default: from the device's "
-                 "idle time before it, GPUs 3x it, 20 ms to 1 s, CPU devices 20 ms)");
+                 "idle time before it, GPUs 3x it, 5 ms to 1 s, CPU devices 20 ms)");
   app.add_flag("--host-check", o.host_check,
                "Verify every screened config on the host too (default: on the device, with refusals, finalists and "
                "bench checked on the host)");

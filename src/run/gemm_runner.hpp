@@ -42,7 +42,7 @@ struct RunOptions {
   double warmup_ns = 200'000'000.0;
   /// Before a screening batch, back-to-back runs for this much device time (less the first run after
   /// verification). Negative: from how long the device idled before the warm-up (the host's builds and its
-  /// check of the candidate). GPUs: 3x that, 20 ms to 1 s, so the device is busy at least 3/4 of the time: on
+  /// check of the candidate). GPUs: 3x that, 5 ms to 1 s, so the device is busy at least 3/4 of the time: on
   /// the H200 a warm-up of at most 200 ms after seconds of builds, or 20 ms after the host's check of a large result,
   /// screened compute-bound configs 2-4x slower than their finals, fixed warm-ups of 0.3, 0.5 and 1 s agreed within 4
   /// %, and short gaps with short warm-ups agreed within 2 % (results/h200/screen-warmup/ (git history, commit

@@ -53,8 +53,8 @@ bool WarmUp::done() const {
 
 double screen_warmup_target_ns(const RunOptions& options, VkPhysicalDeviceType type, double idle_ns) {
   if (options.screen_warmup_ns >= 0.0) return options.screen_warmup_ns;
-  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return 20'000'000.0;
-  return std::clamp(3.0 * idle_ns, 20'000'000.0, kScreenWarmupCapNs);
+  if (type == VK_PHYSICAL_DEVICE_TYPE_CPU) return kCpuScreenWarmupNs;
+  return std::clamp(3.0 * idle_ns, kScreenWarmupFloorNs, kScreenWarmupCapNs);
 }
 
 Measurement GemmRunner::screen(const KernelFamily& family, const Config& config, double stop_above_us) {
