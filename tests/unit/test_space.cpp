@@ -1177,6 +1177,79 @@ TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) 
   EXPECT_LT(rank(128, 0), rank(128, 1));
 }
 
+TEST(DecodeOverlap, TheDecodersTakeTheGridsFirstRowAndThePrePassGoesWithItsFlagsInBinding5) {
+  const KernelFamily& coopmat = family_named("coopmat");
+  vk::DeviceInfo d = matrix_device();
+  d.matrix.memory_model_device_scope = true;
+  GemmProblem q;
+  q.shape = Shape{512, 4096, 14336, 1};
+  q.dtype = DType::f16_q4_0;
+  q.layout = Layout{false, true};
+  Config c{{{"bm", 128},
+            {"bn", 128},
+            {"bk", 64},
+            {"sgm", 2},
+            {"sgn", 4},
+            {"splits", 1},
+            {"stages", 1},
+            {"prepass", 1},
+            {"overlap", 1}}};
+  EXPECT_EQ(coopmat.config_name(c, q.dtype), "coopmat_f16q4_bm128_bn128_bk64_sgm2_sgn4_splits1_prepass1_overlap1");
+  auto why = [&](const Config& config, const vk::DeviceInfo& device) -> std::optional<std::string> {
+    for (const Constraint& k : coopmat.constraints)
+      if (auto reason = k.check(coopmat, config, q, device)) return reason;
+    return std::nullopt;
+  };
+  EXPECT_EQ(why(c, d), std::nullopt);
+  const rules::Operation op = operation_of(q);
+  const rules::Plan overlapped = rules::plan(kernel_config(coopmat, c, q.dtype), op);
+  // One pass: 32 columns of tiles, the decoders' row above the 4 rows of tiles; a flag a chunk of 512 k a column
+  // (28 chunks) after the count of finished tiles; the scratch holds the f16 plane as the pre-pass writes it.
+  ASSERT_EQ(overlapped.pass_count, 1u);
+  EXPECT_EQ(overlapped.passes[0].grid, (std::array<uint64_t, 3>{32, 5, 1}));
+  EXPECT_EQ(overlapped.arrival_counters, 1u + 32 * 28);
+  EXPECT_EQ(overlapped.scratch_floats, 4096u * 14336 / 2);
+  bool overlap_constant = false;
+  for (uint32_t i = 0; i < overlapped.passes[0].constant_count; ++i)
+    overlap_constant |= overlapped.passes[0].constants[i].id == 7 && overlapped.passes[0].constants[i].value == 1;
+  EXPECT_TRUE(overlap_constant);
+  // Without it: the separate pass first, the tiles' grid alone, no flags; and B shared by a batch of 3 keeps one
+  // plane's flags, its own B three.
+  Config separate = c;
+  separate.values.back().second = 0;
+  const rules::Plan two = rules::plan(kernel_config(coopmat, separate, q.dtype), op);
+  ASSERT_EQ(two.pass_count, 2u);
+  EXPECT_EQ(two.passes[1].grid, (std::array<uint64_t, 3>{32, 4, 1}));
+  EXPECT_EQ(two.arrival_counters, 0u);
+  rules::Operation batched = op;
+  batched.batch = 3;
+  batched.stride_b = 0;
+  EXPECT_EQ(rules::arrival_counters(kernel_config(coopmat, c, q.dtype).dispatch, batched), 1u + 32 * 28);
+  batched.stride_b = 4096 * 14336;
+  EXPECT_EQ(rules::arrival_counters(kernel_config(coopmat, c, q.dtype).dispatch, batched), 1u + 3 * 32 * 28);
+  // Refused with the reason: without the pre-pass, a grid past one dispatch, no device-scope memory model.
+  Config alone = c;
+  alone.values[7].second = 0;
+  ASSERT_TRUE(why(alone, d).has_value());
+  EXPECT_NE(why(alone, d)->find("prepass 1"), std::string::npos) << *why(alone, d);
+  vk::DeviceInfo small = d;
+  small.max_workgroup_count = {16, 65535, 65535};
+  ASSERT_TRUE(why(c, small).has_value());
+  EXPECT_NE(why(c, small)->find("one dispatch: a grid of 32 workgroups in x, limit 16"), std::string::npos)
+      << *why(c, small);
+  vk::DeviceInfo no_scope = d;
+  no_scope.matrix.memory_model_device_scope = false;
+  ASSERT_TRUE(why(c, no_scope).has_value());
+  EXPECT_NE(why(c, no_scope)->find("vulkanMemoryModelDeviceScope"), std::string::npos);
+  // Dense types have no such parameter: only its unnamed value is swept, and their names do not change.
+  GemmProblem dense = q;
+  dense.dtype = DType::f16;
+  for (const Candidate& k : build_search_space({&coopmat}, dense, d).candidates)
+    ASSERT_EQ(k.config.get_or("overlap", 0), 0u) << k.name;
+  // Screened after the separate pass, tile for tile, until a device says which is faster.
+  EXPECT_LT(coopmat.screening_rank(separate, q, d), coopmat.screening_rank(c, q, d));
+}
+
 /// The screening rank of `config` (its last parameter "prepass") with that parameter at `prepass`, for a packed
 /// problem of `shape` and `dtype` on a device with the matrix units.
 double prepass_rank(const KernelFamily& family, Config config, Shape shape, DType dtype, uint32_t prepass) {
