@@ -21,7 +21,6 @@
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
 //   6: STAGES, shared-memory buffers of the A and B tiles (1 or 2)
-//   7: OVERLAP (B_PLANE builds): 1 decodes B's plane in this pass beside the tiles (common/plane_chunks.glsl)
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -114,10 +113,6 @@ const uint WM = BM / SG_M;  // rows of C per subgroup
 const uint WN = BN / SG_N;  // columns of C per subgroup
 const uint FM = WM / 16;    // accumulator fragments down
 const uint FN = WN / 16;    // and across
-#if defined(B_PLANE)
-// With OVERLAP = 1 the plane is decoded in this pass, by the grid's first row of workgroups.
-#include "common/plane_chunks.glsl"
-#endif
 
 // Each tile sits in shared memory as it sits in its buffer: rows along the operand's contiguous direction (k
 // for A stored M x K, m for A stored K x M; n for B stored K x N, k for B stored N x K), so that every group of
@@ -262,7 +257,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
 #if defined(B_PLANE)
     // The plane's rows are whole groups (K a multiple of 32): the step's loads issue as the dense kernel's do.
     [[unroll]] for (uint j = 0; j < B_PER; ++j)
-      reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? plane_group(b_first[j] + s * (BK / 8)) : uvec4(0);
+      reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? plane_vec[b_first[j] + s * (BK / 8)] : uvec4(0);
     return;
 #endif
   } else {
@@ -293,7 +288,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
     uint kk, c;
     b_group(g, kk, c);
     const uint gk = k0 + kk, gc = col0 + c;
-    reg_b[j] = g < B_GROUPS && gk < k_end && gc < p.N ? plane_group(plane_index(z, gk, gc) / 8) : uvec4(0);
+    reg_b[j] = g < B_GROUPS && gk < k_end && gc < p.N ? plane_vec[plane_index(z, gk, gc) / 8] : uvec4(0);
   }
 #else
   // Stored N x K with K a multiple of 32 and k ranges of whole blocks: a group's 8 k are whole and in one block. Only
@@ -434,20 +429,9 @@ void main() {
   const uint lane = lid % 32;
   const uint sg_row = sg / SG_N;
   const uint sg_col = sg % SG_N;
-  uint tile_row = gl_WorkGroupID.y + p.base_y;
-  const uint column = gl_WorkGroupID.x + p.base_x;
+  const uint row0 = (gl_WorkGroupID.y + p.base_y) * BM;
+  const uint col0 = (gl_WorkGroupID.x + p.base_x) * BN;
   const uint zs = gl_WorkGroupID.z + p.base_z;
-#if defined(B_PLANE)
-  if (OVERLAP != 0) {
-    if (tile_row == 0) {
-      decode_column_chunks(column, zs, lid, WG_SIZE);
-      return;
-    }
-    tile_row -= 1;
-  }
-#endif
-  const uint row0 = tile_row * BM;
-  const uint col0 = column * BN;
   const uint z = zs / SPLIT;
   const uint range = zs % SPLIT;
   const uint k_begin = range * p.k_split;
@@ -464,9 +448,6 @@ void main() {
 
   if (p.alpha != 0.0 && k_begin < k_end) {
     set_first_indices(z, row0, col0, k_begin, lid);
-#if defined(B_PLANE)
-    if (OVERLAP != 0) wait_for_chunk(z, column, k_begin / PLANE_CHUNK, lid);
-#endif
     load_step(z, row0, col0, k_begin, k_end, lid);
     if (STAGES == 2) {
       store_step(lid, 0);
@@ -479,10 +460,6 @@ void main() {
         store_step(lid, 0);
         barrier();
       }
-#if defined(B_PLANE)
-      // A step never straddles chunks (BK divides PLANE_CHUNK).
-      if (OVERLAP != 0 && more && (k0 + BK) % PLANE_CHUNK == 0) wait_for_chunk(z, column, (k0 + BK) / PLANE_CHUNK, lid);
-#endif
       if (more) load_step(z, row0, col0, k0 + BK, k_end, lid);
       const uint a_base = stage * A_TILE, b_base = B_BASE + stage * B_TILE;
       [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
@@ -546,7 +523,4 @@ void main() {
       subgroupBarrier();
     }
   }
-#if defined(B_PLANE)
-  if (OVERLAP != 0) finish_tile(lid);
-#endif
 }

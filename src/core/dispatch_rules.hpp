@@ -128,14 +128,7 @@ struct DispatchRule {
   /// into bfloat16 parts (split_ab), 3 A and B copied once to 16-byte rows (align_ab), 4 op(A) as two 8-bit parts
   /// a block (quantize_a).
   uint32_t prepass = 0;
-  /// decode_b's work done in the main pass instead (kernels/common/plane_chunks.glsl): a first row of workgroups
-  /// (grid y 0) decodes B's plane chunk by chunk (kDecodeChunk k) beside the tiles, which wait on a chunk's flag
-  /// (binding 5, decode_flags words, zero between runs) before loading from it. The grid must be one dispatch.
-  bool decode_in_main = false;
 };
-
-/// The k a chunk of the plane decoded in the main pass holds (plane_chunks.glsl's PLANE_CHUNK).
-inline constexpr uint64_t kDecodeChunk = 512;
 
 /// What a DispatchRule's pre-pass does; its output takes the scratch buffer (binding 4), so such a rule has one
 /// split-k range. decode_b: kernels/decode_blocks.comp reads B's blocks once and writes them as f16, element
@@ -165,20 +158,11 @@ inline uint64_t row_blocks(const DispatchRule& rule, const Operation& op) {
 /// Workgroups (x, y, z) of the main pass; may exceed a device's maxComputeWorkGroupCount (for_each_dispatch).
 inline std::array<uint64_t, 3> main_grid(const DispatchRule& rule, const Operation& op) {
   const uint64_t x_splits = rule.splits_along_x ? rule.splits : 1, z_splits = rule.splits_along_x ? 1 : rule.splits;
-  return {column_blocks(rule, op) * x_splits, row_blocks(rule, op) + (rule.decode_in_main ? 1 : 0),
-          op.batch * z_splits};
+  return {column_blocks(rule, op) * x_splits, row_blocks(rule, op), op.batch * z_splits};
 }
 
-/// The words of flags the main pass decoding B needs: a count of finished tiles, then one a chunk of each column of
-/// tiles of each matrix of B.
-inline uint64_t decode_flags(const DispatchRule& rule, const Operation& op) {
-  const uint64_t planes = op.stride_b != 0 ? op.batch : 1;
-  return 1 + planes * column_blocks(rule, op) * ceil_div(op.k, kDecodeChunk);
-}
-
-/// Arrival counters (uint32) the main pass needs: 0 unless split-k finishes in it, or it decodes B (decode_flags).
+/// Arrival counters (uint32) the main pass needs: 0 unless split-k finishes in it.
 inline uint64_t arrival_counters(const DispatchRule& rule, const Operation& op) {
-  if (rule.decode_in_main) return decode_flags(rule, op);
   if (rule.splits <= 1 || !rule.one_pass_split) return 0;
   return column_blocks(rule, op) * row_blocks(rule, op) * op.batch;
 }
@@ -335,9 +319,7 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
   const bool finishes_in_main = rule.splits == 1 || out.arrival_counters > 0;
   out.scratch_floats = rule.splits > 1 ? uint64_t(rule.splits) * op.batch * op.m * op.n : 0;
   out.push = push_constants(op, rule.splits);
-  if (rule.decode_in_main) {
-    out.scratch_floats = (decode_plane_halves(op) + 1) / 2;
-  } else if (rule.prepass != uint32_t(Prepass::none)) {
+  if (rule.prepass != uint32_t(Prepass::none)) {
     Pass& pre = out.passes[out.pass_count++];
     pre.module = config.prepass_module;
     pre.grid = prepass_grid(rule.prepass, op);

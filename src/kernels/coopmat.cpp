@@ -3,9 +3,7 @@
 // kernels/gemm_coopmat_int.comp (16 x 32 by 32 x 16 fragments, 32-bit wrapping sums), which takes the same tuned
 // constants.
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <string>
 
 #include "kernels/matrix_requirements.hpp"
 #include "kernels/registry.hpp"
@@ -103,40 +101,6 @@ void describe_prepasses(KernelFamily& f) {
                            }});
 }
 
-/// Weights in blocks: the decoding pre-pass's work moved into the main pass ("overlap" 1, rules::DispatchRule::
-/// decode_in_main), a first row of workgroups decoding B chunk by chunk while the tiles multiply, so the 150-MB pass
-/// at M = 512 (results/h200/notes.md, issue 48) runs beside the matrix units instead of before them.
-void describe_decode_overlap(KernelFamily& f) {
-  f.params.push_back({"overlap", 7, {0, 1}, 0});
-  f.params.back().applies = [](DType d) { return is_quantized(d); };
-  f.constraints.push_back({"overlap",
-                           [](const KernelFamily& family, const Config& c, const GemmProblem& p,
-                              const vk::DeviceInfo& d) -> std::optional<std::string> {
-                             if (c.get_or("overlap", 0) == 0) return std::nullopt;
-                             if (c.get_or("prepass", 0) != 1)
-                               return std::string(
-                                   "the decoding beside the tiles is the pre-pass's work: it needs prepass 1");
-                             const std::array<uint64_t, 3> grid = family.grid(c, p);
-                             for (size_t i = 0; i < 3; ++i)
-                               if (grid[i] > d.max_workgroup_count[i])
-                                 return "the decoding beside the tiles needs one dispatch: a grid of " +
-                                        std::to_string(grid[i]) + " workgroups in " + std::string(1, "xyz"[i]) +
-                                        ", limit " + std::to_string(d.max_workgroup_count[i]);
-                             if (d.matrix.memory_model && !d.matrix.memory_model_device_scope)
-                               return std::string("the tiles' waits on the decoders need vulkanMemoryModelDeviceScope");
-                             return std::nullopt;
-                           }});
-  f.dispatch_rule = [rule = f.dispatch_rule](const Config& c, DType d) {
-    rules::DispatchRule r = rule(c, d);
-    r.decode_in_main = c.get_or("overlap", 0) == 1 && r.prepass == uint32_t(rules::Prepass::decode_b);
-    return r;
-  };
-  // Unmeasured against the separate pass: screened after it, tile for tile.
-  f.screening_rank = [rank = f.screening_rank](const Config& c, const GemmProblem& p, const vk::DeviceInfo& d) {
-    return rank(c, p, d) + (c.get_or("overlap", 0) == 1 ? 0.5 : 0.0);
-  };
-}
-
 KernelFamily make_coopmat() {
   KernelFamily f;
   f.name = "coopmat";
@@ -200,7 +164,6 @@ KernelFamily make_coopmat() {
   f.screening_weight = 3;
   f.matrix_units = true;
   describe_prepasses(f);
-  describe_decode_overlap(f);
   return f;
 }
 }  // namespace

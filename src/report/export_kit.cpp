@@ -46,7 +46,7 @@ std::string braced(const std::string& inner) { return std::string("{").append(in
 std::string rule_source(const rules::DispatchRule& r) {
   return braced(numbers({r.columns, r.columns_unaligned_b, r.rows, r.splits}) +
                 (r.splits_along_x ? ", true" : ", false") + (r.one_pass_split ? ", true, " : ", false, ") +
-                std::to_string(r.prepass) + (r.decode_in_main ? ", true" : ", false"));
+                std::to_string(r.prepass));
 }
 
 std::string kernel_source(const rules::KernelConfig& k) {

@@ -204,18 +204,6 @@ void GemmRunner::ensure_arrivals(uint64_t count) {
   arrivals_owner_.clear();  // new memory holds no known counts: the next config to run zeroes it
 }
 
-std::vector<uint32_t> GemmRunner::arrival_words() {
-  if (!arrivals_) return {};
-  vk::Buffer host(device_, arrivals_->size(), vk::kStorageBufferUsage, true);
-  submitter_.run([&](VkCommandBuffer cmd) {
-    const VkBufferCopy region{0, 0, arrivals_->size()};
-    vkCmdCopyBuffer(cmd, arrivals_->handle(), host.handle(), 1, &region);
-  });
-  std::vector<uint32_t> words(arrivals_->size() / 4);
-  std::memcpy(words.data(), host.mapped(), words.size() * 4);
-  return words;
-}
-
 void GemmRunner::bind_passes(const KernelFamily& family, const Config& config, const Passes& passes) {
   // Every completed run leaves the arrival counters at zero; a config that did not (a wrong kernel) must not
   // leave its counts to the next. The same config's next run verifies on the counters its own runs left.

@@ -159,9 +159,6 @@ class GemmRunner {
   /// times are of the same work; on the first copy of the operands (hot).
   std::vector<std::pair<std::string, double>> pass_times(const KernelFamily& family, const Config& config,
                                                          uint32_t runs);
-  /// The arrival counters' words as the last run left them (empty where no config used them): every run must leave
-  /// them zero (split-k finished in one pass, the decoders' chunk flags).
-  std::vector<uint32_t> arrival_words();
   /// How long the device has idled for this runner: since its last evaluation ended, or since construction began
   /// (the screening warm-up grows with it).
   double device_idle_ns() const;

@@ -5,7 +5,6 @@
 // and with groups of subgroups on different rows too); a block decoded wrongly is caught.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <set>
 
 #include "gpu/lavapipe_env.hpp"
@@ -141,7 +140,6 @@ TEST_P(Quantized, PromptSizedProductsVerifyInTheTiledKernels) {
       verify_some(coopmat, p, which += 9, {}, "prepass", 0);
       verify_some(coopmat, placed, which += 6, {}, "prepass", 0);
       for (const GemmProblem& q : {p, placed}) verify_some(coopmat, q, which += 7, {}, "prepass", 1);
-      for (const GemmProblem& q : {p, placed}) verify_some(coopmat, q, which += 11, {}, "overlap", 1);
       GemmProblem padded = p;  // A's rows 16 bytes apart from 32-byte alignment in f32: the checked staging path
       padded.a.ld = (trans_a ? s.m : s.k) + 4;
       verify_some(coopmat, padded, which += 3, {}, "prepass", 0);
@@ -187,35 +185,6 @@ TEST_F(QuantizedGemm, TheDecodingPrePassCoversRowsOfSeveralWorkgroupsAndAShortLa
     GemmProblem p = quantized_problem({9, 40, 67 * 32, 1}, dtype, false);
     p.b.ld = p.shape.k + 64;  // rows 2-byte but not 4-byte aligned in q4_0: 69 blocks of 18 bytes
     verify_some(family_named("tiled"), p, 3, {}, "prepass", 1);
-  }
-}
-
-TEST_F(QuantizedGemm, TheDecodersBesideTheTilesVerifyRunAfterRunAndLeaveTheirFlagsZero) {
-  // K of three chunks of 512 and a short fourth, rows and columns of tiles past the edges, a batch of two with its
-  // own weights and with one shared; several runs, then every flag and the count back at zero.
-  const KernelFamily& coopmat = family_named("coopmat");
-  for (const DType dtype : {DType::f16_q4_0, DType::f32_q8_0}) {
-    const GemmProblem p = quantized_problem({130, 200, 1600, 2}, dtype, false);
-    SearchSpace s = build_search_space({&coopmat}, p, device().info());
-    if (!s.not_applicable.empty()) {  // lavapipe: no cooperative matrices, and the refusal says so
-      EXPECT_NE(s.not_applicable[0].reason.find("not supported on"), std::string::npos);
-      continue;
-    }
-    std::erase_if(s.candidates, [](const Candidate& c) { return c.config.get("overlap") != 1; });
-    ASSERT_FALSE(s.candidates.empty());
-    GemmProblem shared = p;
-    shared.b.batch_stride = 0;
-    for (const GemmProblem& q : {p, shared}) {
-      for (size_t which : {size_t(0), s.candidates.size() / 2, s.candidates.size() - 1}) {
-        const Candidate& c = s.candidates[which];
-        GemmRunner runner(device(), q, RunOptions{});
-        const Measurement m = runner.evaluate(coopmat, c.config, 1, 3);
-        EXPECT_EQ(m.disposition, Disposition::passed) << c.name << ": " << m.detail;
-        const std::vector<uint32_t> words = runner.arrival_words();
-        EXPECT_FALSE(words.empty()) << c.name;
-        EXPECT_EQ(std::count(words.begin(), words.end(), 0u), std::ptrdiff_t(words.size())) << c.name;
-      }
-    }
   }
 }
 
