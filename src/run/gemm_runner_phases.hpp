@@ -12,8 +12,8 @@ namespace gemmtune {
 
 /// A second of warm-up brings the H200 back from any idle: the screening warm-up's cap.
 constexpr double kScreenWarmupCapNs = 1e9;
-/// The GPU screening warm-up's floor: with the clocks kept up through builds and pipelines already built, 5 ms
-/// ranked as 20 did and screened twice the configs of a short problem's share (results/h200/notes.md, session (23)).
+/// The GPU screening warm-up's floor: with the pipelines from the cache (no build idles the device), 5 ms ranked as
+/// 20 did and screened twice the configs of a short problem's share (results/h200/notes.md, session (23)).
 constexpr double kScreenWarmupFloorNs = 5e6;
 /// CPU devices' screening warm-up (no clocks: it only wakes the driver's threads).
 constexpr double kCpuScreenWarmupNs = 20e6;

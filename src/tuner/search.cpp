@@ -277,17 +277,16 @@ Screened screen(TuneResult& r, const std::vector<Candidate>& candidates, Screeni
   const std::vector<size_t> head = order.upcoming(1);
   size_t owed = head.empty() ? ScreeningStrategy::kNone : head.front();
   for (size_t i = next(); i != ScreeningStrategy::kNone; i = next()) {
-    if (owed != ScreeningStrategy::kNone && i != owed && !o.known.count(candidates[i].name) && !stopped() &&
-        over_for(i)) {
+    bool over = i != owed && over_for(i);
+    if (over && owed != ScreeningStrategy::kNone && !o.known.count(candidates[i].name) && !stopped()) {
       order.take(owed);
       i = owed;
+      over = false;
     }
-    const bool owed_turn = i == owed;
-    if (owed_turn) owed = ScreeningStrategy::kNone;
+    if (i == owed) owed = ScreeningStrategy::kNone;
     const Candidate& c = candidates[i];
     const auto known = o.known.find(c.name);
     const bool resumed = known != o.known.end();
-    const bool over = !owed_turn && over_for(i);
     if (!resumed && (over || stopped())) {
       (stopped() ? r.interrupted : r.budget_exhausted) = true;
       r.skipped = candidates.size() - s.configs.size();
