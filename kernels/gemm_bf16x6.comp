@@ -41,7 +41,6 @@ layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
 layout(std430, binding = 0) readonly buffer BufA4 { uvec4 a_vec[]; };
 layout(std430, binding = 1) readonly buffer BufB4 { uvec4 b_vec[]; };
 #include "common/gemm_common.glsl"
-#include "common/subgroup_staged.glsl"
 #if defined(SPLIT_PLANES)
 // The parts split once by the pre-pass (split_planes.comp; rules::Prepass::split_ab): rows of op(A) and of op(B)^T,
 // each group of 8 as three 16-byte vectors (hi, mid, lo). Staged as A stored M x K and B stored N x K whatever the
@@ -376,7 +375,7 @@ void main() {
   [[unroll]] for (uint i = 0; i < FM; ++i) {
     [[unroll]] for (uint j = 0; j < FN; ++j) {
       coopMatStore(acc[i * FN + j], smem, out_base, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
-      staged();
+      subgroupBarrier();
       for (uint e = lane; e < 256; e += 32) {
         const uint r = e / 16, c = e % 16;
         const uint gr = row0 + sg_row * WM + i * 16 + r;
@@ -395,7 +394,7 @@ void main() {
 #endif
         }
       }
-      staged();
+      subgroupBarrier();
     }
   }
 }

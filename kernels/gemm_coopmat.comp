@@ -59,7 +59,6 @@ layout(std430, binding = BINDING_A) readonly buffer BufA2 { uint a_pairs[]; };
 layout(std430, binding = BINDING_B) readonly buffer BufB2 { uint b_pairs[]; };
 #endif
 #include "common/gemm_common.glsl"
-#include "common/subgroup_staged.glsl"
 #if defined(BLOCK_OPERANDS)
 // B in ggml's blocks (stored N x K): each group of 8 k of a row lies in one block, decoded while staging (scale x
 // code rounded to f16, within the f16 input bound the quantized types are held to).
@@ -501,7 +500,7 @@ void main() {
   [[unroll]] for (uint i = 0; i < FM; ++i) {
     [[unroll]] for (uint j = 0; j < FN; ++j) {
       coopMatStore(acc[i * FN + j], smem, out_base, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
-      staged();
+      subgroupBarrier();
       const uint frag_row = row0 + sg_row * WM + i * 16, frag_col = col0 + sg_col * WN + j * 16;
       if (out_vec4 && frag_col + 16 <= p.N) {
         [[unroll]] for (uint v = lane; v < 64; v += 32) {
@@ -521,7 +520,7 @@ void main() {
           }
         }
       }
-      staged();
+      subgroupBarrier();
     }
   }
 }

@@ -45,7 +45,6 @@ layout(std430, binding = 1) readonly buffer BufB { uint b_words[]; };
 layout(std430, binding = 0) readonly buffer BufA16 { uvec4 a_vec[]; };
 layout(std430, binding = 1) readonly buffer BufB16 { uvec4 b_vec[]; };
 #include "common/gemm_common.glsl"
-#include "common/subgroup_staged.glsl"
 // C as int32 (the same binding as gemm_common.glsl's float view).
 layout(std430, binding = 2) writeonly buffer BufCInt { int c_int[]; };
 
@@ -270,14 +269,14 @@ void main() {
       if (ZERO_B != 0) result = result - row_terms[i];
       if (ZERO_A != 0) result = result - col_terms[j];
       coopMatStore(result, out_frag, out_base, OUT_STRIDE, gl_CooperativeMatrixLayoutRowMajor);
-      staged();
+      subgroupBarrier();
       for (uint e = lane; e < 256; e += 32) {
         const uint r = e / 16, c = e % 16;
         const uint gr = row0 + sg_row * WM + i * 16 + r;
         const uint gc = col0 + sg_col * WN + j * 16 + c;
         if (gr < p.M && gc < p.N) c_int[c_index(z, gr, gc)] = int(out_frag[out_base + r * OUT_STRIDE + c] + k_zz);
       }
-      staged();
+      subgroupBarrier();
     }
   }
 }

@@ -48,7 +48,6 @@ layout(constant_id = 32) const bool A_ROWS_VECTOR = false;
 
 #define BLOCK_OPERANDS 1
 #include "common/gemm_common.glsl"
-#include "common/subgroup_staged.glsl"
 
 #include "common/quant_blocks.glsl"
 
@@ -102,6 +101,11 @@ FRAG_ACC acc[FRAGS];
 uint n_first;              // the workgroup's first row of B
 uint row_byte[FRAGS * 2];  // the first byte of the lane's rows g and g + 8 of each block of rows
 
+/// The subgroup's shared-memory stores before this are visible to its loads after it (shared memory only, so the
+/// next trip's loads in flight are not waited for).
+void staged() {
+  controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
 
 /// op(A)'s elements k .. k + 3 of row m (k a multiple of 4).
 A_RUN op_a_run(uint z, uint m, uint k) {

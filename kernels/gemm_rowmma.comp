@@ -62,7 +62,6 @@ layout(std430, binding = 1) readonly buffer BufB8 { uvec4 b_vec[]; };
 layout(std430, binding = 1) readonly buffer BufB4 { uvec2 b_pairs[]; };
 layout(std430, binding = 1) readonly buffer BufB2 { uint b_words[]; };
 #include "common/gemm_common.glsl"
-#include "common/subgroup_staged.glsl"
 
 #define FRAG_A coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA>
 #define FRAG_B coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB>
@@ -101,6 +100,12 @@ uint row0(uint f) { return min(n_first + 16 * f, p.N - 16); }
 const uint PIECES = 2 * UNROLL;       // 16-byte pieces of a row in a trip
 const uint LOAD_ROWS = 32 / PIECES;  // rows one wide load covers
 
+/// The subgroup's shared-memory stores before this are visible to its loads after it. Shared memory only:
+/// subgroupBarrier() also orders buffer memory, and a driver may implement that with a fence that waits for every
+/// load in flight, here the next trip's loads of B (results/h200/notes.md, issue 18 step 11).
+void staged() {
+  controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
+}
 
 /// Values k .. k + 7 of row m of op(A), packed in pairs.
 uvec4 op_a_group(uint z, uint m, uint k) {
