@@ -126,14 +126,9 @@ const uint B_STRIDE = B_RUN + 8;
 const uint A_TILE = (BM * BK + 8 * (BM + BK)) / 8;  // uvec4s per buffer
 const uint B_TILE = (BK * BN + 8 * (BK + BN)) / 8;
 const uint B_BASE = STAGES * A_TILE;                // the B buffers follow the A buffers
-// Accumulators leave through the same memory once the k loop is over: OUT_FRAGS side-by-side 16 x 16 fragments of
-// f32 per subgroup, rows of OUT_STRIDE floats (OUT_STRIDE / 4 uvec4s). Sharing it lets 8-subgroup tiles
-// double-buffer at BK 32. Two fragments where a subgroup has an even number across: each row of C then leaves as
-// 128 contiguous bytes, a whole cache line, where one fragment's rows are 64 (results/h200/notes.md, issue 43 step
-// 42: the store of C is what the small-K batched products wait for).
-const uint OUT_FRAGS = FN % 2 == 0 ? 2 : 1;
-const uint OUT_COLS = 16 * OUT_FRAGS;
-const uint OUT_STRIDE = OUT_COLS + 4;
+// Accumulators leave through the same memory once the k loop is over: a 16 x 16 fragment of f32 per subgroup,
+// rows of OUT_STRIDE floats (OUT_STRIDE / 4 uvec4s). Sharing it lets 8-subgroup tiles double-buffer at BK 32.
+const uint OUT_STRIDE = 16 + 4;
 const uint OUT_TILE = SG_M * SG_N * 16 * OUT_STRIDE / 4;
 const uint TILES = STAGES * (A_TILE + B_TILE);
 shared uvec4 smem[TILES > OUT_TILE ? TILES : OUT_TILE];
@@ -492,34 +487,32 @@ void main() {
     }
   }
 
-  // Out through shared memory, OUT_FRAGS fragments per subgroup at a time. Where their OUT_COLS columns lie inside C
-  // (or the split-k plane) and its rows start on 16 bytes, each lane moves runs of 4 sums (a 16-byte shared read and
-  // one 16-byte store each), OUT_COLS / 4 lanes a row; else each lane writes single elements. The k loop ended with
-  // a barrier after its last fragment loads, so the tiles are free.
+  // Out through shared memory, one fragment per subgroup at a time. Where the fragment's 16 columns lie inside C
+  // (or the split-k plane) and its rows start on 16 bytes, each lane moves two runs of 4 sums (a 16-byte shared read
+  // and one 16-byte store each); else each lane writes 8 of its 256 elements. The k loop ended with a barrier after
+  // its last fragment loads, so the tiles are free.
   const uint out_base = sg * 16 * OUT_STRIDE / 4;  // uvec4s
 #if defined(ONE_K_RANGE)
   const bool out_vec4 = p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
 #else
   const bool out_vec4 = SPLIT > 1 ? p.N % 4 == 0 : p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
 #endif
-  const uint RUNS = OUT_COLS / 4;  // 16-byte runs a row
   [[unroll]] for (uint i = 0; i < FM; ++i) {
-    [[unroll]] for (uint j = 0; j < FN; j += OUT_FRAGS) {
-      [[unroll]] for (uint h = 0; h < OUT_FRAGS; ++h)
-        coopMatStore(acc[i * FN + j + h], smem, out_base + h * 4, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
+    [[unroll]] for (uint j = 0; j < FN; ++j) {
+      coopMatStore(acc[i * FN + j], smem, out_base, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
       subgroupBarrier();
       const uint frag_row = row0 + sg_row * WM + i * 16, frag_col = col0 + sg_col * WN + j * 16;
-      if (out_vec4 && frag_col + OUT_COLS <= p.N) {
-        [[unroll]] for (uint v = lane; v < 16 * RUNS; v += 32) {
-          const uint r = v / RUNS, q = (v % RUNS) * 4, gr = frag_row + r;
+      if (out_vec4 && frag_col + 16 <= p.N) {
+        [[unroll]] for (uint v = lane; v < 64; v += 32) {
+          const uint r = v / 4, q = (v % 4) * 4, gr = frag_row + r;
           if (gr < p.M) {
             const vec4 sums = uintBitsToFloat(smem[out_base + (r * OUT_STRIDE + q) / 4]);
             write_sums4(sums, z, range, gr, frag_col + q);
           }
         }
       } else {
-        for (uint e = lane; e < 16 * OUT_COLS; e += 32) {
-          const uint r = e / OUT_COLS, c = e % OUT_COLS;
+        for (uint e = lane; e < 256; e += 32) {
+          const uint r = e / 16, c = e % 16;
           const uint gr = frag_row + r, gc = frag_col + c;
           if (gr < p.M && gc < p.N) {
             const uint word = r * OUT_STRIDE + c;

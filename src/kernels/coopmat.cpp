@@ -150,15 +150,13 @@ KernelFamily make_coopmat() {
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };
   f.shared_bytes = [](const Config& c, DType dtype) {
     // As declared in the shaders: each tile sized for either orientation (rows padded by 16 bytes), and the
-    // output staging of 4-byte sums, a subgroup's 16 rows of 20 (one fragment) or, in the float kernel where a
-    // subgroup has an even number of fragments across, 36 (two): beside the tiles in the integer kernel, in the
-    // tiles' memory in the float one.
-    const uint64_t bm = c.get("bm"), bn = c.get("bn"), bk = c.get("bk"), subgroups = c.get("sgm") * c.get("sgn");
-    if (is_integer(dtype))
-      return c.get("stages") * ((bm * bk + 16 * (bm + bk)) + (bk * bn + 16 * (bk + bn))) + subgroups * 16 * 20 * 4;
-    const uint64_t out_cols = (bn / c.get("sgn") / 16) % 2 == 0 ? 32 : 16;
+    // output staging of 4-byte sums, a 16 x 20 fragment a subgroup: beside the tiles in the integer kernel, in
+    // the tiles' memory in the float one.
+    const uint64_t bm = c.get("bm"), bn = c.get("bn"), bk = c.get("bk");
+    const uint64_t staging = uint64_t(c.get("sgm")) * c.get("sgn") * 16 * 20 * 4;
+    if (is_integer(dtype)) return c.get("stages") * ((bm * bk + 16 * (bm + bk)) + (bk * bn + 16 * (bk + bn))) + staging;
     return std::max<uint64_t>(c.get("stages") * ((bm * bk + 8 * (bm + bk)) * 2 + (bk * bn + 8 * (bk + bn)) * 2),
-                              subgroups * 16 * (out_cols + 4) * 4);
+                              staging);
   };
   // Where it applies it is several times faster than the SIMT variants for 16-bit inputs, so it takes three
   // of every four screening slots.
