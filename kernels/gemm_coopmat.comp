@@ -21,6 +21,9 @@
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N
 //   6: STAGES, shared-memory buffers of the A and B tiles (1 or 2)
+//   7: TILES, tiles of C a workgroup owns side by side in n and computes in turn: the first k step of the next is
+//      loaded before the current one is written out, so where the k loop is short (small K) C's stores overlap the
+//      next tile's loads instead of waiting for a new workgroup (results/h200/notes.md, issue 43 step 43)
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -37,6 +40,7 @@ layout(constant_id = 3) const uint BK = 16;
 layout(constant_id = 4) const uint SG_M = 2;
 layout(constant_id = 5) const uint SG_N = 2;
 layout(constant_id = 6) const uint STAGES = 1;
+layout(constant_id = 7) const uint TILES = 1;
 
 #define COOPMAT_OPERANDS 1
 #if defined(AB_PLANES)
@@ -130,8 +134,8 @@ const uint B_BASE = STAGES * A_TILE;                // the B buffers follow the 
 // rows of OUT_STRIDE floats (OUT_STRIDE / 4 uvec4s). Sharing it lets 8-subgroup tiles double-buffer at BK 32.
 const uint OUT_STRIDE = 16 + 4;
 const uint OUT_TILE = SG_M * SG_N * 16 * OUT_STRIDE / 4;
-const uint TILES = STAGES * (A_TILE + B_TILE);
-shared uvec4 smem[TILES > OUT_TILE ? TILES : OUT_TILE];
+const uint TILE_MEMORY = STAGES * (A_TILE + B_TILE);
+shared uvec4 smem[TILE_MEMORY > OUT_TILE ? TILE_MEMORY : OUT_TILE];
 
 // The next step's groups are loaded into registers while the current step is multiplied.
 const uint A_GROUPS = BM * BK / 8;
@@ -430,7 +434,7 @@ void main() {
   const uint sg_row = sg / SG_N;
   const uint sg_col = sg % SG_N;
   const uint row0 = (gl_WorkGroupID.y + p.base_y) * BM;
-  const uint col0 = (gl_WorkGroupID.x + p.base_x) * BN;
+  const uint col_first = (gl_WorkGroupID.x + p.base_x) * BN * TILES;  // the workgroup's first tile's first column
   const uint zs = gl_WorkGroupID.z + p.base_z;
   const uint z = zs / SPLIT;
   const uint range = zs % SPLIT;
@@ -440,87 +444,103 @@ void main() {
 #else
   const uint k_end = min(p.K, k_begin + p.k_split);
 #endif
+  const bool products = p.alpha != 0.0 && k_begin < k_end;  // uniform across the workgroup
 
-  coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc[FM * FN];
-  [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
-    acc[f] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
-  }
-
-  if (p.alpha != 0.0 && k_begin < k_end) {
-    set_first_indices(z, row0, col0, k_begin, lid);
-    load_step(z, row0, col0, k_begin, k_end, lid);
-    if (STAGES == 2) {
-      store_step(lid, 0);
-      barrier();
-    }
-    uint stage = 0;  // the buffer the current step reads
-    for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
-      const bool more = k0 + BK < k_end;
-      if (STAGES == 1) {
-        store_step(lid, 0);
-        barrier();
-      }
-      if (more) load_step(z, row0, col0, k0 + BK, k_end, lid);
-      const uint a_base = stage * A_TILE, b_base = B_BASE + stage * B_TILE;
-      [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
-        coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a_frag[FM];
-        // Offsets and strides count uvec4s (8 elements); a transposed operand's fragments load column-major.
-        [[unroll]] for (uint i = 0; i < FM; ++i) {
-          const uint r = sg_row * WM + i * 16;
-          coopMatLoad(a_frag[i], smem, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8, A_STRIDE / 8,
-                      TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
-        }
-        [[unroll]] for (uint j = 0; j < FN; ++j) {
-          coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b_frag;
-          const uint c = sg_col * WN + j * 16;
-          coopMatLoad(b_frag, smem, b_base + (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8, B_STRIDE / 8,
-                      TRANS_B ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
-          [[unroll]] for (uint i = 0; i < FM; ++i) acc[i * FN + j] = coopMatMulAdd(a_frag[i], b_frag, acc[i * FN + j]);
-        }
-      }
-      if (STAGES == 2) {
-        // The other buffer was last read in the previous step, before the barrier that ended it.
-        stage ^= 1u;
-        if (more) store_step(lid, stage);
-      }
-      barrier();
-    }
-  }
-
-  // Out through shared memory, one fragment per subgroup at a time. Where the fragment's 16 columns lie inside C
-  // (or the split-k plane) and its rows start on 16 bytes, each lane moves two runs of 4 sums (a 16-byte shared read
-  // and one 16-byte store each); else each lane writes 8 of its 256 elements. The k loop ended with a barrier after
-  // its last fragment loads, so the tiles are free.
-  const uint out_base = sg * 16 * OUT_STRIDE / 4;  // uvec4s
+  // Where C's rows start on 16 bytes (or the split-k plane's), whole runs of 4 sums leave as 16-byte stores.
 #if defined(ONE_K_RANGE)
   const bool out_vec4 = p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
 #else
   const bool out_vec4 = SPLIT > 1 ? p.N % 4 == 0 : p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
 #endif
-  [[unroll]] for (uint i = 0; i < FM; ++i) {
-    [[unroll]] for (uint j = 0; j < FN; ++j) {
-      coopMatStore(acc[i * FN + j], smem, out_base, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
-      subgroupBarrier();
-      const uint frag_row = row0 + sg_row * WM + i * 16, frag_col = col0 + sg_col * WN + j * 16;
-      if (out_vec4 && frag_col + 16 <= p.N) {
-        [[unroll]] for (uint v = lane; v < 64; v += 32) {
-          const uint r = v / 4, q = (v % 4) * 4, gr = frag_row + r;
-          if (gr < p.M) {
-            const vec4 sums = uintBitsToFloat(smem[out_base + (r * OUT_STRIDE + q) / 4]);
-            write_sums4(sums, z, range, gr, frag_col + q);
-          }
-        }
-      } else {
-        for (uint e = lane; e < 256; e += 32) {
-          const uint r = e / 16, c = e % 16;
-          const uint gr = frag_row + r, gc = frag_col + c;
-          if (gr < p.M && gc < p.N) {
-            const uint word = r * OUT_STRIDE + c;
-            write_sum(uintBitsToFloat(smem[out_base + word / 4][word % 4]), z, range, gr, gc);
-          }
-        }
-      }
-      subgroupBarrier();
+  const uint out_base = sg * 16 * OUT_STRIDE / 4;  // uvec4s
+
+  if (products) {
+    set_first_indices(z, row0, col_first, k_begin, lid);
+    load_step(z, row0, col_first, k_begin, k_end, lid);
+  }
+  for (uint t = 0; t < TILES; ++t) {
+    const uint col0 = col_first + t * BN;
+    if (col0 >= p.N) break;  // uniform: the workgroup's last tiles past N
+    coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> acc[FM * FN];
+    [[unroll]] for (uint f = 0; f < FM * FN; ++f) {
+      acc[f] = coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator>(0.0);
     }
+
+    if (products) {  // the tile's first step is in registers
+      if (STAGES == 2) {
+        store_step(lid, 0);
+        barrier();
+      }
+      uint stage = 0;  // the buffer the current step reads
+      for (uint k0 = k_begin; k0 < k_end; k0 += BK) {
+        const bool more = k0 + BK < k_end;
+        if (STAGES == 1) {
+          store_step(lid, 0);
+          barrier();
+        }
+        if (more) load_step(z, row0, col0, k0 + BK, k_end, lid);
+        const uint a_base = stage * A_TILE, b_base = B_BASE + stage * B_TILE;
+        [[unroll]] for (uint kk = 0; kk < BK; kk += 16) {
+          coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a_frag[FM];
+          // Offsets and strides count uvec4s (8 elements); a transposed operand's fragments load column-major.
+          [[unroll]] for (uint i = 0; i < FM; ++i) {
+            const uint r = sg_row * WM + i * 16;
+            coopMatLoad(a_frag[i], smem, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8,
+                        A_STRIDE / 8, TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
+          }
+          [[unroll]] for (uint j = 0; j < FN; ++j) {
+            coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b_frag;
+            const uint c = sg_col * WN + j * 16;
+            coopMatLoad(b_frag, smem, b_base + (TRANS_B ? c * B_STRIDE + kk : kk * B_STRIDE + c) / 8, B_STRIDE / 8,
+                        TRANS_B ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
+            [[unroll]] for (uint i = 0; i < FM; ++i)
+              acc[i * FN + j] = coopMatMulAdd(a_frag[i], b_frag, acc[i * FN + j]);
+          }
+        }
+        if (STAGES == 2) {
+          // The other buffer was last read in the previous step, before the barrier that ended it.
+          stage ^= 1u;
+          if (more) store_step(lid, stage);
+        }
+        barrier();
+      }
+      // The next tile's first step goes out before this tile is written: its loads are in flight during the stores.
+      if (t + 1 < TILES && col0 + BN < p.N) {
+        set_first_indices(z, row0, col0 + BN, k_begin, lid);
+        load_step(z, row0, col0 + BN, k_begin, k_end, lid);
+      }
+    }
+
+    // Out through shared memory, one fragment per subgroup at a time. Where the fragment's 16 columns lie inside C
+    // (or the split-k plane) and its rows start on 16 bytes, each lane moves two runs of 4 sums (a 16-byte shared
+    // read and one 16-byte store each); else each lane writes 8 of its 256 elements. The k loop ended with a barrier
+    // after its last fragment loads, so the tiles are free.
+    [[unroll]] for (uint i = 0; i < FM; ++i) {
+      [[unroll]] for (uint j = 0; j < FN; ++j) {
+        coopMatStore(acc[i * FN + j], smem, out_base, OUT_STRIDE / 4, gl_CooperativeMatrixLayoutRowMajor);
+        subgroupBarrier();
+        const uint frag_row = row0 + sg_row * WM + i * 16, frag_col = col0 + sg_col * WN + j * 16;
+        if (out_vec4 && frag_col + 16 <= p.N) {
+          [[unroll]] for (uint v = lane; v < 64; v += 32) {
+            const uint r = v / 4, q = (v % 4) * 4, gr = frag_row + r;
+            if (gr < p.M) {
+              const vec4 sums = uintBitsToFloat(smem[out_base + (r * OUT_STRIDE + q) / 4]);
+              write_sums4(sums, z, range, gr, frag_col + q);
+            }
+          }
+        } else {
+          for (uint e = lane; e < 256; e += 32) {
+            const uint r = e / 16, c = e % 16;
+            const uint gr = frag_row + r, gc = frag_col + c;
+            if (gr < p.M && gc < p.N) {
+              const uint word = r * OUT_STRIDE + c;
+              write_sum(uintBitsToFloat(smem[out_base + word / 4][word % 4]), z, range, gr, gc);
+            }
+          }
+        }
+        subgroupBarrier();
+      }
+    }
+    if (t + 1 < TILES) barrier();  // every subgroup's sums read before the next tile's first step is stored
   }
 }

@@ -18,6 +18,7 @@ DType fragment_dtype(DType dtype) { return is_quantized(dtype) ? DType::f16 : dt
 std::string fragment_type(DType dtype) { return std::string(dtype_name(a_dtype(fragment_dtype(dtype)))); }
 
 constexpr uint64_t kMostSumFragments = 18;  // a subgroup's 16 x 16 f32 sums screened first (screening rank)
+constexpr uint64_t kShortK = 512;           // K up to which several tiles a workgroup are swept
 
 /// Whether each compute unit has little work: the problem's 128 x 128 tiles a unit times its k steps of 64 under
 /// kShortWork. Every ground truth of the search benchmark (tests/data/search: 4 to 46 such steps a unit on the H200)
@@ -112,7 +113,13 @@ KernelFamily make_coopmat() {
               {"sgm", 4, {2, 4}},
               {"sgn", 5, {2, 4}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8}},
-              {"stages", 6, {1, 2}, 1}};
+              {"stages", 6, {1, 2}, 1},
+              {"tiles", 7, {1, 2, 4}, 1}};
+  // Several tiles a workgroup in turn (the next one's first loads in flight while the current one is written out):
+  // the float kernel only (the 8-bit one has one tile a workgroup), swept where the k loop is short against the
+  // tile's f32 stores, the small-K batched products (notes, issue 43 step 43).
+  f.params.back().applies = [](DType d) { return !is_integer(d); };
+  f.params.back().swept_where = [](const GemmProblem& p) { return p.shape.k <= kShortK; };
   f.not_applicable = [](const GemmProblem& p, const vk::DeviceInfo& d) -> std::optional<std::string> {
     if (p.dtype == DType::f32)
       return std::string("f32 inputs: the cooperative-matrix kernel takes f16, bf16 or 8-bit integers");
@@ -145,6 +152,9 @@ KernelFamily make_coopmat() {
                              return std::nullopt;
                            }});
   describe_split_tiles(f);
+  f.dispatch_rule = [](const Config& c, DType) {
+    return tile_rule(c.get("bm"), c.get("bn") * c.get_or("tiles", 1), c.get("splits"));
+  };
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
   f.workgroup_size = [](const Config& c) { return c.get("sgm") * c.get("sgn") * 32; };

@@ -117,7 +117,9 @@ rules::KernelConfig kernel_config(const KernelFamily& family, const Config& conf
   for (const ParamSpec& p : family.params) {
     if (p.constant_id == kNoSpecConstant) continue;
     if (k.tuned_count == k.tuned.size()) throw std::logic_error(family.name + ": more constants than a plan holds");
-    k.tuned[k.tuned_count++] = {p.constant_id, config.get(p.name)};
+    // A parameter added later takes its unnamed value in configs written before it (tables, tests).
+    k.tuned[k.tuned_count++] = {p.constant_id,
+                                p.unnamed_value ? config.get_or(p.name, *p.unnamed_value) : config.get(p.name)};
   }
   k.required_subgroup_size = family.required_subgroup_size;
   if (family.dispatch_rule) k.dispatch = family.dispatch_rule(config, dtype);

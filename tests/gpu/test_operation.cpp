@@ -346,6 +346,34 @@ TEST(CooperativeMatrix, PartialLastStepsVerifyOnTheFastPathInEveryLayout) {
   }
 }
 
+TEST(CooperativeMatrix, SeveralTilesAWorkgroupVerifyAtTheEdgesInEveryLayout) {
+  // A workgroup computing 2 or 4 tiles in turn (TILES), the next one's first step loaded before the current one is
+  // written: N off every tile width, so a workgroup's last tiles pass N (and the last one is skipped), beta and bias
+  // (C read back tile by tile), a batch of two; K short enough that the parameter is swept (two k steps of 64 and a
+  // partial one), from the operands and from the aligning pre-pass's planes; q4_0 weights decoded while staging.
+  const KernelFamily& family = family_named("coopmat");
+  for (Layout layout : {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}}) {
+    for (DType dtype : {DType::f16, DType::f16_q4_0}) {
+      if (dtype == DType::f16_q4_0 && !layout.trans_b) continue;  // weights in blocks are stored N x K
+      GemmProblem p = operation_problem({201, 1000, dtype == DType::f16 ? 150u : 160u, 2}, dtype, layout);
+      p.beta = 0.5f;
+      p.epilogue.bias = true;
+      if (auto reason = family.not_applicable(p, device().info()))
+        GTEST_SKIP() << *reason << "; the H200 run covers this test";
+      GemmRunner runner(device(), p, RunOptions{});
+      for (uint32_t tiles : {2u, 4u}) {
+        const std::vector<Candidate> some = candidates_with(family, p, "tiles", tiles);
+        ASSERT_GE(some.size(), 6u) << "tiles " << tiles;
+        for (size_t i = 0; i < some.size(); i += some.size() / 6) {
+          const Measurement r = runner.verify(family, some[i].config);
+          EXPECT_EQ(r.disposition, Disposition::passed)
+              << layout.name() << " " << dtype_name(dtype) << " " << some[i].name << ": " << r.detail;
+        }
+      }
+    }
+  }
+}
+
 TEST_F(GridSplit, BatchesPastTheWorkgroupCountLimitAreSplitNotRefused) {
   const uint32_t max_z = device().info().max_workgroup_count[2];
   ASSERT_LE(max_z, 1u << 20) << "this device's limit is too large to exceed cheaply";

@@ -85,10 +85,14 @@ TEST(SpirvInterface, EveryFamilysModulesDeclareTheSpecConstantsAndPushBlockItsDe
       if (mods.empty() || mods.front().empty()) continue;
       std::set<uint32_t> allowed = problem_ids();
       allowed.insert(f->workgroup_size_constant_id);
+      // Every tuned constant may be set; those the type sweeps must be read (a parameter that applies to some input
+      // types only keeps its unnamed value for the others, whose module may not declare it).
       std::set<uint32_t> tuned;
-      for (const ParamSpec& p : f->params)
-        if (p.constant_id != kNoSpecConstant) tuned.insert(p.constant_id);
-      allowed.insert(tuned.begin(), tuned.end());
+      for (const ParamSpec& p : f->params) {
+        if (p.constant_id == kNoSpecConstant) continue;
+        allowed.insert(p.constant_id);
+        if (!p.applies || p.applies(dtype)) tuned.insert(p.constant_id);
+      }
       for (size_t k = 0; k < mods.size(); ++k) {
         if (mods[k].empty()) continue;
         const std::string name = f->name + " " + std::string(dtype_name(dtype)) + " module " + std::to_string(k);
