@@ -54,7 +54,10 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
   // Whisper's 1500-row layers on the H200, but 24 (128 x 192 with 2 x 2) ran 1494 us at 2048x14336x4096 there,
   // 128 x 128 (16) 894 (notes, issue 43 step 14), where the waves alone rank the larger tile first.
   const uint64_t sums = (c.get("bm") / c.get("sgm") / 16) * (c.get("bn") / c.get("sgn") / 16);
-  return tile_wave_cost(c.get("bm"), c.get("bn"), c.get("splits"), p, d) + (sums > kMostSumFragments ? 3.0 : 0.0) +
+  // A workgroup of several tiles in turn is one wider tile to the waves: fewer workgroups, and less of each tile's
+  // start and first loads left in the open (the 512-token scores ran fastest at 2, the 2048-token at 4).
+  const uint64_t columns = uint64_t(c.get("bn")) * c.get_or("tiles", 1);
+  return tile_wave_cost(c.get("bm"), columns, c.get("splits"), p, d) + (sums > kMostSumFragments ? 3.0 : 0.0) +
          (step_bytes == 128  ? 0.0
           : step_bytes == 64 ? 1.0
                              : 2.0) +
@@ -114,7 +117,7 @@ KernelFamily make_coopmat() {
               {"sgn", 5, {2, 4}},
               {"splits", kNoSpecConstant, {1, 2, 4, 8}},
               {"stages", 6, {1, 2}, 1},
-              {"tiles", 7, {1, 2, 4}, 1}};
+              {"tiles", 7, {1, 2, 4, 8}, 1}};
   // Several tiles a workgroup in turn (the next one's first loads in flight while the current one is written out):
   // the float kernel only (the 8-bit one has one tile a workgroup), swept where the k loop is short against the
   // tile's f32 stores, the small-K batched products (notes, issue 43 step 43).

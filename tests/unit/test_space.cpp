@@ -309,6 +309,44 @@ vk::DeviceInfo matrix_device() {
 }
 }  // namespace
 
+TEST(CoopmatSpace, SeveralTilesAWorkgroupAreSweptForShortKFloatProductsAndRankedAsOneWiderTileToTheWaves) {
+  vk::DeviceInfo d = matrix_device();
+  d.compute_units = 132;
+  const KernelFamily& coopmat = family_named("coopmat");
+  auto tiles_swept = [&](Shape shape, DType dtype) {
+    GemmProblem p;
+    p.dtype = dtype;
+    p.layout = Layout{false, true};
+    p.shape = shape;
+    std::set<uint32_t> values;
+    for (const Candidate& c : build_search_space({&coopmat}, p, d).candidates) values.insert(c.config.get("tiles"));
+    return values;
+  };
+  EXPECT_EQ(tiles_swept({2048, 2048, 128, 32}, DType::f16), (std::set<uint32_t>{1, 2, 4, 8}));
+  EXPECT_EQ(tiles_swept({512, 512, 512, 12}, DType::bf16), (std::set<uint32_t>{1, 2, 4, 8}));
+  EXPECT_EQ(tiles_swept({1024, 768, 768, 1}, DType::f16), (std::set<uint32_t>{1}));  // a long k loop
+  EXPECT_EQ(tiles_swept({2048, 2048, 128, 32}, DType::i8), (std::set<uint32_t>{1}));  // one tile a workgroup there
+  // The H100's measurements (notes, issue 43 step 43): at 512 x 512 x 128 x 32 two 256 x 128 tiles a workgroup ran
+  // fastest (128 workgroups) and four slowest (64); at 2048 x 2048 x 128 x 32 four 192 x 128 tiles beat one.
+  auto rank = [&](Shape shape, std::vector<std::pair<std::string, uint32_t>> values, uint32_t tiles) {
+    GemmProblem p;
+    p.dtype = DType::f16;
+    p.layout = Layout{false, true};
+    p.shape = shape;
+    values.push_back({"splits", 1});
+    values.push_back({"stages", 1});
+    values.push_back({"tiles", tiles});
+    values.push_back({"prepass", 0});
+    return coopmat.screening_rank(Config{values}, p, d);
+  };
+  const std::vector<std::pair<std::string, uint32_t>> t256{{"bm", 256}, {"bn", 128}, {"bk", 32}, {"sgm", 4}, {"sgn", 4}};
+  EXPECT_LT(rank({512, 512, 128, 32}, t256, 2), rank({512, 512, 128, 32}, t256, 1));
+  EXPECT_LT(rank({512, 512, 128, 32}, t256, 1), rank({512, 512, 128, 32}, t256, 4));
+  const std::vector<std::pair<std::string, uint32_t>> t192{{"bm", 192}, {"bn", 128}, {"bk", 64}, {"sgm", 4}, {"sgn", 4}};
+  EXPECT_LT(rank({2048, 2048, 128, 32}, t192, 4), rank({2048, 2048, 128, 32}, t192, 2));
+  EXPECT_LT(rank({2048, 2048, 128, 32}, t192, 2), rank({2048, 2048, 128, 32}, t192, 1));
+}
+
 TEST(RowMmaSpace, BStoredKByNTakesStagedAndRegisterConfigsAtEveryBlockCountAndNeedsWholeGroupsOfColumns) {
   const vk::DeviceInfo d = matrix_device();
   GemmProblem p;
