@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 2026-12-07 (24), call 5: issue 43 step 43 kept; tiles 8 against 4 where the waves rank 8 first, then the
-# attention rows with K <= 512 (and one shape outside the suite) tuned at --budget 12 (f16 and bf16) beside cuBLAS
+# attention rows with K <= 512 (and one shape outside the suite) tuned at --budget 8 (f16) beside cuBLAS
 # (scripts/models-bench.sh on results/h200/s88/attention.txt). Carry: [".gpu-kit", "build/gemmtune"].
 set -uo pipefail
 source .gpu-kit/activate.sh
@@ -19,7 +19,7 @@ for round in 1 2; do
     bench f16 nt coopmat_f16_bm192_bn128_bk64_sgm4_sgn4_splits1$t 2048x2048x128x32
   done
 done
-scripts/models-bench.sh --budget 12 --dtypes f16,bf16 --shapes-file results/h200/s88/attention.txt --out-dir $d/att \
+scripts/models-bench.sh --budget 8 --dtypes f16 --shapes-file results/h200/s88/attention.txt --out-dir $d/att \
   > $d/models.log 2>&1
 echo "models-bench rc $?" | tee -a $d/gpu.txt
 grep -E "^\| attn|^\| off" $d/att/bench.md | tee $d/table.txt
