@@ -485,8 +485,8 @@ void main() {
           // Offsets and strides count uvec4s (8 elements); a transposed operand's fragments load column-major.
           [[unroll]] for (uint i = 0; i < FM; ++i) {
             const uint r = sg_row * WM + i * 16;
-            coopMatLoad(a_frag[i], smem, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8,
-                        A_STRIDE / 8, TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
+            coopMatLoad(a_frag[i], smem, a_base + (TRANS_A ? kk * A_STRIDE + r : r * A_STRIDE + kk) / 8, A_STRIDE / 8,
+                        TRANS_A ? gl_CooperativeMatrixLayoutColumnMajor : gl_CooperativeMatrixLayoutRowMajor);
           }
           [[unroll]] for (uint j = 0; j < FN; ++j) {
             coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseB> b_frag;

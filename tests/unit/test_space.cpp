@@ -324,7 +324,7 @@ TEST(CoopmatSpace, SeveralTilesAWorkgroupAreSweptForShortKFloatProductsAndRanked
   };
   EXPECT_EQ(tiles_swept({2048, 2048, 128, 32}, DType::f16), (std::set<uint32_t>{1, 2, 4, 8}));
   EXPECT_EQ(tiles_swept({512, 512, 512, 12}, DType::bf16), (std::set<uint32_t>{1, 2, 4, 8}));
-  EXPECT_EQ(tiles_swept({1024, 768, 768, 1}, DType::f16), (std::set<uint32_t>{1}));  // a long k loop
+  EXPECT_EQ(tiles_swept({1024, 768, 768, 1}, DType::f16), (std::set<uint32_t>{1}));   // a long k loop
   EXPECT_EQ(tiles_swept({2048, 2048, 128, 32}, DType::i8), (std::set<uint32_t>{1}));  // one tile a workgroup there
   // The H100's measurements (notes, issue 43 step 43): at 512 x 512 x 128 x 32 two 256 x 128 tiles a workgroup ran
   // fastest (128 workgroups) and four slowest (64); at 2048 x 2048 x 128 x 32 four 192 x 128 tiles beat one.
@@ -339,10 +339,12 @@ TEST(CoopmatSpace, SeveralTilesAWorkgroupAreSweptForShortKFloatProductsAndRanked
     values.push_back({"prepass", 0});
     return coopmat.screening_rank(Config{values}, p, d);
   };
-  const std::vector<std::pair<std::string, uint32_t>> t256{{"bm", 256}, {"bn", 128}, {"bk", 32}, {"sgm", 4}, {"sgn", 4}};
+  const std::vector<std::pair<std::string, uint32_t>> t256{
+      {"bm", 256}, {"bn", 128}, {"bk", 32}, {"sgm", 4}, {"sgn", 4}};
   EXPECT_LT(rank({512, 512, 128, 32}, t256, 2), rank({512, 512, 128, 32}, t256, 1));
   EXPECT_LT(rank({512, 512, 128, 32}, t256, 1), rank({512, 512, 128, 32}, t256, 4));
-  const std::vector<std::pair<std::string, uint32_t>> t192{{"bm", 192}, {"bn", 128}, {"bk", 64}, {"sgm", 4}, {"sgn", 4}};
+  const std::vector<std::pair<std::string, uint32_t>> t192{
+      {"bm", 192}, {"bn", 128}, {"bk", 64}, {"sgm", 4}, {"sgn", 4}};
   EXPECT_LT(rank({2048, 2048, 128, 32}, t192, 4), rank({2048, 2048, 128, 32}, t192, 2));
   EXPECT_LT(rank({2048, 2048, 128, 32}, t192, 2), rank({2048, 2048, 128, 32}, t192, 1));
 }
