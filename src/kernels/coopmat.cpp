@@ -143,7 +143,7 @@ KernelFamily make_coopmat() {
                                return "a subgroup's block is not a whole number of 16 x 16 fragments";
                              return std::nullopt;
                            }});
-  // The integer kernel steps k by whole 32-deep fragments and writes int32 C directly (no split-k).
+  // The integer kernel steps k by whole 32-deep fragments and writes int32 C directly (no split-k), a tile a workgroup.
   f.constraints.push_back({"integer",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
@@ -152,6 +152,8 @@ KernelFamily make_coopmat() {
                                return "8-bit integer fragments are 32 deep: BK must be a multiple of 32";
                              if (c.get("splits") != 1)
                                return "the integer coopmat kernel has no split-k (the splitk variant serves long k)";
+                             if (c.get_or("tiles", 1) != 1)
+                               return std::string("the integer coopmat kernel computes one tile a workgroup");
                              return std::nullopt;
                            }});
   describe_split_tiles(f);

@@ -326,6 +326,20 @@ TEST(CoopmatSpace, SeveralTilesAWorkgroupAreSweptForShortKFloatProductsAndRanked
   EXPECT_EQ(tiles_swept({512, 512, 512, 12}, DType::bf16), (std::set<uint32_t>{1, 2, 4, 8}));
   EXPECT_EQ(tiles_swept({1024, 768, 768, 1}, DType::f16), (std::set<uint32_t>{1}));   // a long k loop
   EXPECT_EQ(tiles_swept({2048, 2048, 128, 32}, DType::i8), (std::set<uint32_t>{1}));  // one tile a workgroup there
+  {
+    // Named outright (bench --config), the 8-bit kernel's config with several tiles is refused with the reason.
+    GemmProblem p;
+    p.dtype = DType::i8;
+    p.layout = Layout{false, true};
+    p.shape = {2048, 2048, 128, 32};
+    const Config c{
+        {{"bm", 128}, {"bn", 128}, {"bk", 128}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}, {"tiles", 2}}};
+    std::optional<std::string> reason;
+    for (const Constraint& rule : coopmat.constraints)
+      if (!reason) reason = rule.check(coopmat, c, p, d);
+    ASSERT_TRUE(reason);
+    EXPECT_NE(reason->find("one tile a workgroup"), std::string::npos) << *reason;
+  }
   // The H100's measurements (notes, issue 43 step 43): at 512 x 512 x 128 x 32 two 256 x 128 tiles a workgroup ran
   // fastest (128 workgroups) and four slowest (64); at 2048 x 2048 x 128 x 32 four 192 x 128 tiles beat one.
   auto rank = [&](Shape shape, std::vector<std::pair<std::string, uint32_t>> values, uint32_t tiles) {
