@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Session after 2026-12-07 (24), call 1 (unrun): issue 43 step 44, warptile's runs of 4 columns of C as one 16-byte
-# store (results/h200/s89/step44.patch). Before the call, from a clean tree at this commit:
+# Session after 2026-12-07 (24), call 1 (unrun): issue 43 steps 44 and 45 (results/h200/s89/step44-45.patch):
+# warptile's runs of 4 columns of C as one 16-byte store, and warptile's `tiles` (several tiles a workgroup in turn,
+# as coopmat's). Before the call, from a clean tree at this commit:
 #   scripts/build.sh && cp build/gemmtune build/gemmtune-base
-#   git apply results/h200/s89/step44.patch && scripts/build.sh && git checkout kernels/gemm_warptile.comp
-# A/B, two rounds alternating, the warptile winners of the f32 models rows (C-heavy scores first), then the f32
-# attention rows tuned with the new binary at --budget 8 beside cuBLAS.
+#   git apply results/h200/s89/step44-45.patch && scripts/build.sh && git stash  (or git checkout the three files)
+# A/B, two rounds alternating: step 44 is base against new at one tile, step 45 the new binary's tiles 2 and 4
+# against its tiles 1; then the f32 attention rows tuned with the new binary at --budget 8 beside cuBLAS.
 # Carry: [".gpu-kit", "build/gemmtune", "build/gemmtune-base"].
 set -uo pipefail
 source .gpu-kit/activate.sh
@@ -26,6 +27,11 @@ for round in 1 2; do
     bench $bin nn warptile_f32_bm64_bn64_bk16_wm64_wn16_tm4_tn8_splits1 768x1280x576
     bench $bin nt warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1 512x4096x4096
     bench $bin nn warptile_f32_bm64_bn128_bk8_wm16_wn64_tm8_tn4_splits1_ahead1 1000x3000x1000
+  done
+  for t in _tiles2 _tiles4; do
+    bench build/gemmtune nt warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits1$t 2048x2048x128x32
+    bench build/gemmtune nt warptile_f32_bm128_bn64_bk8_wm32_wn32_tm8_tn4_splits1$t 512x512x128x32
+    bench build/gemmtune nt warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits1$t 2048x2048x64x12
   done
 done
 grep -E "attn|odd-777|aligned-768" configs/shapes/models.txt > $d/rows.txt
