@@ -5,18 +5,19 @@
 // values. Built with glslang 15 into kernels/prebuilt/ (scripts/regen-prebuilt.sh) where the system glslang
 // lacks GL_KHR_cooperative_matrix.
 //
-// A workgroup owns a BM x BN tile of C, SG_M x SG_N subgroups each own a (BM/SG_M) x (BN/SG_N) block of 16 x 16 f32
-// accumulators. Each k step copies the A and B tiles from the operand buffers, in their own 16-bit type and without
-// conversion, into padded shared memory in their stored orientation (bounds and leading dimensions handled there;
-// groups of 8 contiguous elements move as one 16-byte load where rows are aligned and always as one 16-byte store, and
-// the next step is loaded into registers during the multiply), then every subgroup loads its fragments (column-major
-// for a transposed operand) and multiplies. With STAGES = 2 the tiles are double-buffered: the next step is stored into
-// the other buffer right after the multiply, so one barrier per step suffices (two with STAGES = 1: before the
-// multiply, and before the tiles are overwritten). Accumulators leave through the tiles' shared memory one fragment
-// at a time, so alpha, beta, bias, activation and edges are plain code (common/gemm_common.glsl). With SPLIT > 1,
-// workgroup z covers product z / SPLIT and k range z % SPLIT and writes raw sums to the scratch planes. Built with
-// AB_PLANES it reads both operands from the planes the aligning pre-pass (align_planes.comp) wrote to the scratch
-// buffer: rows that start on 16 bytes and K padded to whole steps, so every tile stages on the fast path.
+// A workgroup owns TILES BM x BN tiles of C side by side in n and computes them in turn; SG_M x SG_N subgroups each own
+// a (BM/SG_M) x (BN/SG_N) block of 16 x 16 f32 accumulators of the tile. Each k step copies the A and B tiles from the
+// operand buffers, in their own 16-bit type and without conversion, into padded shared memory in their stored
+// orientation (bounds and leading dimensions handled there; groups of 8 contiguous elements move as one 16-byte load
+// where rows are aligned and always as one 16-byte store, and the next step is loaded into registers during the
+// multiply), then every subgroup loads its fragments (column-major for a transposed operand) and multiplies. With
+// STAGES = 2 the tiles are double-buffered: the next step is stored into the other buffer right after the multiply, so
+// one barrier per step suffices (two with STAGES = 1: before the multiply, and before the tiles are overwritten).
+// Accumulators leave through the tiles' shared memory one fragment at a time, so alpha, beta, bias, activation and
+// edges are plain code (common/gemm_common.glsl). With SPLIT > 1, workgroup z covers product z / SPLIT and k range z %
+// SPLIT and writes raw sums to the scratch planes. Built with AB_PLANES it reads both operands from the planes the
+// aligning pre-pass (align_planes.comp) wrote to the scratch buffer: rows that start on 16 bytes and K padded to whole
+// steps, so every tile stages on the fast path.
 //
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size = SG_M * SG_N * 32   1: BM   2: BN   3: BK (multiple of 16)   4: SG_M   5: SG_N

@@ -20,6 +20,9 @@ std::string fragment_type(DType dtype) { return std::string(dtype_name(a_dtype(f
 constexpr uint64_t kMostSumFragments = 18;  // a subgroup's 16 x 16 f32 sums screened first (screening rank)
 constexpr uint64_t kShortK = 512;           // K up to which several tiles a workgroup are swept
 
+/// The columns of C a workgroup covers: TILES tiles of BN side by side (1 in configs written before the parameter).
+uint32_t workgroup_columns(const Config& c) { return c.get("bn") * c.get_or("tiles", 1); }
+
 /// Whether each compute unit has little work: the problem's 128 x 128 tiles a unit times its k steps of 64 under
 /// kShortWork. Every ground truth of the search benchmark (tests/data/search: 4 to 46 such steps a unit on the H200)
 /// is short, and there 4 x 4 subgroups ran fastest: 128 x 128 x 64 tiles at 0.91-1.00 of the optimum on five of six,
@@ -56,8 +59,8 @@ double coopmat_screening_rank(const Config& c, const GemmProblem& p, const vk::D
   const uint64_t sums = (c.get("bm") / c.get("sgm") / 16) * (c.get("bn") / c.get("sgn") / 16);
   // A workgroup of several tiles in turn is one wider tile to the waves: fewer workgroups, and less of each tile's
   // start and first loads left in the open (the 512-token scores ran fastest at 2, the 2048-token at 4).
-  const uint64_t columns = uint64_t(c.get("bn")) * c.get_or("tiles", 1);
-  return tile_wave_cost(c.get("bm"), columns, c.get("splits"), p, d) + (sums > kMostSumFragments ? 3.0 : 0.0) +
+  return tile_wave_cost(c.get("bm"), workgroup_columns(c), c.get("splits"), p, d) +
+         (sums > kMostSumFragments ? 3.0 : 0.0) +
          (step_bytes == 128  ? 0.0
           : step_bytes == 64 ? 1.0
                              : 2.0) +
@@ -158,7 +161,7 @@ KernelFamily make_coopmat() {
                            }});
   describe_split_tiles(f);
   f.dispatch_rule = [](const Config& c, DType) {
-    return tile_rule(c.get("bm"), c.get("bn") * c.get_or("tiles", 1), c.get("splits"));
+    return tile_rule(c.get("bm"), workgroup_columns(c), c.get("splits"));
   };
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;
