@@ -128,6 +128,9 @@ struct DispatchRule {
   /// into bfloat16 parts (split_ab), 3 A and B copied once to 16-byte rows (align_ab), 4 op(A) as two 8-bit parts
   /// a block (quantize_a).
   uint32_t prepass = 0;
+  /// decode_b only: K in `chunks` ranges (chunk_terms), each range's blocks decoded beside the products of the range
+  /// before it (plan()); 1: one decoding pass, then the main pass.
+  uint32_t chunks = 1;
 };
 
 /// What a DispatchRule's pre-pass does; its output takes the scratch buffer (binding 4), so such a rule has one
@@ -177,6 +180,20 @@ inline std::array<uint64_t, 3> reduce_grid(const Operation& op) {
 inline uint64_t decode_plane_halves(const Operation& op) { return (op.stride_b != 0 ? op.batch : 1) * op.n * op.k; }
 inline std::array<uint64_t, 3> decode_grid(const Operation& op) {
   return {ceil_div(op.k, 64 * 32), op.n, op.stride_b != 0 ? op.batch : 1};
+}
+/// Chunked decoding (DispatchRule::chunks): terms per range of k, ceil(K / chunks) rounded up to a multiple of 256
+/// (whole steps of every tile's BK; the last range takes what is left), and whether K gives every range terms.
+inline uint64_t chunk_terms(uint64_t k, uint32_t chunks) { return ceil_div(ceil_div(k, chunks), 256) * 256; }
+inline bool chunk_ranges_fit(uint64_t k, uint32_t chunks) {
+  return chunks <= 1 || (chunks - 1) * chunk_terms(k, chunks) < k;
+}
+/// Its scratch: two planes (even and odd ranges) of the first range's size, one decoding the next range while the
+/// main pass reads the other. The planes start on whole 512-byte steps (N x 256 x batch halves a range step), which
+/// minStorageBufferOffsetAlignment (256 bytes at most) divides.
+inline uint64_t chunk_plane_halves(const Operation& op, uint32_t chunks) {
+  Operation first = op;
+  first.k = chunk_terms(op.k, chunks);
+  return decode_plane_halves(first);
 }
 /// The split parts: rows of K rounded up to whole groups of 8, three 16-bit parts an element, every product's own.
 inline uint64_t split_k_padded(uint64_t k) { return ceil_div(k, 8) * 8; }
@@ -289,27 +306,73 @@ struct KernelConfig {
 
 inline constexpr size_t kMaxPassConstants = 1 + kMaxTunedConstants + kOperationConstants;
 
-/// One compute dispatch (or several, for_each_dispatch) of a pipeline made from `module` and `constants`.
+/// One compute dispatch (or several, for_each_dispatch) of a pipeline made from `module` and `constants`, with its
+/// push-constant block (base_* zero: for_each_dispatch sets them).
 struct Pass {
   uint32_t module = 0;
   std::array<SpecConstant, kMaxPassConstants> constants{};
   uint32_t constant_count = 0;
   uint32_t required_subgroup_size = 0;
   std::array<uint64_t, 3> grid{};
+  GemmPush push{};
+  /// A shader-write barrier before it (recorders skip it for the first pass); false: it runs beside the pass
+  /// recorded just before it (chunked decoding's pairs, which touch different data).
+  bool barrier_before = true;
+  /// Binding 4 as the scratch's floats [scratch_first, scratch_first + scratch_count) (count 0: the whole buffer):
+  /// chunked decoding's passes see one of its two planes each, so that no pass of a pair touches what the other does.
+  uint64_t scratch_first = 0, scratch_count = 0;
 };
 
-/// A run: the passes in order (pre-pass, main, reduce; main always, the others where the rule has them), each after
-/// a full barrier on the one before it, with one push-constant block. Six storage buffers at bindings 0-5: A, B, C,
-/// bias (any buffer where there is none), the scratch (`scratch_floats` floats: split-k's planes, splits x batch x
-/// M x N, or the pre-pass's decoded B) and split-k's arrival counters (`arrival_counters` uint32s, zero).
+inline constexpr size_t kMaxChunks = 8;
+inline constexpr size_t kMaxPasses = 2 * kMaxChunks;
+
+/// A run: the passes in order (pre-pass, main, reduce; main always, the others where the rule has them; chunked
+/// decoding's decoding and main passes by ranges of k), each after a barrier on the ones before it unless it says
+/// otherwise. Six storage buffers at bindings 0-5: A, B, C, bias (any buffer where there is none), the scratch
+/// (`scratch_floats` floats: split-k's planes, splits x batch x M x N, or the pre-pass's output) and split-k's
+/// arrival counters (`arrival_counters` uint32s, zero).
 struct Plan {
-  std::array<Pass, 3> passes{};
+  std::array<Pass, kMaxPasses> passes{};
   uint32_t pass_count = 0;
-  uint32_t main_pass = 0;  ///< the index of the main pass in `passes`
-  GemmPush push{};
+  uint32_t main_pass = 0;  ///< the index of the (last) main pass in `passes`
   uint64_t scratch_floats = 0;
   uint64_t arrival_counters = 0;
 };
+
+/// Chunked decoding's passes (DispatchRule::chunks > 1, after `main` and `decode` are made for the whole K): the
+/// decoding of range 0; then for each range i the main pass over it, recorded beside the decoding of range i + 1
+/// into the other plane (the main pass first: its few large workgroups take their units, the decoding's small ones
+/// fill what is left), a barrier after each pair. Range i's passes see plane i % 2 as binding 4 (Pass::scratch_*),
+/// with K the range's terms, op(A) and B from the range's first k; range 0 scales C by beta, later ranges add to it
+/// (beta 1); only the last applies bias and activation (`last_main`'s constants).
+inline void append_chunked_passes(Plan& out, const Pass& decode, const Pass& main, const Pass& last_main,
+                                  const Operation& op, uint32_t chunks) {
+  const uint64_t terms = chunk_terms(op.k, chunks), plane = chunk_plane_halves(op, chunks);
+  auto range = [&](Pass pass, uint32_t i, bool is_main) {
+    const uint64_t k0 = i * terms, count = op.k - k0 < terms ? op.k - k0 : terms;
+    pass.push.k = pass.push.k_split = uint32_t(count);
+    const uint64_t plane_floats = (plane + 1) / 2;
+    pass.scratch_first = (i % 2) * plane_floats, pass.scratch_count = plane_floats;
+    if (is_main) {
+      pass.push.off_a = uint32_t(op.off_a + (op.trans_a ? k0 * op.lda : k0));
+      if (i > 0) pass.push.beta = 1.0f;
+    } else {
+      pass.push.off_b = uint32_t(op.off_b + k0);  // blocks are stored N x K: k runs along a row
+      pass.grid[0] = ceil_div(count, 64 * 32);
+    }
+    return pass;
+  };
+  out.passes[out.pass_count++] = range(decode, 0, false);
+  for (uint32_t i = 0; i < chunks; ++i) {
+    out.main_pass = out.pass_count;
+    out.passes[out.pass_count++] = range(i + 1 == chunks ? last_main : main, i, true);
+    if (i + 1 < chunks) {
+      out.passes[out.pass_count] = range(decode, i + 1, false);
+      out.passes[out.pass_count++].barrier_before = false;
+    }
+  }
+  out.scratch_floats = 2 * ((plane + 1) / 2);
+}
 
 /// The run of `config` for `op`. `epilogue` false: the product alone (gemmtune's unfused check).
 inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue = true) {
@@ -318,27 +381,40 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
   out.arrival_counters = arrival_counters(rule, op);
   const bool finishes_in_main = rule.splits == 1 || out.arrival_counters > 0;
   out.scratch_floats = rule.splits > 1 ? uint64_t(rule.splits) * op.batch * op.m * op.n : 0;
-  out.push = push_constants(op, rule.splits);
+  const GemmPush push = push_constants(op, rule.splits);
+  Pass pre;
   if (rule.prepass != uint32_t(Prepass::none)) {
-    Pass& pre = out.passes[out.pass_count++];
     pre.module = config.prepass_module;
     pre.grid = prepass_grid(rule.prepass, op);
+    pre.push = push;
     for (const SpecConstant& c : operation_constants(op, false, 1)) pre.constants[pre.constant_count++] = c;
     out.scratch_floats = (prepass_halves(rule.prepass, op) + 1) / 2;
   }
+  auto main_pass = [&](bool with_epilogue) {
+    Pass main;
+    main.module = config.module;
+    main.required_subgroup_size = config.required_subgroup_size;
+    main.grid = main_grid(rule, op);
+    main.push = push;
+    main.constants[main.constant_count++] = {config.workgroup_size_id, config.workgroup_size};
+    for (uint32_t i = 0; i < config.tuned_count; ++i) main.constants[main.constant_count++] = config.tuned[i];
+    for (const SpecConstant& c : operation_constants(op, with_epilogue, rule.splits))
+      main.constants[main.constant_count++] = c;
+    return main;
+  };
+  if (rule.prepass == uint32_t(Prepass::decode_b) && rule.chunks > 1) {
+    const uint32_t chunks = rule.chunks < kMaxChunks ? rule.chunks : uint32_t(kMaxChunks);
+    append_chunked_passes(out, pre, main_pass(false), main_pass(epilogue), op, chunks);
+    return out;
+  }
+  if (rule.prepass != uint32_t(Prepass::none)) out.passes[out.pass_count++] = pre;
   out.main_pass = out.pass_count;
-  Pass& main = out.passes[out.pass_count++];
-  main.module = config.module;
-  main.required_subgroup_size = config.required_subgroup_size;
-  main.grid = main_grid(rule, op);
-  main.constants[main.constant_count++] = {config.workgroup_size_id, config.workgroup_size};
-  for (uint32_t i = 0; i < config.tuned_count; ++i) main.constants[main.constant_count++] = config.tuned[i];
-  for (const SpecConstant& c : operation_constants(op, epilogue && finishes_in_main, rule.splits))
-    main.constants[main.constant_count++] = c;
+  out.passes[out.pass_count++] = main_pass(epilogue && finishes_in_main);
   if (!finishes_in_main) {
     Pass& reduce = out.passes[out.pass_count++];
     reduce.module = config.reduce_module;
     reduce.grid = reduce_grid(op);
+    reduce.push = push;
     for (const SpecConstant& c : operation_constants(op, epilogue, rule.splits))
       reduce.constants[reduce.constant_count++] = c;
   }

@@ -165,7 +165,12 @@ struct KernelFamily {
   std::string kernel_hash(DType dtype) const;
 };
 
-/// A config as data for dispatch planning (rules::plan): module 0 is the main pass's, module 1 the reduce pass's.
+/// The module indices kernel_config gives a config's passes (rules::KernelConfig, rules::Pass::module).
+namespace kernel_config_modules {
+inline constexpr uint32_t main = 0, reduce = 1, prepass = 2;
+}
+
+/// A config as data for dispatch planning (rules::plan), its modules numbered as kernel_config_modules.
 rules::KernelConfig kernel_config(const KernelFamily& family, const Config& config, DType dtype);
 
 /// Rows of C a workgroup covers by columns (`rows` = `bm`), split-k ranges in z (tiled, coopmat, warptile).
@@ -247,8 +252,10 @@ double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProbl
 /// align_ab: 16-bit A and B copied once to 16-byte rows (kernels/align_planes.comp). Each needs one split-k range
 /// (its output takes the scratch) and fast mode. Where the family ranks its configs, the pre-pass goes first where
 /// the staging would repeat its work at least three times (decoding: rows of tiles; the others: rows and columns of
-/// tiles). `swept_where`: the problems it is swept for (ParamSpec::swept_where; unset: every problem of a type it
-/// serves). Call after the family's dispatch rule and screening rank are set.
+/// tiles). For decode_b also "chunks" 1 / 2 / 4 / 8 from K = 2048 on (rules::DispatchRule::chunks: the decoding by
+/// ranges of k, each beside the products of the range before; 1 the name's default), ranked after 1. `swept_where`:
+/// the problems it is swept for (ParamSpec::swept_where; unset: every problem of a type it serves). Call after the
+/// family's dispatch rule and screening rank are set.
 void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind, const std::string& plane_module,
                       std::function<bool(const GemmProblem&)> swept_where = nullptr);
 

@@ -68,7 +68,7 @@ inline void destroy_pass_pipeline(VkDevice device, const VulkanFunctions& vk, Pa
 }
 
 /// Builds the pipeline of `pass` from `module` (the kit's module of that index) as gemmtune does: its
-/// specialization constants, an 80-byte push-constant block, six storage-buffer bindings, the required subgroup
+/// specialization constants, an 84-byte push-constant block, six storage-buffer bindings, the required subgroup
 /// size pinned with full subgroups where `subgroups` allows. On failure everything made is destroyed and the
 /// VkResult returned.
 inline VkResult create_pass_pipeline(VkDevice device, const VulkanFunctions& vk, const rules::Pass& pass, Module module,
@@ -139,13 +139,16 @@ struct RunBuffers {
   VkBuffer scratch = VK_NULL_HANDLE, arrivals = VK_NULL_HANDLE;
 };
 
-/// Points the pipeline's descriptor set at `buffers`; only while no submitted work uses the set.
-inline void bind_buffers(VkDevice device, const VulkanFunctions& vk, const PassPipeline& p, const RunBuffers& buffers) {
+/// Points the descriptor set of `pass`'s pipeline at `buffers` (the scratch as the part the pass sees,
+/// rules::Pass::scratch_first and scratch_count); only while no submitted work uses the set.
+inline void bind_buffers(VkDevice device, const VulkanFunctions& vk, const PassPipeline& p, const rules::Pass& pass,
+                         const RunBuffers& buffers) {
   const VkBuffer all[kBindings] = {buffers.a, buffers.b, buffers.c, buffers.bias, buffers.scratch, buffers.arrivals};
   VkDescriptorBufferInfo infos[kBindings];
   VkWriteDescriptorSet writes[kBindings];
   for (uint32_t i = 0; i < kBindings; ++i) {
     infos[i] = {all[i], 0, VK_WHOLE_SIZE};
+    if (i == 4 && pass.scratch_count > 0) infos[i] = {all[i], pass.scratch_first * 4, pass.scratch_count * 4};
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstSet = p.set;
     writes[i].dstBinding = i;
@@ -166,15 +169,16 @@ inline void record_compute_barrier(VkCommandBuffer cmd, const VulkanFunctions& v
 }
 
 /// Records one run of `plan`: each pass (pipelines[i] made for plan.passes[i], buffers bound) as one or more
-/// dispatches within `max_workgroups` (maxComputeWorkGroupCount), a barrier between the passes.
+/// dispatches within `max_workgroups` (maxComputeWorkGroupCount) with its own push constants, a barrier before each
+/// pass but the first, except where the pass runs beside the one before it (rules::Pass::barrier_before).
 inline void record_plan(VkCommandBuffer cmd, const VulkanFunctions& vk, const rules::Plan& plan,
                         const PassPipeline* pipelines, const uint32_t max_workgroups[3]) {
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
-    if (i > 0) record_compute_barrier(cmd, vk);
+    if (i > 0 && plan.passes[i].barrier_before) record_compute_barrier(cmd, vk);
     const PassPipeline& p = pipelines[i];
     vk.cmd_bind_pipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
     vk.cmd_bind_descriptor_sets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0, nullptr);
-    rules::GemmPush push = plan.push;
+    rules::GemmPush push = plan.passes[i].push;
     rules::for_each_dispatch(
         plan.passes[i].grid, {max_workgroups[0], max_workgroups[1], max_workgroups[2]},
         [&](uint32_t x, uint32_t y, uint32_t z, uint32_t count_x, uint32_t count_y, uint32_t count_z) {

@@ -215,8 +215,9 @@ void GemmRunner::bind_passes(const KernelFamily& family, const Config& config, c
       arrivals_owner_ = name;
     }
   }
-  for (auto* pipeline : {passes.prepass.get(), passes.main.get(), passes.reduce.get()}) {
-    if (pipeline) pipeline->bind(bindings());
+  for (size_t i = 0; i < passes.pipelines.size(); ++i) {
+    const auto [first, count] = passes.scratch_ranges[i];
+    passes.pipelines[i]->bind(bindings(), count > 0 ? 4u : UINT32_MAX, first * 4, count * 4);
   }
 }
 
@@ -239,24 +240,20 @@ void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pip
 }
 
 void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t repeats) {
-  GemmPush push = push_;
-  push.k_split = uint32_t(passes.k_split);
+  const rules::Plan& plan = passes.plan;
   for (uint32_t r = 0; r < repeats; ++r) {
     // Each run writes C: keep runs ordered, as a caller's would be, with the barrier a caller chaining dispatches
     // records (results/h200/notes.md, step 14). Copies before and after a batch carry full barriers of their own.
     if (r > 0) vk::record_compute_barrier(cmd);
     // Cold runs: the rotation carries on across batches, so a batch never starts on recently read copies.
     const uint64_t copy = next_copy_++ % copies_;
-    push.off_a = uint32_t(push_.off_a + copy * a_copy_);
-    push.off_b = uint32_t(push_.off_b + copy * b_copy_);
-    if (passes.prepass) {
-      record_grid(cmd, *passes.prepass, passes.prepass_grid, push);
-      vk::record_compute_barrier(cmd);
-    }
-    record_grid(cmd, *passes.main, passes.grid, push);
-    if (passes.reduce) {
-      vk::record_compute_barrier(cmd);
-      record_grid(cmd, *passes.reduce, passes.reduce_grid, push);
+    for (uint32_t i = 0; i < plan.pass_count; ++i) {
+      const rules::Pass& pass = plan.passes[i];
+      if (i > 0 && pass.barrier_before) vk::record_compute_barrier(cmd);
+      GemmPush push = pass.push;
+      push.off_a = uint32_t(push.off_a + copy * a_copy_);
+      push.off_b = uint32_t(push.off_b + copy * b_copy_);
+      record_grid(cmd, *passes.pass_pipelines[i], pass.grid, push);
     }
   }
 }

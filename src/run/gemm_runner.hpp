@@ -213,6 +213,7 @@ class GemmRunner {
     std::span<const uint32_t> spirv;
     std::vector<vk::SpecConstant> constants;
     uint32_t required_subgroup_size = 0;
+    GemmPush push{};  ///< the pass's push constants (a CPU device's build dispatches one workgroup with them)
   };
   static std::vector<PassRecipe> pass_recipes(const KernelFamily& family, const Config& config, const rules::Plan& plan,
                                               DType dtype, const vk::DeviceInfo& device, bool alternative);

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <set>
 #include <thread>
+#include <tuple>
 
 #include "core/elapsed.hpp"
 #include "kernels/spirv.hpp"
@@ -180,11 +183,12 @@ std::vector<BuildRequest> GemmRunner::build_requests(const KernelFamily& family,
                                                      const rules::Operation& operation, const vk::Device& device,
                                                      bool alternative, std::vector<uint64_t> binding_bytes) {
   const rules::Plan plan = rules::plan(kernel_config(family, config, dtype), operation, true);
-  GemmPush push = rules::push_constants(operation, 1);
-  push.k_split = uint32_t(plan.push.k_split);
   std::vector<BuildRequest> out;
+  std::set<uint64_t> requested;
   for (PassRecipe& recipe : pass_recipes(family, config, plan, dtype, device.info(), alternative)) {
-    if (device.pipeline_built(recipe_key(recipe))) continue;  // a cache hit here: no worker's time
+    const uint64_t key = recipe_key(recipe);
+    if (device.pipeline_built(key) || !requested.insert(key).second) continue;  // a cache hit here: no worker's time
+    const GemmPush push = recipe.push;
     BuildRequest request;
     request.spirv = recipe.spirv;
     request.constants = std::move(recipe.constants);
@@ -285,29 +289,33 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
                                                              bool fused) const {
   auto passes = std::make_unique<Passes>();
   // The plan a kit of `gemmtune export --format kit` makes for the same config (src/core/dispatch_rules.hpp).
-  const rules::Plan plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, fused);
-  passes->splits = family.splits(config);
-  const uint32_t main = plan.main_pass;
-  passes->grid = family.grid_override ? family.grid_override(config, problem_) : plan.passes[main].grid;
-  passes->k_split = plan.push.k_split;
+  rules::Plan& plan = passes->plan;
+  plan = rules::plan(kernel_config(family, config, problem_.dtype), operation_, fused);
+  if (family.grid_override) plan.passes[plan.main_pass].grid = family.grid_override(config, problem_);
   passes->arrival_counters = plan.arrival_counters;
   const auto start = std::chrono::steady_clock::now();
   const std::vector<PassRecipe> recipes =
       pass_recipes(family, config, plan, problem_.dtype, device_.info(), options_.alternative_kernels);
-  auto pipeline = [&](uint32_t p) {
-    auto made = std::make_unique<vk::ComputePipeline>(device_, recipes[p].spirv, recipes[p].constants, bindings(),
-                                                      uint32_t(sizeof(GemmPush)), recipes[p].required_subgroup_size);
-    device_.note_pipeline_built(recipe_key(recipes[p]));
-    return made;
-  };
-  passes->main = pipeline(main);
-  if (main > 0) {
-    passes->prepass = pipeline(0);
-    passes->prepass_grid = plan.passes[0].grid;
+  // Passes of one recipe and one part of the scratch (chunked decoding's even or odd ranges) share a pipeline.
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, const vk::ComputePipeline*> made;
+  for (uint32_t p = 0; p < plan.pass_count; ++p) {
+    const PassRecipe& recipe = recipes[p];
+    const uint64_t key = recipe_key(recipe);
+    const auto which = std::make_tuple(key, plan.passes[p].scratch_first, plan.passes[p].scratch_count);
+    if (!made.count(which)) {
+      passes->pipelines.push_back(std::make_unique<vk::ComputePipeline>(device_, recipe.spirv, recipe.constants,
+                                                                        bindings(), uint32_t(sizeof(GemmPush)),
+                                                                        recipe.required_subgroup_size));
+      passes->scratch_ranges.emplace_back(plan.passes[p].scratch_first, plan.passes[p].scratch_count);
+      device_.note_pipeline_built(key);
+      made[which] = passes->pipelines.back().get();
+    }
+    passes->pass_pipelines.push_back(made[which]);
   }
-  if (plan.pass_count > main + 1) {
-    passes->reduce = pipeline(main + 1);
-    passes->reduce_grid = plan.passes[main + 1].grid;
+  passes->main = passes->pass_pipelines[plan.main_pass];
+  for (uint32_t p = 0; p < plan.pass_count; ++p) {
+    if (plan.passes[p].module == kernel_config_modules::prepass) passes->prepass = passes->pass_pipelines[p];
+    if (plan.passes[p].module == kernel_config_modules::reduce) passes->reduce = passes->pass_pipelines[p];
   }
   passes->compile_ms = ms_since(start);
   return passes;
@@ -316,7 +324,7 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
 std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily& family, const Config& config,
                                                              const rules::Plan& plan, DType dtype,
                                                              const vk::DeviceInfo& device, bool alternative) {
-  // Indexed as kernel_config numbers them: the main pass, the reduce pass, the family's pre-pass.
+  // Indexed as kernel_config numbers them (kernel_config_modules).
   const std::array<std::span<const uint32_t>, 3> modules{family.main_module(config, dtype, device, alternative),
                                                          splitk_reduce_spirv(dtype),
                                                          prepass_spirv(family.prepass_for(dtype), dtype)};
@@ -324,8 +332,9 @@ std::vector<GemmRunner::PassRecipe> GemmRunner::pass_recipes(const KernelFamily&
   for (uint32_t p = 0; p < plan.pass_count; ++p) {
     const rules::Pass& pass = plan.passes[p];
     // Only the main pass pins a subgroup size (the others are subgroup-agnostic).
+    const bool main = pass.module == kernel_config_modules::main;
     out.push_back({modules.at(pass.module), pass_constants(pass),
-                   p == plan.main_pass ? vk::subgroup_size_to_pin(device, pass.required_subgroup_size) : 0u});
+                   main ? vk::subgroup_size_to_pin(device, pass.required_subgroup_size) : 0u, pass.push});
   }
   return out;
 }

@@ -19,15 +19,15 @@ constexpr double kScreenWarmupFloorNs = 5e6;
 constexpr double kCpuScreenWarmupNs = 20e6;
 
 struct GemmRunner::Passes {
-  std::unique_ptr<vk::ComputePipeline> main;
-  std::unique_ptr<vk::ComputePipeline> reduce;   ///< split-k only
-  std::unique_ptr<vk::ComputePipeline> prepass;  ///< B decoded once before the main pass (rules::Prepass)
-  std::array<uint64_t, 3> grid{};
-  std::array<uint64_t, 3> reduce_grid{};
-  std::array<uint64_t, 3> prepass_grid{};
-  uint32_t splits = 1;
-  uint64_t k_split = 0;
-  uint64_t arrival_counters = 0;  ///< split-k finished in the main pass: its counters (binding 5)
+  rules::Plan plan;  ///< what a run records, pass by pass (the main pass's grid a test variant's where it has one)
+  /// One per distinct pass recipe and scratch range (its descriptor set sees the pass's part of binding 4).
+  std::vector<std::unique_ptr<vk::ComputePipeline>> pipelines;
+  std::vector<std::pair<uint64_t, uint64_t>> scratch_ranges;  ///< pipelines[i]'s (first, count) floats of binding 4
+  std::vector<const vk::ComputePipeline*> pass_pipelines;     ///< plan.passes[i]'s pipeline
+  const vk::ComputePipeline* main = nullptr;                  ///< the (last) main pass's
+  const vk::ComputePipeline* reduce = nullptr;                ///< split-k's reduce pass's, where there is one
+  const vk::ComputePipeline* prepass = nullptr;               ///< the pre-pass's (rules::Prepass), where there is one
+  uint64_t arrival_counters = 0;                              ///< split-k finished in the main pass: its counters
   double compile_ms = 0.0;
 };
 

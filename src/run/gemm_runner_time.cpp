@@ -143,22 +143,29 @@ std::vector<std::pair<std::string, double>> GemmRunner::pass_times(const KernelF
   const IdleMark idle_mark{device_idle_since_};
   Passes& passes = passes_for(family, config, true);
   bind_passes(family, config, passes);
-  GemmPush push = push_;
-  push.k_split = uint32_t(passes.k_split);
+  // Each kind of pass alone: every pass of its module in the plan's order, a barrier between any two (chunked
+  // decoding's decoding passes as one time, its main passes as another).
+  const rules::Plan& plan = passes.plan;
   std::vector<std::pair<std::string, double>> out;
-  auto time_pass = [&](const char* name, const vk::ComputePipeline* pipeline, std::array<uint64_t, 3> grid) {
-    if (!pipeline) return;
+  auto time_passes = [&](const char* name, uint32_t module) {
+    std::vector<uint32_t> which;
+    for (uint32_t i = 0; i < plan.pass_count; ++i)
+      if (plan.passes[i].module == module) which.push_back(i);
+    if (which.empty()) return;
     const double ns = submitter_.run_timed([&](VkCommandBuffer cmd) {
       for (uint32_t r = 0; r < runs; ++r) {
-        if (r > 0) vk::record_compute_barrier(cmd);
-        record_grid(cmd, *pipeline, grid, push);
+        for (size_t j = 0; j < which.size(); ++j) {
+          if (r > 0 || j > 0) vk::record_compute_barrier(cmd);
+          const rules::Pass& pass = plan.passes[which[j]];
+          record_grid(cmd, *passes.pass_pipelines[which[j]], pass.grid, pass.push);
+        }
       }
     });
     out.emplace_back(name, ns / runs / 1000.0);
   };
-  time_pass("prepass", passes.prepass.get(), passes.prepass_grid);
-  time_pass("main", passes.main.get(), passes.grid);
-  time_pass("reduce", passes.reduce.get(), passes.reduce_grid);
+  time_passes("prepass", kernel_config_modules::prepass);
+  time_passes("main", kernel_config_modules::main);
+  time_passes("reduce", kernel_config_modules::reduce);
   return out;
 }
 

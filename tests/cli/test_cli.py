@@ -126,8 +126,9 @@ class Tune(unittest.TestCase):
                 self.assertGreater(best["median_us"], 0)
                 self.assertGreaterEqual(best["median_us"], best["min_us"])
                 self.assertGreater(best["screen_us"], 0)  # the finalist's screening time, which its finals repeat
-                # A table records every parameter, tiled's pre-pass of weights in blocks too (0 for dense types).
-                tile = {"bm", "bn", "bk", "tm", "tn", "prepass"}
+                # A table records every parameter, tiled's pre-pass of weights in blocks and its ranges too (0 and 1
+                # for dense types).
+                tile = {"bm", "bn", "bk", "tm", "tn", "prepass", "chunks"}
                 warptile = {"bm", "bn", "bk", "tm", "tn", "wm", "wn", "splits", "reduce", "ahead"}
                 self.assertEqual(set(best["params"]), warptile if best["variant"] == "warptile" else tile)
                 c = e["candidates"]

@@ -61,7 +61,7 @@ std::vector<uint16_t> run_prepass(const rules::Plan& plan, std::span<const uint3
       uint32_t(sizeof(rules::GemmPush)));
   vk::Submitter submitter(device(), 10'000'000'000ull);
   submitter.run([&](VkCommandBuffer cmd) {
-    prepass.record_dispatch(cmd, &plan.push, uint32_t(pass.grid[0]), uint32_t(pass.grid[1]), uint32_t(pass.grid[2]));
+    prepass.record_dispatch(cmd, &pass.push, uint32_t(pass.grid[0]), uint32_t(pass.grid[1]), uint32_t(pass.grid[2]));
   });
   std::vector<uint16_t> out(plan.scratch_floats * 2);
   std::memcpy(out.data(), scratch.mapped(), out.size() * 2);

@@ -51,13 +51,13 @@ std::vector<float> kit_result(const vk::Device& device, const KernelFamily& fami
   const vk::DeviceInfo& info = device.info();
   const kit::SubgroupControl subgroups{info.matrix.subgroup_size_control && info.matrix.full_subgroups,
                                        info.matrix.min_subgroup_size, info.matrix.max_subgroup_size};
-  kit::PassPipeline pipelines[3];
+  kit::PassPipeline pipelines[rules::kMaxPasses];
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
     const std::span<const uint32_t> m = modules[plan.passes[i].module];
     EXPECT_EQ(
         kit::create_pass_pipeline(device.handle(), fns, plan.passes[i], {m.data(), m.size()}, subgroups, pipelines[i]),
         VK_SUCCESS);
-    kit::bind_buffers(device.handle(), fns, pipelines[i],
+    kit::bind_buffers(device.handle(), fns, pipelines[i], plan.passes[i],
                       {a.handle(), b.handle(), c.handle(), bias.handle(), scratch.handle(), arrivals.handle()});
   }
   vk::Submitter submitter(device, 60'000'000'000ull);
@@ -119,7 +119,11 @@ TEST_F(KitPlan, TheKitsRecordingOfAPlanGivesTheRunnersBits) {
        kit_problem({2, 50, 600, 1}, DType::bf16, nt, false, det)},
       // Weights in blocks decoded once by the pre-pass, a batch of two.
       {&family_named("tiled"), Config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}}},
-       kit_problem({40, 70, 320, 2}, DType::f16_q4_0, nt, true, fast)}};
+       kit_problem({40, 70, 320, 2}, DType::f16_q4_0, nt, true, fast)},
+      // ... and by two ranges of k, each decoded beside the products of the one before (no barrier between them).
+      {&family_named("tiled"),
+       Config{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 2}}},
+       kit_problem({24, 40, 1056, 2}, DType::f32_q8_0, nt, true, fast)}};
   for (const Case& cs : cases) {
     ASSERT_NE(cs.family, nullptr);
     const std::string name = cs.family->config_name(cs.config, cs.problem.dtype) + " " + cs.problem.layout.name();

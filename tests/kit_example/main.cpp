@@ -287,7 +287,7 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
   const std::vector<double> bv = weights.empty() ? fill(rng, pr.dtype, pr.k * pr.n, false, b.mapped)
                                                  : fill_blocks(rng, weights == "q8_0", pr.k * pr.n, b.mapped);
 
-  kit::kit::PassPipeline pipelines[3];
+  kit::kit::PassPipeline pipelines[kit::rules::kMaxPasses];
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
     const kit::KitModule& m = kit::kModules[plan.passes[i].module];
     const VkResult r =
@@ -299,7 +299,7 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
       for (Buffer* buf : {&a, &b, &out, &bias, &scratch, &arrivals}) free_buffer(c, *buf);
       return false;
     }
-    kit::kit::bind_buffers(c.device, c.fns, pipelines[i],
+    kit::kit::bind_buffers(c.device, c.fns, pipelines[i], plan.passes[i],
                            {a.buffer, b.buffer, out.buffer, bias.buffer, scratch.buffer, arrivals.buffer});
   }
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};

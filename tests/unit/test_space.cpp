@@ -28,7 +28,8 @@ vk::DeviceInfo fake_device(uint32_t shared, uint32_t invocations, uint32_t max_g
 
 TEST(TiledFamily, DeclaresTheDocumentedSpace) {
   const KernelFamily& f = family_named("tiled");
-  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4 * 2);  // "prepass" (0, 1) for weights in blocks
+  // "prepass" (0, 1) and "chunks" (1, 2, 4, 8) for weights in blocks
+  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4 * 2 * 4);
   Config c{{{"bm", 64}, {"bn", 128}, {"bk", 16}, {"tm", 4}, {"tn", 8}}};
   EXPECT_EQ(f.workgroup_size(c), 16u * 16);
   EXPECT_EQ(f.shared_bytes(c, DType::f32), 16u * (64 + 128) * 4);  // two unpadded k-major tiles
@@ -689,7 +690,7 @@ TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
   EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"gemv": {}}})").find("variants.gemv: unknown variant"),
             std::string::npos);
   const std::string param = space_error(R"({"space_version": 1, "variants": {"tiled": {"bq": [8]}}})");
-  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn, prepass)"),
+  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn, prepass, chunks)"),
             std::string::npos)
       << param;
   const std::string value = space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [48]}}})");
@@ -1207,6 +1208,84 @@ TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMai
     if (k.code == "prepass") why = k.check(tiled, c, q, d);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("fast mode only"), std::string::npos) << *why;
+}
+
+TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecoding) {
+  const KernelFamily& tiled = family_named("tiled");
+  Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 4}}};
+  EXPECT_EQ(tiled.config_name(c, DType::f16_q4_0), "tiled_f16q4_bm64_bn64_bk16_tm4_tn4_prepass1_chunks4");
+  // K = 3200: ranges of 1024 (ceil(800 / 256) x 256), the last of 128; A stored K x M; a bias and gelu.
+  rules::Operation op = rules::packed(100, 300, 3200, true, true, 2, 3);
+  op.off_a = 8, op.off_b = 64, op.beta = 0.5f, op.bias = true, op.activation = 2;
+  const rules::Plan plan = rules::plan(kernel_config(tiled, c, DType::f16_q4_0), op);
+  ASSERT_EQ(plan.pass_count, 8u);  // decode 0 | main 0, decode 1 | main 1, decode 2 | main 2, decode 3 | main 3
+  const uint64_t plane = 3u * 300 * 1024;
+  EXPECT_EQ(plan.scratch_floats, plane);  // two planes of the first range's halves (floats)
+  EXPECT_EQ(plan.main_pass, 7u);
+  const uint32_t decode = kernel_config_modules::prepass, main = kernel_config_modules::main;
+  const std::array<uint32_t, 8> modules{decode, main, decode, main, decode, main, decode, main};
+  const std::array<bool, 8> barriers{true, true, false, true, false, true, false, true};
+  const std::array<uint32_t, 4> terms{1024, 1024, 1024, 128};
+  auto has = [](const rules::Pass& pass, uint32_t id, uint32_t value) {
+    for (uint32_t i = 0; i < pass.constant_count; ++i)
+      if (pass.constants[i].id == id) return pass.constants[i].value == value;
+    return false;
+  };
+  for (uint32_t i = 0; i < 8; ++i) {
+    const rules::Pass& pass = plan.passes[i];
+    const uint32_t range = modules[i] == decode ? i / 2 : (i - 1) / 2;
+    SCOPED_TRACE("pass " + std::to_string(i) + ", range " + std::to_string(range));
+    EXPECT_EQ(pass.module, modules[i]);
+    if (i > 0) EXPECT_EQ(pass.barrier_before, barriers[i]);
+    EXPECT_EQ(pass.push.k, terms[range]);
+    EXPECT_EQ(pass.push.k_split, terms[range]);
+    EXPECT_EQ(pass.scratch_first, (range % 2) * plane / 2);  // binding 4: the range's plane alone
+    EXPECT_EQ(pass.scratch_count, plane / 2);
+    EXPECT_EQ(pass.push.m, 100u);
+    if (modules[i] == decode) {
+      EXPECT_EQ(pass.push.off_b, 64u + range * 1024);  // blocks stored N x K
+      EXPECT_EQ(pass.push.off_a, 8u);
+      EXPECT_EQ(pass.grid, (std::array<uint64_t, 3>{(terms[range] + 2047) / 2048, 300, 3}));
+    } else {
+      EXPECT_EQ(pass.push.off_a, 8u + range * 1024 * 100);  // A stored K x M: a range starts lda x k0 on
+      EXPECT_EQ(pass.push.off_b, 64u);
+      EXPECT_EQ(pass.push.beta, range == 0 ? 0.5f : 1.0f);  // later ranges add to C
+      EXPECT_EQ(pass.grid, (std::array<uint64_t, 3>{5, 2, 3}));
+      // Bias and activation once, with the last range.
+      EXPECT_EQ(has(pass, rules::constant_id::has_bias, 1), range == 3);
+      EXPECT_EQ(has(pass, rules::constant_id::activation, 2), range == 3);
+    }
+  }
+  // Where K gives no `chunks` ranges of whole 256-term steps, the config is refused; without the pre-pass too.
+  GemmProblem q;
+  q.shape = Shape{100, 300, 1792, 1};  // 8 ranges of 256 leave the last none; 4 of 512 fit
+  q.dtype = DType::f16_q4_0;
+  q.layout = Layout{false, true};
+  const vk::DeviceInfo d = matrix_device();
+  auto refusal = [&](const Config& config) {
+    std::optional<std::string> why;
+    for (const Constraint& k : tiled.constraints)
+      if (!why && k.code == "prepass") why = k.check(tiled, config, q, d);
+    return why.value_or("");
+  };
+  c.values.back().second = 8;
+  EXPECT_NE(refusal(c).find("gives no 8 ranges"), std::string::npos) << refusal(c);
+  c.values.back().second = 4;
+  EXPECT_EQ(refusal(c), "");
+  c.values[5].second = 0;
+  EXPECT_NE(refusal(c).find("prepass 1 only"), std::string::npos) << refusal(c);
+  // Swept for weights in blocks from K = 2048 on; the other types and shorter K sweep 1 alone.
+  auto chunk_values = [&](DType dtype, uint64_t k) {
+    GemmProblem p = q;
+    p.dtype = dtype, p.shape.k = k;
+    std::set<uint32_t> seen;
+    for (const Candidate& cand : build_search_space({&tiled}, p, d).candidates)
+      seen.insert(cand.config.get_or("chunks", 1));
+    return seen;
+  };
+  EXPECT_EQ(chunk_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{1, 2, 4, 8}));
+  EXPECT_EQ(chunk_values(DType::f16_q4_0, 1024), (std::set<uint32_t>{1}));
+  EXPECT_EQ(chunk_values(DType::f32, 4096), (std::set<uint32_t>{1}));
 }
 
 TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) {

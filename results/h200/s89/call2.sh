@@ -4,7 +4,7 @@
 # f16 nt: 303.8 us at --budget 8 on an H100, 292 needed) tuned at --budget 40 to see whether a config of the grown
 # space reaches it; then coopmat's several-tiles device test (its sampling of both staging forms, f53fdd4, not yet
 # run on a device). Carry: [".gpu-kit", "build/gemmtune", "build-test/tests/gpu_tests"] (binaries of this commit or
-# later; this run: gpu_tests built with step44-45.patch applied, so the warptile device test runs its tiles configs).
+# later; this run: gpu_tests of the session's chunked-decoding work, so its device test and the kit's run too).
 set -uo pipefail
 source .gpu-kit/activate.sh
 d=/tmp/s89c2
@@ -19,7 +19,7 @@ python3 scripts/cublas_batched_anchor.py $d/long-shape.txt --dtypes f16 | tee -a
 build/gemmtune tune --shape 2048x2048x128x32 --dtype f16 --layout nt --budget 40 --out $d/long.json > $d/long.txt 2>&1
 grep -E "screened|screening:|time:|best:|runner-up|^\*" $d/long.txt | tee -a $d/table.txt
 GEMMTUNE_TEST_WITHOUT_VALIDATION=1 timeout 200 build-test/tests/gpu_tests \
-  --gtest_filter='CooperativeMatrix.SeveralTiles*:GemmOperation.EveryWarptileCodePath*' > $d/tests.log 2>&1
+  --gtest_filter='CooperativeMatrix.SeveralTiles*:QuantizedGemm.Chunk*:KitPlan.*' > $d/tests.log 2>&1
 echo "gpu_tests rc $?" | tee -a $d/table.txt
 grep -E '^\[ +(OK|PASSED|FAILED|SKIPPED) |Failure' $d/tests.log | head -20 | tee -a $d/table.txt
 cp $d/table.txt $d/gpu.txt $d/bf16/bench.md $d/bf16/cublas.jsonl $d/long.txt $OUT/

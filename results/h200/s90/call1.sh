@@ -1,25 +1,40 @@
 #!/usr/bin/env bash
-# Session of 2026-12-07 (25), call 1: issue 48 step 41's risk, probed before building it. Does the decoding pass run
-# beside the main pass when no barrier parts them? build/gemmtune-overlap is this commit with
-# results/h200/s90/overlap-probe.patch applied: GEMMTUNE_PREPASS_OVERLAP=1 records the pre-pass then the main pass
-# with no barrier between them, 2 the main pass then the pre-pass (timing only: the plane of the previous run holds
-# the same values, so what the main pass reads is not what is probed). At 512x4096x14336 nt, hot, two rounds, beside
-# the dense f16 tile. Carry: [".gpu-kit", "build/gemmtune-overlap"]. About 2 minutes.
+# Session of 2026-12-07 (25), call 1: issue 48 step 41, chunked decoding (the decoding of k range i + 1 recorded
+# beside the main pass over range i, no barrier between the two). build/gemmtune-wip is the working tree of this
+# commit built (rules::DispatchRule::chunks, the `chunks` parameter); build/gemmtune the binary of s89/call1.sh.
+# At 512x4096x14336 nt, hot, two rounds: the pre-pass configs at chunks 1, 2, 4, 8 beside the dense f16 tile, each
+# kind of pass alone (passes_us: every decoding pass back to back, every main pass back to back), then one shape
+# outside the suite. Carry: [".gpu-kit", "build/gemmtune-wip", ...]. About 3 minutes.
 set -uo pipefail
 source .gpu-kit/activate.sh
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/gpu.txt
-shape=512x4096x14336
-configs="coopmat_f16_bm128_bn128_bk64_sgm2_sgn4_splits1"
-for t in f16q4 f16q8; do configs="$configs coopmat_${t}_bm128_bn128_bk64_sgm2_sgn4_splits1_prepass1"; done
-for round in 1 2; do
-  for mode in 0 1 2; do
-    for c in $configs; do
-      GEMMTUNE_PREPASS_OVERLAP=$mode build/gemmtune-overlap bench --config $c --shape $shape --layout nt --json \
-        2>>/tmp/bench.log | python3 -c "
+bench() {  # shape config
+  build/gemmtune-wip bench --config $2 --shape $1 --layout nt --json 2>>/tmp/bench.log | python3 -c "
 import json,sys
 r=json.load(sys.stdin)['results'][0]
-print('r$round mode$mode', r['config'], r['disposition'], round(r.get('median_us') or 0, 1), r.get('passes_us', ''))
-" | tee -a $OUT/overlap.txt
-    done
+print('$1', r['config'], r['disposition'], round(r.get('median_us') or 0, 1), r.get('passes_us', ''), r.get('detail','')[:160])
+" | tee -a $OUT/chunks.txt
+}
+t=bm128_bn128_bk64_sgm2_sgn4_splits1
+for round in 1 2; do
+  echo "round $round" | tee -a $OUT/chunks.txt
+  bench 512x4096x14336 coopmat_f16_$t
+  for q in f16q4 f16q8; do
+    for c in "" _chunks2 _chunks4 _chunks8; do bench 512x4096x14336 coopmat_${q}_${t}_prepass1$c; done
+  done
+  for c in "" _chunks4; do bench 512x4096x14336 coopmat_f32q4_${t}_prepass1$c; done
+done
+echo "outside the suite" | tee -a $OUT/chunks.txt
+bench 1024x11008x4096 coopmat_f16_$t
+for c in "" _chunks2 _chunks4; do bench 1024x11008x4096 coopmat_f16q4_${t}_prepass1$c; done
+echo "odd shapes, the epilogue, beta, a batch" | tee -a $OUT/chunks.txt
+for q in f16q4 f32q8; do
+  for c in _chunks2 _chunks4; do
+    build/gemmtune-wip bench --config coopmat_${q}_bm64_bn64_bk64_sgm2_sgn2_splits1_prepass1$c --shape 77x300x4352x2 \
+      --layout nt,tt --alpha 0.5 --beta -1 --bias --activation gelu-tanh --json 2>>/tmp/bench.log | python3 -c "
+import json,sys
+for r in json.load(sys.stdin)['results']:
+  print(r['config'], r['layout'] if 'layout' in r else '', r['disposition'], r.get('error'), r.get('detail','')[:160])
+" | tee -a $OUT/chunks.txt
   done
 done
