@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session of 2026-12-07 (25), call 1: issue 48 step 41, chunked decoding (the decoding of k range i + 1 recorded
-# beside the main pass over range i, no barrier between the two). build/gemmtune-wip is the working tree of this
-# commit built (rules::DispatchRule::chunks, the `chunks` parameter); build/gemmtune the binary of s89/call1.sh.
+# beside the main pass over range i, no barrier between the two). build/gemmtune-wip is the binary of 96b425d
+# (rules::DispatchRule::chunks, the `chunks` parameter; built from c21f809 with the change, so it says c21f809-dirty).
 # At 512x4096x14336 nt, hot, two rounds: the pre-pass configs at chunks 1, 2, 4, 8 beside the dense f16 tile, each
 # kind of pass alone (passes_us: every decoding pass back to back, every main pass back to back), then one shape
 # outside the suite. Carry: [".gpu-kit", "build/gemmtune-wip", ...]. About 3 minutes.
