@@ -181,13 +181,25 @@ inline uint64_t decode_plane_halves(const Operation& op) { return (op.stride_b !
 inline std::array<uint64_t, 3> decode_grid(const Operation& op) {
   return {ceil_div(op.k, 64 * 32), op.n, op.stride_b != 0 ? op.batch : 1};
 }
-/// Chunked decoding (DispatchRule::chunks): terms per range of k, ceil(K / chunks) rounded up to a multiple of 256
-/// (whole steps of every tile's BK; the last range takes what is left), and whether K gives every range terms.
-inline uint64_t chunk_terms(uint64_t k, uint32_t chunks) { return ceil_div(ceil_div(k, chunks), 256) * 256; }
+/// Chunked decoding (DispatchRule::chunks): range 0 is short, since nothing hides its decoding, and each later range
+/// four times as long, whose decoding then fits under the products of the range before (the decoding pass takes about
+/// a quarter of the main pass's time for the same k). The later ranges' terms: ceil(4K / (4 chunks - 3)) rounded up
+/// to a multiple of 256 (whole steps of every tile's BK); range 0 takes what is left. K gives the ranges where that
+/// is more than nothing.
+inline uint64_t chunk_terms(uint64_t k, uint32_t chunks) {
+  return ceil_div(ceil_div(4 * k, 4 * chunks - 3), 256) * 256;
+}
 inline bool chunk_ranges_fit(uint64_t k, uint32_t chunks) {
   return chunks <= 1 || (chunks - 1) * chunk_terms(k, chunks) < k;
 }
-/// Its scratch: two planes (even and odd ranges) of the first range's size, one decoding the next range while the
+/// Range i's first k and terms.
+inline uint64_t chunk_begin(uint64_t k, uint32_t chunks, uint32_t i) {
+  return i == 0 ? 0 : k - (chunks - i) * chunk_terms(k, chunks);
+}
+inline uint64_t chunk_count(uint64_t k, uint32_t chunks, uint32_t i) {
+  return i == 0 ? k - (chunks - 1) * chunk_terms(k, chunks) : chunk_terms(k, chunks);
+}
+/// Its scratch: two planes (even and odd ranges) of a later range's size, one decoding the next range while the
 /// main pass reads the other. The planes start on whole 512-byte steps (N x 256 x batch halves a range step), which
 /// minStorageBufferOffsetAlignment (256 bytes at most) divides.
 inline uint64_t chunk_plane_halves(const Operation& op, uint32_t chunks) {
@@ -323,7 +335,7 @@ struct Pass {
   uint64_t scratch_first = 0, scratch_count = 0;
 };
 
-inline constexpr size_t kMaxChunks = 8;
+inline constexpr size_t kMaxChunks = 4;
 inline constexpr size_t kMaxPasses = 2 * kMaxChunks;
 
 /// A run: the passes in order (pre-pass, main, reduce; main always, the others where the rule has them; chunked
@@ -339,17 +351,17 @@ struct Plan {
   uint64_t arrival_counters = 0;
 };
 
-/// Chunked decoding's passes (DispatchRule::chunks > 1, after `main` and `decode` are made for the whole K): the
-/// decoding of range 0; then for each range i the main pass over it, recorded beside the decoding of range i + 1
-/// into the other plane (the main pass first: its few large workgroups take their units, the decoding's small ones
-/// fill what is left), a barrier after each pair. Range i's passes see plane i % 2 as binding 4 (Pass::scratch_*),
-/// with K the range's terms, op(A) and B from the range's first k; range 0 scales C by beta, later ranges add to it
-/// (beta 1); only the last applies bias and activation (`last_main`'s constants).
+/// Chunked decoding's passes (DispatchRule::chunks > 1, after `main` and `decode` are made for the whole K; ranges as
+/// chunk_begin and chunk_count give them): the decoding of range 0; then for each range i the main pass over it,
+/// recorded beside the decoding of range i + 1 into the other plane (the main pass first: its few large workgroups take
+/// their units, the decoding's small ones fill what is left), a barrier after each pair. Range i's passes see plane i %
+/// 2 as binding 4 (Pass::scratch_*), with K the range's terms, op(A) and B from the range's first k; range 0 scales C
+/// by beta, later ranges add to it (beta 1); only the last applies bias and activation (`last_main`'s constants).
 inline void append_chunked_passes(Plan& out, const Pass& decode, const Pass& main, const Pass& last_main,
                                   const Operation& op, uint32_t chunks) {
-  const uint64_t terms = chunk_terms(op.k, chunks), plane = chunk_plane_halves(op, chunks);
+  const uint64_t plane = chunk_plane_halves(op, chunks);
   auto range = [&](Pass pass, uint32_t i, bool is_main) {
-    const uint64_t k0 = i * terms, count = op.k - k0 < terms ? op.k - k0 : terms;
+    const uint64_t k0 = chunk_begin(op.k, chunks, i), count = chunk_count(op.k, chunks, i);
     pass.push.k = pass.push.k_split = uint32_t(count);
     const uint64_t plane_floats = (plane + 1) / 2;
     pass.scratch_first = (i % 2) * plane_floats, pass.scratch_count = plane_floats;

@@ -138,7 +138,7 @@ void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind
   bool decodes = false;
   for (DType d : kAllDTypes) decodes |= kind(d) == rules::Prepass::decode_b;
   if (decodes) {
-    f.params.push_back({"chunks", kNoSpecConstant, {1, 2, 4, 8}, 1});
+    f.params.push_back({"chunks", kNoSpecConstant, {1, 2, 3, 4}, 1});
     f.params.back().applies = [kind](DType d) { return kind(d) == rules::Prepass::decode_b; };
     f.params.back().swept_where = [swept_where](const GemmProblem& p) {
       return p.shape.k >= 2048 && (!swept_where || swept_where(p));
@@ -163,7 +163,7 @@ void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind
          const uint32_t chunks = c.get_or("chunks", 1);
          if (chunks > 1 && !rules::chunk_ranges_fit(p.shape.k, chunks))
            return "K = " + std::to_string(p.shape.k) + " gives no " + std::to_string(chunks) +
-                  " ranges of whole 256-term steps";
+                  " ranges (a short first one, then ranges of whole 256-term steps)";
          const uint64_t bytes = chunks > 1 ? 2 * rules::chunk_plane_halves(operation_of(p), chunks) * 2
                                            : rules::prepass_halves(uint32_t(pass), operation_of(p)) * 2;
          if (bytes > d.max_storage_buffer_range)

@@ -252,7 +252,7 @@ double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProbl
 /// align_ab: 16-bit A and B copied once to 16-byte rows (kernels/align_planes.comp). Each needs one split-k range
 /// (its output takes the scratch) and fast mode. Where the family ranks its configs, the pre-pass goes first where
 /// the staging would repeat its work at least three times (decoding: rows of tiles; the others: rows and columns of
-/// tiles). For decode_b also "chunks" 1 / 2 / 4 / 8 from K = 2048 on (rules::DispatchRule::chunks: the decoding by
+/// tiles). For decode_b also "chunks" 1 / 2 / 3 / 4 from K = 2048 on (rules::DispatchRule::chunks: the decoding by
 /// ranges of k, each beside the products of the range before; 1 the name's default), ranked after 1. `swept_where`:
 /// the problems it is swept for (ParamSpec::swept_where; unset: every problem of a type it serves). Call after the
 /// family's dispatch rule and screening rank are set.

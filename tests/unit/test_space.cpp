@@ -1214,7 +1214,8 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
   const KernelFamily& tiled = family_named("tiled");
   Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 4}}};
   EXPECT_EQ(tiled.config_name(c, DType::f16_q4_0), "tiled_f16q4_bm64_bn64_bk16_tm4_tn4_prepass1_chunks4");
-  // K = 3200: ranges of 1024 (ceil(800 / 256) x 256), the last of 128; A stored K x M; a bias and gelu.
+  // K = 3200: a first range of 128, then three of 1024 (ceil(4 x 3200 / 13) rounded up to 256); A stored K x M; a
+  // bias and gelu.
   rules::Operation op = rules::packed(100, 300, 3200, true, true, 2, 3);
   op.off_a = 8, op.off_b = 64, op.beta = 0.5f, op.bias = true, op.activation = 2;
   const rules::Plan plan = rules::plan(kernel_config(tiled, c, DType::f16_q4_0), op);
@@ -1225,7 +1226,7 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
   const uint32_t decode = kernel_config_modules::prepass, main = kernel_config_modules::main;
   const std::array<uint32_t, 8> modules{decode, main, decode, main, decode, main, decode, main};
   const std::array<bool, 8> barriers{true, true, false, true, false, true, false, true};
-  const std::array<uint32_t, 4> terms{1024, 1024, 1024, 128};
+  const std::array<uint32_t, 4> terms{128, 1024, 1024, 1024}, begin{0, 128, 1152, 2176};
   auto has = [](const rules::Pass& pass, uint32_t id, uint32_t value) {
     for (uint32_t i = 0; i < pass.constant_count; ++i)
       if (pass.constants[i].id == id) return pass.constants[i].value == value;
@@ -1243,11 +1244,11 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
     EXPECT_EQ(pass.scratch_count, plane / 2);
     EXPECT_EQ(pass.push.m, 100u);
     if (modules[i] == decode) {
-      EXPECT_EQ(pass.push.off_b, 64u + range * 1024);  // blocks stored N x K
+      EXPECT_EQ(pass.push.off_b, 64u + begin[range]);  // blocks stored N x K
       EXPECT_EQ(pass.push.off_a, 8u);
       EXPECT_EQ(pass.grid, (std::array<uint64_t, 3>{(terms[range] + 2047) / 2048, 300, 3}));
     } else {
-      EXPECT_EQ(pass.push.off_a, 8u + range * 1024 * 100);  // A stored K x M: a range starts lda x k0 on
+      EXPECT_EQ(pass.push.off_a, 8u + begin[range] * 100);  // A stored K x M: a range starts lda x k0 on
       EXPECT_EQ(pass.push.off_b, 64u);
       EXPECT_EQ(pass.push.beta, range == 0 ? 0.5f : 1.0f);  // later ranges add to C
       EXPECT_EQ(pass.grid, (std::array<uint64_t, 3>{5, 2, 3}));
@@ -1256,9 +1257,10 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
       EXPECT_EQ(has(pass, rules::constant_id::activation, 2), range == 3);
     }
   }
-  // Where K gives no `chunks` ranges of whole 256-term steps, the config is refused; without the pre-pass too.
+  // Where K gives no `chunks` ranges (later ones of whole 256-term steps), the config is refused; without the pre-pass
+  // too.
   GemmProblem q;
-  q.shape = Shape{100, 300, 1792, 1};  // 8 ranges of 256 leave the last none; 4 of 512 fit
+  q.shape = Shape{100, 300, 1792, 1};  // 3 later ranges of 768 leave the first none; 1536 + 256 fit
   q.dtype = DType::f16_q4_0;
   q.layout = Layout{false, true};
   const vk::DeviceInfo d = matrix_device();
@@ -1268,9 +1270,8 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
       if (!why && k.code == "prepass") why = k.check(tiled, config, q, d);
     return why.value_or("");
   };
-  c.values.back().second = 8;
-  EXPECT_NE(refusal(c).find("gives no 8 ranges"), std::string::npos) << refusal(c);
-  c.values.back().second = 4;
+  EXPECT_NE(refusal(c).find("gives no 4 ranges"), std::string::npos) << refusal(c);
+  c.values.back().second = 2;
   EXPECT_EQ(refusal(c), "");
   c.values[5].second = 0;
   EXPECT_NE(refusal(c).find("prepass 1 only"), std::string::npos) << refusal(c);
@@ -1283,7 +1284,8 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
       seen.insert(cand.config.get_or("chunks", 1));
     return seen;
   };
-  EXPECT_EQ(chunk_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{1, 2, 4, 8}));
+  EXPECT_EQ(chunk_values(DType::f16_q4_0, 14336), (std::set<uint32_t>{1, 2, 3, 4}));
+  EXPECT_EQ(chunk_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{1, 2, 4}));  // 3: 2 x 2048 leave range 0 none
   EXPECT_EQ(chunk_values(DType::f16_q4_0, 1024), (std::set<uint32_t>{1}));
   EXPECT_EQ(chunk_values(DType::f32, 4096), (std::set<uint32_t>{1}));
 }
