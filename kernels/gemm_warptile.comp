@@ -22,6 +22,10 @@
 // Tuned specialization constants (id: meaning):
 //   0: workgroup size, must equal (BM/WM) * (BN/WN) * 32   1: BM   2: BN   3: BK   4: WM   5: WN   6: TM   7: TN
 //   8: REDUCE_PASS (split-k finished by the reduce pass)   9: ROW_AHEAD (the next k row's fragments read early)
+//   10: TILES, tiles side by side in n a workgroup computes in turn (one k range only): the next tile's first step is
+//       loaded before the current one is written out, as coopmat's TILES (results/h200/notes.md, issue 43 step 45)
+//   11: C_VECTORS, a lane's runs of 4 columns of C written as one 16-byte store where C's rows allow it
+// TILES 1 without C_VECTORS is the kernel as it was before both (long k loops ran 3-6 % slower with them: step 45b).
 // TM and TN are 4 or 8. Summation: k ascends in every invocation and ranges are added in order, no atomics in
 // the sums, so repeated runs give identical bits (the fixed order of deterministic mode is the tiled kernel's).
 
@@ -38,9 +42,12 @@ layout(constant_id = 6) const uint TM = 8;
 layout(constant_id = 7) const uint TN = 8;
 layout(constant_id = 8) const bool REDUCE_PASS = false;
 layout(constant_id = 9) const bool ROW_AHEAD = false;
+layout(constant_id = 10) const uint TILES = 1;
+layout(constant_id = 11) const bool C_VECTORS = false;
 
 #include "common/gemm_common.glsl"
 #include "common/split_one_pass.glsl"
+layout(std430, binding = 2) buffer BufC4 { vec4 c_vec4[]; };  // C as 16-byte vectors, for rows on 16 bytes
 
 const uint LM = WM / TM;  // lanes down a warp tile
 const uint LN = WN / TN;  // lanes across it
@@ -214,6 +221,22 @@ uint row_base, col_base;
 uint out_row(uint i) { return row_base + (i / 4) * LM * 4 + i % 4; }
 uint out_col(uint j) { return col_base + (j / 4) * LN * 4 + j % 4; }
 
+void write_tile(uint range, uint tile_x, uint tile_y, uint warp_m, uint warp_n, uint lane_m, uint lane_n);
+
+/// The tile's k loop, its first step loaded (in registers).
+void k_loop(uint steps, uint a_at, uint b_at) {
+  store_step(0);
+  barrier();
+  for (uint s = 0; s < steps; ++s) {  // uniform across the workgroup
+    const uint buf = s & 1u;
+    if (s + 1 < steps) load_step(s + 1);
+    multiply(buf, a_at, b_at);
+    if (s + 1 == steps) break;
+    store_step(buf ^ 1u);  // the other buffer: last read in step s - 1, before the last barrier
+    barrier();
+  }
+}
+
 void main() {
   lid = gl_LocalInvocationID.x;
   const uint warp = lid / 32, lane = lid % 32;
@@ -221,7 +244,7 @@ void main() {
   const uint lane_m = lane / LN, lane_n = lane % LN;
   const uint tile_x = gl_WorkGroupID.x + p.base_x, tile_y = gl_WorkGroupID.y + p.base_y;
   row0 = tile_y * BM;
-  col0 = tile_x * BN;
+  const uint col_first = tile_x * BN * TILES;  // the workgroup's first tile's first column
   const uint zs = gl_WorkGroupID.z + p.base_z;
   z = zs / SPLIT;
   const uint range = zs % SPLIT;
@@ -230,24 +253,46 @@ void main() {
   // The lane's first vec4 in a k row of each shared tile (its runs are LM and LN vec4s apart).
   const uint a_at = warp_m * (WM / 4) + lane_m, b_at = warp_n * (WN / 4) + lane_n;
 
-  [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = 0.0;
   // alpha = 0: beta * C only; A and B are never read (NaN in them must not leak).
-  if (p.alpha != 0.0 && k_begin < k_end) {
-    const uint steps = (k_end - k_begin + BK - 1) / BK;
+  const bool products = p.alpha != 0.0 && k_begin < k_end;  // uniform across the workgroup
+  const uint steps = (k_end - k_begin + BK - 1) / BK;
+  if (TILES == 1) {  // one tile: nothing to load ahead across tiles
+    col0 = col_first;
+    [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = 0.0;
+    if (products) {
+      set_first_indices();
+      load_step(0);
+      k_loop(steps, a_at, b_at);
+    }
+    write_tile(range, tile_x, tile_y, warp_m, warp_n, lane_m, lane_n);
+    return;
+  }
+  if (products) {
+    col0 = col_first;
     set_first_indices();
     load_step(0);
-    store_step(0);
-    barrier();
-    for (uint s = 0; s < steps; ++s) {  // uniform across the workgroup
-      const uint buf = s & 1u;
-      if (s + 1 < steps) load_step(s + 1);
-      multiply(buf, a_at, b_at);
-      if (s + 1 == steps) break;
-      store_step(buf ^ 1u);  // the other buffer: last read in step s - 1, before the last barrier
-      barrier();
-    }
   }
+  for (uint t = 0; t < TILES; ++t) {  // TILES > 1 only with one k range (src/kernels/warptile.cpp)
+    col0 = col_first + t * BN;
+    if (col0 >= p.N) break;   // uniform: the workgroup's last tiles past N
+    if (t > 0) barrier();     // the tile before read its last step's buffer before this tile's first store
+    [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = 0.0;
+    if (products) {  // the tile's first step is in registers
+      k_loop(steps, a_at, b_at);
+      // The next tile's first step goes out before this tile is written: its loads are in flight during the stores.
+      if (t + 1 < TILES && col0 + BN < p.N) {
+        col0 += BN;
+        set_first_indices();
+        load_step(0);
+        col0 -= BN;
+      }
+    }
+    write_tile(range, tile_x, tile_y, warp_m, warp_n, lane_m, lane_n);
+  }
+}
 
+/// The tile's sums out: C through the epilogue, or with SPLIT > 1 the range's plane (and the one-pass finish).
+void write_tile(uint range, uint tile_x, uint tile_y, uint warp_m, uint warp_n, uint lane_m, uint lane_n) {
   row_base = row0 + warp_m * WM + lane_m * 4;
   col_base = col0 + warp_n * WN + lane_n * 4;
   if (SPLIT > 1) {
@@ -287,12 +332,23 @@ void main() {
     [[unroll]] for (uint i = 0; i < TM; ++i) total[i * TN + j] = plus_bias(total[i * TN + j], gc);
   }
   [[unroll]] for (uint i = 0; i < TM * TN; ++i) total[i] = activation(total[i]);
+  // A lane's runs of 4 columns leave as one 16-byte store where C's rows start on 16 bytes and the run is inside N:
+  // the LN lanes across a warp then write LN x 16 contiguous bytes an instruction, where 4-byte stores 16 bytes apart
+  // took four instructions for the same bytes.
+  const bool c_vectors = C_VECTORS && p.ldc % 4 == 0 && p.off_c % 4 == 0 && p.stride_c % 4 == 0;
   [[unroll]] for (uint i = 0; i < TM; ++i) {
     const uint gr = out_row(i);
     if (gr >= p.M) continue;
-    [[unroll]] for (uint j = 0; j < TN; ++j) {
+    [[unroll]] for (uint j = 0; j < TN; j += 4) {
       const uint gc = out_col(j);
-      if (gc < p.N) c_data[c_index(z, gr, gc)] = total[i * TN + j];
+      if (c_vectors && gc + 4 <= p.N) {
+        c_vec4[c_index(z, gr, gc) / 4] =
+            vec4(total[i * TN + j], total[i * TN + j + 1], total[i * TN + j + 2], total[i * TN + j + 3]);
+        continue;
+      }
+      [[unroll]] for (uint e = 0; e < 4; ++e) {
+        if (gc + e < p.N) c_data[c_index(z, gr, gc + e)] = total[i * TN + j + e];
+      }
     }
   }
 }

@@ -80,7 +80,11 @@ double warptile_screening_rank(const Config& c, const GemmProblem& p, const vk::
   const bool nt = !p.layout.trans_a && p.layout.trans_b;
   const bool ahead_first = !narrow && !nt;
   const double ahead = (c.get("ahead") == 1) == ahead_first ? 0.0 : 0.25;
-  return area + split + outputs + 0.5 * wg + 0.5 * bk + warp + shape + finish + ahead;
+  // Several tiles a workgroup after one, a doubling at a time: measured on the scores only (notes, issue 43 step 45).
+  const double in_turn = 0.25 * std::log2(double(c.get_or("tiles", 1)));
+  // 16-byte stores of C first where they are swept (a short k loop): they won at every such shape measured.
+  const double stores = c.get_or("cvec", 0) == 1 ? 0.0 : 0.25;
+  return area + split + outputs + 0.5 * wg + 0.5 * bk + warp + shape + finish + ahead + in_turn + stores;
 }
 
 KernelFamily make_warptile() {
@@ -88,11 +92,23 @@ KernelFamily make_warptile() {
   f.name = "warptile";
   f.color = "#bcbd22";
   // Spec constant 0 is the workgroup size; 1..7 the tile (see the shader header).
-  f.params = {{"bm", 1, {32, 64, 128}}, {"bn", 2, {32, 64, 128}},
-              {"bk", 3, {8, 16, 32}},   {"wm", 4, {16, 32, 64}},
-              {"wn", 5, {16, 32, 64}},  {"tm", 6, {4, 8}},
-              {"tn", 7, {4, 8}},        {"splits", kNoSpecConstant, {1, 2, 3, 4, 6, 8, 12, 16}},
-              {"reduce", 8, {0, 1}, 0}, {"ahead", 9, {0, 1}, 0}};
+  f.params = {{"bm", 1, {32, 64, 128}},
+              {"bn", 2, {32, 64, 128}},
+              {"bk", 3, {8, 16, 32}},
+              {"wm", 4, {16, 32, 64}},
+              {"wn", 5, {16, 32, 64}},
+              {"tm", 6, {4, 8}},
+              {"tn", 7, {4, 8}},
+              {"splits", kNoSpecConstant, {1, 2, 3, 4, 6, 8, 12, 16}},
+              {"reduce", 8, {0, 1}, 0},
+              {"ahead", 9, {0, 1}, 0},
+              {"tiles", 10, {1, 2, 4, 8}, 1},
+              {"cvec", 11, {0, 1}, 0}};
+  // Several tiles a workgroup in turn, the next one's first step loaded before the current one is written (as
+  // coopmat's), and C's runs of 4 columns as 16-byte stores: swept where the k loop is short against the tile's
+  // stores (notes, issue 43 steps 44 and 45: K = 64-576 ran 5-25 % faster with the stores, K = 768-4096 3-6 % slower).
+  f.params[10].swept_where = [](const GemmProblem& p) { return p.shape.k <= 512; };
+  f.params[11].swept_where = [](const GemmProblem& p) { return p.shape.k <= 640; };
   f.not_applicable = warptile_not_applicable;
   f.constraints.push_back({"lane_grid", lane_grid});
   f.constraints.push_back({"warp_tiles", warp_tiles});
@@ -100,6 +116,13 @@ KernelFamily make_warptile() {
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.constraints.push_back(split_device_scope_constraint());
+  f.constraints.push_back({"tiles",
+                           [](const KernelFamily&, const Config& c, const GemmProblem&,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (c.get_or("tiles", 1) > 1 && c.get("splits") > 1)
+                               return std::string("several tiles a workgroup take one k range");
+                             return std::nullopt;
+                           }});
   f.constraints.push_back({"reduce",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
@@ -116,7 +139,7 @@ KernelFamily make_warptile() {
   // reduce1 configs leave their planes to the reduce pass (H200, step 7: the last workgroup of each of 12 tiles
   // adding 16 planes alone took 57.4 us at 128x768x3072 where splitk's reduce pass took 44.4).
   f.dispatch_rule = [](const Config& c, DType) {
-    rules::DispatchRule rule = tile_rule(c.get("bm"), c.get("bn"), c.get("splits"));
+    rules::DispatchRule rule = tile_rule(c.get("bm"), c.get("bn") * c.get_or("tiles", 1), c.get("splits"));
     rule.one_pass_split = c.get("reduce") == 0;
     return rule;
   };

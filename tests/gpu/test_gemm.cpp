@@ -199,17 +199,19 @@ TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
 
 TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
   // kernels/gemm_warptile.comp: each lane grid (4 x 8, 8 x 4, 2 x 16, 16 x 2 lanes), 4- and 8-wide runs, BK 8, 16
-  // and 32, both kk loops (ahead 0 and 1), workgroups of 1 to 8 warp tiles; on an odd shape (checked staging
-  // everywhere), an aligned one whose interior tiles take the unchecked path and whose k tail does not (K = 100), an
-  // aligned one of whole steps (K = 96) and one with an offset A (unaligned rows: the checked path on every tile);
-  // C's rows of 33 floats (every store alone) and, for every other config, 36 (16-byte runs, the last one cut);
+  // and 32, both kk loops (ahead 0 and 1), workgroups of 1 to 8 warp tiles, 1, 2 or 4 tiles a workgroup in turn; on
+  // an odd shape (checked staging everywhere), an aligned one whose interior tiles take the unchecked path and whose
+  // k tail does not (K = 100), an aligned one of whole steps (K = 96) and one with an offset A (unaligned rows: the
+  // checked path on every tile);
+  // C's rows of 33 floats (every store alone) and, for every other config, 36 (with cvec1: 16-byte runs, the last one
+  // cut);
   // every layout. Split-k in 3 ranges with
   // beta, bias and gelu, finished in the pass (the arrival counters come back to zero) and by the reduce pass
   // (reduce1): fused = unfused, bits repeat.
   const KernelFamily* family = find_family("warptile");
   ASSERT_NE(family, nullptr);
   auto tile = [](uint32_t bm, uint32_t bn, uint32_t bk, uint32_t wm, uint32_t wn, uint32_t tm, uint32_t tn,
-                 uint32_t splits, uint32_t reduce = 0, uint32_t ahead = 0) {
+                 uint32_t splits, uint32_t reduce = 0, uint32_t ahead = 0, uint32_t tiles = 1, uint32_t cvec = 0) {
     return Config{{{"bm", bm},
                    {"bn", bn},
                    {"bk", bk},
@@ -219,12 +221,21 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
                    {"tn", tn},
                    {"splits", splits},
                    {"reduce", reduce},
-                   {"ahead", ahead}}};
+                   {"ahead", ahead},
+                   {"tiles", tiles},
+                   {"cvec", cvec}}};
   };
-  // Half of them read each k row's fragments a row ahead (ahead1), at every BK.
-  const Config configs[] = {tile(32, 64, 8, 16, 64, 4, 8, 1),        tile(64, 32, 16, 64, 16, 8, 4, 1, 0, 1),
-                            tile(32, 64, 32, 16, 64, 8, 4, 1, 0, 1), tile(64, 32, 8, 64, 16, 4, 8, 1),
-                            tile(64, 64, 16, 32, 64, 8, 8, 1),       tile(64, 128, 8, 32, 64, 8, 8, 1, 0, 1)};
+  // Half of them read each k row's fragments a row ahead (ahead1), at every BK; three compute 2 or 4 tiles in turn
+  // (a workgroup's last tiles past N at N = 33 and 192); four write C's runs as 16-byte stores (cvec1).
+  const Config configs[] = {tile(32, 64, 8, 16, 64, 4, 8, 1),
+                            tile(64, 32, 16, 64, 16, 8, 4, 1, 0, 1),
+                            tile(32, 64, 32, 16, 64, 8, 4, 1, 0, 1),
+                            tile(64, 32, 8, 64, 16, 4, 8, 1),
+                            tile(64, 64, 16, 32, 64, 8, 8, 1, 0, 0, 1, 1),
+                            tile(64, 128, 8, 32, 64, 8, 8, 1, 0, 1, 1, 1),
+                            tile(32, 32, 8, 16, 32, 4, 4, 1, 0, 0, 4, 1),
+                            tile(64, 64, 16, 32, 64, 8, 8, 1, 0, 1, 2),
+                            tile(32, 64, 8, 16, 64, 4, 8, 1, 0, 0, 2, 1)};
   const auto layouts = {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}};
   const Shape shapes[] = {{17, 33, 65, 1}, {128, 192, 100, 1}, {64, 64, 48, 1}, {128, 128, 96, 1}};
   size_t which = 0;  // each config in every layout, the shapes taking turns (a pipeline build per case on lavapipe)

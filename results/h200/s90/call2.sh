@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Session of 2026-12-07 (25), call 2: issue 48 step 41b (a short first range, later ranges four times as long) at
 # 512x4096x14336 nt, hot, two rounds, beside the dense f16 tile; 1024x11008x4096 and 2048x4096x14336 (outside the
-# suite); odd shapes verified; a --budget 20 tune of f16:q4_0 at M = 512. Then s89/call2.sh (bf16 attention rows, the
-# 2048-token d128 scores at --budget 40, the device tests). build/gemmtune is the working tree of this commit built;
+# suite); odd shapes verified; a --budget 20 tune of f16:q4_0 at M = 512. Then issue 43 step 45b's A/B, the device
+# tests, the 2048-token d128 f16 scores at --budget 40 beside cuBLAS. build/gemmtune is the working tree of this
+# commit built;
 # build-test/tests/gpu_tests likewise. Carry: [".gpu-kit", "build/gemmtune", "build-test/tests/gpu_tests",
-# "build/gemmtune-base", "build/gemmtune-s89"].
+# "build/gemmtune-base"] (main before step 45b).
 set -uo pipefail
 source .gpu-kit/activate.sh
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/gpu.txt
@@ -42,17 +43,37 @@ done
 timeout -s INT 90 build/gemmtune tune --shape 512x4096x14336 --layout nt --dtype f16:q4_0 --budget 20 \
   --out /tmp/m512.json > /tmp/tune.log 2>&1
 grep -E "screened|screening:|  best:|runner-up" /tmp/tune.log | tee $OUT/tune.txt
-# Issue 43 steps 44-45's count: the registers of the warptile configs whose time moved (build/gemmtune-base: main
-# before the patch; build/gemmtune-s89: with results/h200/s89/step44-45.patch; carry both).
-for bin in build/gemmtune-base build/gemmtune-s89; do
-  for sc in "512x4096x4096 nt warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1" \
-            "1000x3000x1000 nn warptile_f32_bm64_bn128_bk8_wm16_wn64_tm8_tn4_splits1_ahead1" \
-            "2048x2048x64x12 nt warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits1"; do
-    set -- $sc
-    $bin bench --config $3 --shape $1 --layout $2 --json 2>>/tmp/bench.log | python3 -c "
+# Issue 43 step 45b: warptile's tile loop and 16-byte stores of C as specialization constants (tiles, cvec), the old
+# code path at tiles 1 / cvec 0: base (main before it, build/gemmtune-base) against this commit's binary at cvec0 and
+# cvec1, one round, with each config's registers (pipeline statistics).
+ab() {  # binary layout config shape
+  $1 bench --config $3 --shape $4 --layout $2 --json 2>>/tmp/bench.log | python3 -c "
 import json,sys
 r=json.load(sys.stdin)['results'][0]
-st={k:v for k,v in r.get('pipeline_statistics',{}).items() if 'egister' in k or 'hared' in k or 'pill' in k}
-print('$(basename $bin)', '$1', r['config'], round(r.get('median_us') or 0, 1), st)" | tee -a $OUT/registers.txt
-  done
-done
+st={k:v for k,v in r.get('pipeline_statistics',{}).items() if 'egister' in k}
+print('$(basename $1)', '$4', '$2', r['config'], round(r.get('median_us') or 0, 2), r['disposition'], st)" | tee -a $OUT/warptile.txt
+}
+while read -r layout config shape; do
+  ab build/gemmtune-base $layout $config $shape
+  ab build/gemmtune $layout $config $shape
+  ab build/gemmtune $layout ${config}_cvec1 $shape
+done <<'ROWS'
+nt warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits1 2048x2048x128x32
+nt warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits1 2048x2048x64x12
+nn warptile_f32_bm64_bn64_bk16_wm64_wn16_tm4_tn8_splits1 768x1280x576
+nt warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1 512x4096x4096
+nn warptile_f32_bm64_bn128_bk8_wm16_wn64_tm8_tn4_splits1_ahead1 1000x3000x1000
+nt warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits1 1024x2304x768
+ROWS
+ab build/gemmtune nt warptile_f32_bm64_bn64_bk8_wm32_wn32_tm8_tn4_splits1_tiles4_cvec1 2048x2048x64x12
+ab build/gemmtune nt warptile_f32_bm128_bn64_bk8_wm32_wn32_tm8_tn4_splits1_tiles4_cvec1 512x512x128x32
+GEMMTUNE_TEST_WITHOUT_VALIDATION=1 timeout 200 build-test/tests/gpu_tests \
+  --gtest_filter='CooperativeMatrix.SeveralTiles*:QuantizedGemm.Chunk*:KitPlan.*:GemmOperation.EveryWarptile*' \
+  > /tmp/tests.log 2>&1
+echo "gpu_tests rc $?" | tee $OUT/tests.txt
+grep -E '^\[ +(OK|PASSED|FAILED|SKIPPED) |Failure' /tmp/tests.log | head -20 | tee -a $OUT/tests.txt
+echo "attn-d128-t2048-scores 2048x2048x128x32 nt" > /tmp/long-shape.txt
+python3 scripts/cublas_batched_anchor.py /tmp/long-shape.txt --dtypes f16 | tee -a $OUT/tune.txt
+timeout -s INT 70 build/gemmtune tune --shape 2048x2048x128x32 --dtype f16 --layout nt --budget 40 --out /tmp/long.json \
+  > /tmp/long.txt 2>&1
+grep -E "screened|screening:|  best:|runner-up" /tmp/long.txt | tee -a $OUT/tune.txt
