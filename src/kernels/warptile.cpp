@@ -121,6 +121,9 @@ KernelFamily make_warptile() {
                               const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (c.get_or("tiles", 1) > 1 && c.get("splits") > 1)
                                return std::string("several tiles a workgroup take one k range");
+                             // Measured only with the 16-byte stores, which short k loops gain from at one tile too.
+                             if (c.get_or("tiles", 1) > 1 && c.get_or("cvec", 0) == 0)
+                               return std::string("several tiles a workgroup write C as 16-byte runs (cvec1)");
                              return std::nullopt;
                            }});
   f.constraints.push_back({"reduce",
