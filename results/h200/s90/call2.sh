@@ -2,9 +2,9 @@
 # Session of 2026-12-07 (25), call 2: issue 48 step 41b (a short first range, later ranges four times as long) at
 # 512x4096x14336 nt, hot (f16:q4_0 two rounds, f16:q8_0 one), beside the dense f16 tile; 1024x11008x4096 (outside the
 # suite); odd shapes verified; a --budget 15 tune of f16:q4_0 at M = 512. Then issue 43 step 45b's A/B and the
-# device tests. build/gemmtune is the working tree of this commit built;
-# build-test/tests/gpu_tests likewise. Carry: [".gpu-kit", "build/gemmtune", "build-test/tests/gpu_tests",
-# "build/gemmtune-base"] (main before step 45b).
+# device tests. build/gemmtune and build-test/tests/gpu_tests: builds of b8e3434 or later (steps 41b and 45b in);
+# build/gemmtune-base: a build of bfeffae (before step 45b). Carry: [".gpu-kit", "build/gemmtune",
+# "build-test/tests/gpu_tests", "build/gemmtune-base"]. About 5 minutes on an H100.
 set -uo pipefail
 source .gpu-kit/activate.sh
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/gpu.txt
