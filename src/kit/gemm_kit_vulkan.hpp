@@ -68,7 +68,7 @@ inline void destroy_pass_pipeline(VkDevice device, const VulkanFunctions& vk, Pa
 }
 
 /// Builds the pipeline of `pass` from `module` (the kit's module of that index) as gemmtune does: its
-/// specialization constants, an 84-byte push-constant block, six storage-buffer bindings, the required subgroup
+/// specialization constants, an 80-byte push-constant block, six storage-buffer bindings, the required subgroup
 /// size pinned with full subgroups where `subgroups` allows. On failure everything made is destroyed and the
 /// VkResult returned.
 inline VkResult create_pass_pipeline(VkDevice device, const VulkanFunctions& vk, const rules::Pass& pass, Module module,

@@ -215,9 +215,11 @@ void GemmRunner::bind_passes(const KernelFamily& family, const Config& config, c
       arrivals_owner_ = name;
     }
   }
-  for (size_t i = 0; i < passes.pipelines.size(); ++i) {
-    const auto [first, count] = passes.scratch_ranges[i];
-    passes.pipelines[i]->bind(bindings(), count > 0 ? 4u : UINT32_MAX, first * 4, count * 4);
+  // Passes that share a pipeline share its scratch range too (build_passes), so binding each pass's is enough.
+  for (uint32_t i = 0; i < passes.plan.pass_count; ++i) {
+    const rules::Pass& pass = passes.plan.passes[i];
+    passes.pass_pipelines[i]->bind(bindings(), pass.scratch_count > 0 ? 4u : UINT32_MAX, pass.scratch_first * 4,
+                                   pass.scratch_count * 4);
   }
 }
 

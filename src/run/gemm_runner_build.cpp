@@ -297,7 +297,7 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   const std::vector<PassRecipe> recipes =
       pass_recipes(family, config, plan, problem_.dtype, device_.info(), options_.alternative_kernels);
   // Passes of one recipe and one part of the scratch (chunked decoding's even or odd ranges) share a pipeline.
-  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, const vk::ComputePipeline*> made;
+  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, vk::ComputePipeline*> made;
   for (uint32_t p = 0; p < plan.pass_count; ++p) {
     const PassRecipe& recipe = recipes[p];
     const uint64_t key = recipe_key(recipe);
@@ -306,7 +306,6 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
       passes->pipelines.push_back(std::make_unique<vk::ComputePipeline>(device_, recipe.spirv, recipe.constants,
                                                                         bindings(), uint32_t(sizeof(GemmPush)),
                                                                         recipe.required_subgroup_size));
-      passes->scratch_ranges.emplace_back(plan.passes[p].scratch_first, plan.passes[p].scratch_count);
       device_.note_pipeline_built(key);
       made[which] = passes->pipelines.back().get();
     }

@@ -22,12 +22,11 @@ struct GemmRunner::Passes {
   rules::Plan plan;  ///< what a run records, pass by pass (the main pass's grid a test variant's where it has one)
   /// One per distinct pass recipe and scratch range (its descriptor set sees the pass's part of binding 4).
   std::vector<std::unique_ptr<vk::ComputePipeline>> pipelines;
-  std::vector<std::pair<uint64_t, uint64_t>> scratch_ranges;  ///< pipelines[i]'s (first, count) floats of binding 4
-  std::vector<const vk::ComputePipeline*> pass_pipelines;     ///< plan.passes[i]'s pipeline
-  const vk::ComputePipeline* main = nullptr;                  ///< the (last) main pass's
-  const vk::ComputePipeline* reduce = nullptr;                ///< split-k's reduce pass's, where there is one
-  const vk::ComputePipeline* prepass = nullptr;               ///< the pre-pass's (rules::Prepass), where there is one
-  uint64_t arrival_counters = 0;                              ///< split-k finished in the main pass: its counters
+  std::vector<vk::ComputePipeline*> pass_pipelines;  ///< plan.passes[i]'s pipeline
+  const vk::ComputePipeline* main = nullptr;         ///< the (last) main pass's
+  const vk::ComputePipeline* reduce = nullptr;       ///< split-k's reduce pass's, where there is one
+  const vk::ComputePipeline* prepass = nullptr;      ///< the pre-pass's (rules::Prepass), where there is one
+  uint64_t arrival_counters = 0;                     ///< split-k finished in the main pass: its counters
   double compile_ms = 0.0;
 };
 
