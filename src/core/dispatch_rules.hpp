@@ -60,7 +60,8 @@ struct SpecConstant {
 /// Specialization constant ids set from the operation (kernels/common/gemm_common.glsl).
 namespace constant_id {
 inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25,
-                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29, rows_a = 31, a_rows_vector = 32;
+                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29, rows_a = 31, a_rows_vector = 32,
+                          arriving = 33;
 }
 
 /// Every stored row of an operand starts on a 16-byte boundary: ld, offset and batch stride multiples of 16 bytes.
@@ -131,6 +132,11 @@ struct DispatchRule {
   /// decode_b only: K in `chunks` ranges (chunk_terms), each range's blocks decoded beside the products of the range
   /// before it (plan()); 1: one decoding pass, then the main pass.
   uint32_t chunks = 1;
+  /// decode_b only, 0: off. Else the main pass runs once over K while B's ranges of kArrivalTerms arrive: the first
+  /// `arrive` ranges decoded before it, the rest by a decoding pass recorded after it with no barrier, which counts
+  /// each finished range; a tile reads a range from the plane once its count is complete and otherwise decodes it
+  /// from the blocks itself (append_arrival_passes).
+  uint32_t arrive = 0;
 };
 
 /// What a DispatchRule's pre-pass does; its output takes the scratch buffer (binding 4), so such a rule has one
@@ -164,6 +170,12 @@ inline std::array<uint64_t, 3> main_grid(const DispatchRule& rule, const Operati
   return {column_blocks(rule, op) * x_splits, row_blocks(rule, op), op.batch * z_splits};
 }
 
+/// Terms of an arriving range of B (DispatchRule::arrive): a decoding workgroup's 64 blocks.
+inline constexpr uint64_t kArrivalTerms = 64 * 32;
+inline uint64_t arrival_ranges(const Operation& op) { return ceil_div(op.k, kArrivalTerms); }
+/// Planes of the decoded B: one per product where B has its own, else one.
+inline uint64_t b_planes(const Operation& op) { return op.stride_b != 0 ? op.batch : 1; }
+
 /// Arrival counters (uint32) the main pass needs: 0 unless split-k finishes in it.
 inline uint64_t arrival_counters(const DispatchRule& rule, const Operation& op) {
   if (rule.splits <= 1 || !rule.one_pass_split) return 0;
@@ -177,10 +189,8 @@ inline std::array<uint64_t, 3> reduce_grid(const Operation& op) {
 
 /// The f16 elements of the decoded plane of B, and the pre-pass's grid: 64 blocks (2048 k) of one row of B a
 /// workgroup, a row of workgroups per row of B, one z per matrix of B.
-inline uint64_t decode_plane_halves(const Operation& op) { return (op.stride_b != 0 ? op.batch : 1) * op.n * op.k; }
-inline std::array<uint64_t, 3> decode_grid(const Operation& op) {
-  return {ceil_div(op.k, 64 * 32), op.n, op.stride_b != 0 ? op.batch : 1};
-}
+inline uint64_t decode_plane_halves(const Operation& op) { return b_planes(op) * op.n * op.k; }
+inline std::array<uint64_t, 3> decode_grid(const Operation& op) { return {arrival_ranges(op), op.n, b_planes(op)}; }
 /// Chunked decoding (DispatchRule::chunks): range 0 is short, since nothing hides its decoding, and each later range
 /// four times as long, whose decoding then fits under the products of the range before (the decoding pass takes about
 /// a quarter of the main pass's time for the same k). The later ranges' terms: ceil(4K / (4 chunks - 3)) rounded up
@@ -319,7 +329,8 @@ struct KernelConfig {
 inline constexpr size_t kMaxPassConstants = 1 + kMaxTunedConstants + kOperationConstants;
 
 /// One compute dispatch (or several, for_each_dispatch) of a pipeline made from `module` and `constants`, with its
-/// push-constant block (base_* zero: for_each_dispatch sets them).
+/// push-constant block (base_*: the pass's first workgroup, zero but where a pass covers part of a grid; recorders add
+/// each dispatch's start from for_each_dispatch).
 struct Pass {
   uint32_t module = 0;
   std::array<SpecConstant, kMaxPassConstants> constants{};
@@ -333,6 +344,10 @@ struct Pass {
   /// Binding 4 as the scratch's floats [scratch_first, scratch_first + scratch_count) (count 0: the whole buffer):
   /// chunked decoding's passes see one of its two planes each, so that no pass of a pair touches what the other does.
   uint64_t scratch_first = 0, scratch_count = 0;
+  /// Recorded beside the pass before it (barrier_before false) where that pass reads what this one writes once this
+  /// one's counts say it is written (arriving ranges): an order synchronization validation cannot follow, so a
+  /// validated run records a barrier before it (the result is the same either way).
+  bool counted = false;
 };
 
 inline constexpr size_t kMaxChunks = 4;
@@ -386,6 +401,29 @@ inline void append_chunked_passes(Plan& out, const Pass& decode, const Pass& mai
   out.scratch_floats = 2 * ((plane + 1) / 2);
 }
 
+/// Arriving ranges' passes (DispatchRule::arrive > 0, after `decode` and `main` are made for the whole K): the decoding
+/// of the first `arrive` ranges of B (which also zeroes the range counts), a barrier, the main pass over the whole
+/// K, and beside it, recorded after it with no barrier, the decoding of the other ranges, range by range (its grid
+/// runs along n first). Both decoding passes have x along n and y along the ranges (push base_y: the first range).
+/// The main pass's tiles take a range from the plane once its count says it is complete, else decode it from the
+/// blocks themselves, so the result does not depend on how the two passes overlap, or whether they do. The counts,
+/// one a range and plane of B, take the scratch's last words after the plane (the kernels index them from the end).
+inline void append_arrival_passes(Plan& out, Pass decode, Pass main, const Operation& op, uint32_t arrive) {
+  const uint64_t ranges = arrival_ranges(op);
+  decode.constants[decode.constant_count++] = {constant_id::arriving, arrive};
+  main.constants[main.constant_count++] = {constant_id::arriving, arrive};
+  decode.grid = {op.n, arrive, b_planes(op)};
+  out.passes[out.pass_count++] = decode;
+  out.main_pass = out.pass_count;
+  out.passes[out.pass_count++] = main;
+  Pass& rest = out.passes[out.pass_count++] = decode;
+  rest.grid[1] = ranges - arrive;
+  rest.push.base_y = arrive;
+  rest.barrier_before = false;
+  rest.counted = true;
+  out.scratch_floats += arrival_ranges(op) * b_planes(op);
+}
+
 /// The run of `config` for `op`. `epilogue` false: the product alone (gemmtune's unfused check).
 inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue = true) {
   Plan out;
@@ -414,6 +452,10 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
       main.constants[main.constant_count++] = c;
     return main;
   };
+  if (rule.prepass == uint32_t(Prepass::decode_b) && rule.arrive > 0 && rule.arrive < arrival_ranges(op)) {
+    append_arrival_passes(out, pre, main_pass(epilogue), op, rule.arrive);
+    return out;
+  }
   if (rule.prepass == uint32_t(Prepass::decode_b) && rule.chunks > 1) {
     const uint32_t chunks = rule.chunks < kMaxChunks ? rule.chunks : uint32_t(kMaxChunks);
     append_chunked_passes(out, pre, main_pass(false), main_pass(epilogue), op, chunks);

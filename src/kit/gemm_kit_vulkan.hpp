@@ -178,11 +178,12 @@ inline void record_plan(VkCommandBuffer cmd, const VulkanFunctions& vk, const ru
     const PassPipeline& p = pipelines[i];
     vk.cmd_bind_pipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
     vk.cmd_bind_descriptor_sets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0, nullptr);
-    rules::GemmPush push = plan.passes[i].push;
+    const rules::GemmPush pass_push = plan.passes[i].push;
+    rules::GemmPush push = pass_push;
     rules::for_each_dispatch(
         plan.passes[i].grid, {max_workgroups[0], max_workgroups[1], max_workgroups[2]},
         [&](uint32_t x, uint32_t y, uint32_t z, uint32_t count_x, uint32_t count_y, uint32_t count_z) {
-          push.base_x = x, push.base_y = y, push.base_z = z;
+          push.base_x = pass_push.base_x + x, push.base_y = pass_push.base_y + y, push.base_z = pass_push.base_z + z;
           vk.cmd_push_constants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
           vk.cmd_dispatch(cmd, count_x, count_y, count_z);
         });

@@ -128,7 +128,7 @@ class Tune(unittest.TestCase):
                 self.assertGreater(best["screen_us"], 0)  # the finalist's screening time, which its finals repeat
                 # A table records every parameter, tiled's pre-pass of weights in blocks and its ranges too (0 and 1
                 # for dense types).
-                tile = {"bm", "bn", "bk", "tm", "tn", "prepass", "chunks"}
+                tile = {"bm", "bn", "bk", "tm", "tn", "prepass", "chunks", "arrive"}
                 warptile = {"bm", "bn", "bk", "tm", "tn", "wm", "wn", "splits", "reduce", "ahead", "tiles", "cvec"}
                 self.assertEqual(set(best["params"]), warptile if best["variant"] == "warptile" else tile)
                 c = e["candidates"]

@@ -28,8 +28,8 @@ vk::DeviceInfo fake_device(uint32_t shared, uint32_t invocations, uint32_t max_g
 
 TEST(TiledFamily, DeclaresTheDocumentedSpace) {
   const KernelFamily& f = family_named("tiled");
-  // "prepass" (0, 1) and "chunks" (1, 2, 4, 8) for weights in blocks
-  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4 * 2 * 4);
+  // "prepass" (0, 1), "chunks" (1, 2, 3, 4) and "arrive" (0, 1, 2) for weights in blocks
+  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4 * 2 * 4 * 3);
   Config c{{{"bm", 64}, {"bn", 128}, {"bk", 16}, {"tm", 4}, {"tn", 8}}};
   EXPECT_EQ(f.workgroup_size(c), 16u * 16);
   EXPECT_EQ(f.shared_bytes(c, DType::f32), 16u * (64 + 128) * 4);  // two unpadded k-major tiles
@@ -690,7 +690,7 @@ TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
   EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"gemv": {}}})").find("variants.gemv: unknown variant"),
             std::string::npos);
   const std::string param = space_error(R"({"space_version": 1, "variants": {"tiled": {"bq": [8]}}})");
-  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn, prepass, chunks)"),
+  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn, prepass, chunks, arrive)"),
             std::string::npos)
       << param;
   const std::string value = space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [48]}}})");
@@ -1288,6 +1288,82 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
   EXPECT_EQ(chunk_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{1, 2, 4}));  // 3: 2 x 2048 leave range 0 none
   EXPECT_EQ(chunk_values(DType::f16_q4_0, 1024), (std::set<uint32_t>{1}));
   EXPECT_EQ(chunk_values(DType::f32, 4096), (std::set<uint32_t>{1}));
+}
+
+TEST(DecodePrepass, ArrivingRangesDecodeTheFirstBeforeTheMainPassAndTheRestBesideIt) {
+  const KernelFamily& tiled = family_named("tiled");
+  Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 1}, {"arrive", 2}}};
+  EXPECT_EQ(tiled.config_name(c, DType::f16_q4_0), "tiled_f16q4_bm64_bn64_bk16_tm4_tn4_prepass1_arrive2");
+  // K = 6176: ranges of 2048 k, the last of 32; A stored K x M, three products with their own B; a bias and gelu.
+  rules::Operation op = rules::packed(100, 300, 6176, true, true, 2, 3);
+  op.beta = 0.5f, op.bias = true, op.activation = 2;
+  const rules::Plan plan = rules::plan(kernel_config(tiled, c, DType::f16_q4_0), op);
+  ASSERT_EQ(plan.pass_count, 3u);  // ranges 0-1 decoded | main over K, ranges 2-3 decoded beside it
+  EXPECT_EQ(plan.main_pass, 1u);
+  EXPECT_EQ(plan.arrival_counters, 0u);
+  EXPECT_EQ(plan.scratch_floats, 3u * 300 * 6176 / 2 + 4 * 3);  // the plane, then a count a range and product
+  auto arriving = [](const rules::Pass& pass) {
+    for (uint32_t i = 0; i < pass.constant_count; ++i)
+      if (pass.constants[i].id == rules::constant_id::arriving) return pass.constants[i].value;
+    return 0u;
+  };
+  const rules::Pass &lead = plan.passes[0], &main = plan.passes[1], &rest = plan.passes[2];
+  EXPECT_EQ(lead.module, kernel_config_modules::prepass);
+  EXPECT_EQ(rest.module, kernel_config_modules::prepass);
+  EXPECT_EQ(main.module, kernel_config_modules::main);
+  EXPECT_EQ(lead.grid, (std::array<uint64_t, 3>{300, 2, 3}));  // rows of B first, then ranges
+  EXPECT_EQ(rest.grid, (std::array<uint64_t, 3>{300, 2, 3}));
+  EXPECT_EQ(lead.push.base_y, 0u);
+  EXPECT_EQ(rest.push.base_y, 2u);  // the recorders add each dispatch's start to it
+  EXPECT_TRUE(main.barrier_before);
+  EXPECT_FALSE(rest.barrier_before);
+  EXPECT_TRUE(rest.counted);  // validated runs record a barrier before it
+  EXPECT_FALSE(main.counted);
+  EXPECT_EQ(main.grid, (std::array<uint64_t, 3>{5, 2, 3}));
+  EXPECT_EQ(main.push.k, 6176u);
+  EXPECT_EQ(main.push.beta, 0.5f);
+  for (const rules::Pass* pass : {&lead, &main, &rest}) {
+    EXPECT_EQ(arriving(*pass), 2u);
+    EXPECT_EQ(pass->scratch_count, 0u);  // the whole plane
+    EXPECT_EQ(pass->push.k, 6176u);
+  }
+  bool bias = false;
+  for (uint32_t i = 0; i < main.constant_count; ++i)
+    bias |= main.constants[i].id == rules::constant_id::has_bias && main.constants[i].value == 1;
+  EXPECT_TRUE(bias);
+  // Refused with a reason: no range left to arrive, chunks beside it, no pre-pass.
+  GemmProblem q;
+  q.shape = Shape{100, 300, 4096, 1};
+  q.dtype = DType::f16_q4_0;
+  q.layout = Layout{false, true};
+  const vk::DeviceInfo d = matrix_device();
+  auto refusal = [&](const Config& config) {
+    std::optional<std::string> why;
+    for (const Constraint& k : tiled.constraints)
+      if (!why && k.code == "prepass") why = k.check(tiled, config, q, d);
+    return why.value_or("");
+  };
+  EXPECT_NE(refusal(c).find("leaves no range"), std::string::npos) << refusal(c);
+  c.values.back().second = 1;
+  EXPECT_EQ(refusal(c), "");
+  c.values[6].second = 2;
+  EXPECT_NE(refusal(c).find("chunks 1 only"), std::string::npos) << refusal(c);
+  c.values[6].second = 1;
+  c.values[5].second = 0;
+  EXPECT_NE(refusal(c).find("prepass 1 only"), std::string::npos) << refusal(c);
+  // Swept for weights in blocks from K = 4096 on, each value where ranges are left to arrive.
+  auto arrive_values = [&](DType dtype, uint64_t k) {
+    GemmProblem p = q;
+    p.dtype = dtype, p.shape.k = k;
+    std::set<uint32_t> seen;
+    for (const Candidate& cand : build_search_space({&tiled}, p, d).candidates)
+      seen.insert(cand.config.get_or("arrive", 0));
+    return seen;
+  };
+  EXPECT_EQ(arrive_values(DType::f16_q4_0, 14336), (std::set<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(arrive_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{0, 1}));
+  EXPECT_EQ(arrive_values(DType::f16_q4_0, 2048), (std::set<uint32_t>{0}));
+  EXPECT_EQ(arrive_values(DType::f32, 14336), (std::set<uint32_t>{0}));
 }
 
 TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) {
