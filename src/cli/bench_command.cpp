@@ -97,11 +97,10 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
         throw Error(ExitCode::unsupported, "--config: '" + config_name + "': " + n.variant + " cannot serve " +
                                                describe(problem) + ": " + n.reason);
       }
-      for (const PrunedConfig& pc : space.pruned) {
-        if (pc.name == config_name) {
-          throw Error(ExitCode::unsupported,
-                      "--config: '" + config_name + "': pruned on " + device.info().name + ": " + pc.reason);
-        }
+      // Its family's constraints, also where the problem's space does not sweep the config (chunks at a short K).
+      if (auto pc = broken_constraint(*family, named.config, config_name, problem, device.info())) {
+        throw Error(ExitCode::unsupported,
+                    "--config: '" + config_name + "': pruned on " + device.info().name + ": " + pc->reason);
       }
       RunOptions run;
       run.seed = o.seed;

@@ -6,6 +6,14 @@
 
 namespace gemmtune {
 
+std::optional<PrunedConfig> broken_constraint(const KernelFamily& family, const Config& config, const std::string& name,
+                                              const GemmProblem& problem, const vk::DeviceInfo& device) {
+  for (const Constraint& c : family.constraints) {
+    if (auto reason = c.check(family, config, problem, device)) return PrunedConfig{name, c.code, *reason};
+  }
+  return std::nullopt;
+}
+
 SearchSpace build_search_space(const std::vector<const KernelFamily*>& families, const GemmProblem& problem,
                                const vk::DeviceInfo& device) {
   SearchSpace space;
@@ -26,15 +34,11 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
     for (Config& config : family->all_configs()) {
       if (!family->sweeps(config, problem)) continue;
       std::string name = family->config_name(config, problem.dtype);
-      bool rejected = false;
-      for (const Constraint& c : family->constraints) {
-        if (auto reason = c.check(*family, config, problem, device)) {
-          space.pruned.push_back({name, c.code, *reason});
-          rejected = true;
-          break;
-        }
+      if (auto pruned = broken_constraint(*family, config, name, problem, device)) {
+        space.pruned.push_back(std::move(*pruned));
+        continue;
       }
-      if (!rejected) space.candidates.push_back({family, std::move(config), std::move(name)});
+      space.candidates.push_back({family, std::move(config), std::move(name)});
     }
   }
   return space;

@@ -2,6 +2,7 @@
 // built, each pruned config keeping its reason.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct SearchSpace {
 
 SearchSpace build_search_space(const std::vector<const KernelFamily*>& families, const GemmProblem& problem,
                                const vk::DeviceInfo& device);
+
+/// The first of the family's constraints that `config` breaks for the problem on the device, as a pruned config
+/// named `name`; nullopt where it keeps them all. Also for configs the problem's space does not sweep (`bench`).
+std::optional<PrunedConfig> broken_constraint(const KernelFamily& family, const Config& config, const std::string& name,
+                                              const GemmProblem& problem, const vk::DeviceInfo& device);
 
 /// Keeps the candidates whose name matches a shell glob (`--kernels "tiled_f16_bm128*"`); empty keeps all.
 /// Returns how many were left out.

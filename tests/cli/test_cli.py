@@ -632,6 +632,14 @@ class Bench(unittest.TestCase):
             rc, _, err = run("bench", "--config", name, "--shape", "80x8x8")
             self.assertEqual(rc, 3, err)
             self.assertIn("M = 80", err)
+        # A config the problem's space does not sweep is still held to its family's constraints: four ranges of the
+        # decoding need more k than 1024, and arriving ranges need a range after the first.
+        for name, shape, reason in [("tiled_f16q4_bm32_bn32_bk16_tm4_tn4_prepass1_chunks4", "20x40x1024", "no 4 ranges"),
+                                    ("tiled_f16q4_bm32_bn32_bk16_tm4_tn4_prepass1_arrive1", "20x40x2048", "no range")]:
+            rc, _, err = run("bench", "--config", name, "--shape", shape, "--layout", "nt")
+            self.assertEqual(rc, 3, err)
+            self.assertIn(reason, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
 
 
 class PlantedFaults(unittest.TestCase):
