@@ -170,7 +170,9 @@ inline void record_compute_barrier(VkCommandBuffer cmd, const VulkanFunctions& v
 
 /// Records one run of `plan`: each pass (pipelines[i] made for plan.passes[i], buffers bound) as one or more
 /// dispatches within `max_workgroups` (maxComputeWorkGroupCount) with its own push constants, a barrier before each
-/// pass but the first, except where the pass runs beside the one before it (rules::Pass::barrier_before).
+/// pass but the first, except where the pass runs beside the one before it (rules::Pass::barrier_before). A `counted`
+/// pass (arriving ranges) is ordered against the one before it by counts in the scratch, which synchronization
+/// validation cannot follow: a caller that validates may record a barrier before it, as gemmtune does (same result).
 inline void record_plan(VkCommandBuffer cmd, const VulkanFunctions& vk, const rules::Plan& plan,
                         const PassPipeline* pipelines, const uint32_t max_workgroups[3]) {
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
