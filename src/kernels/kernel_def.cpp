@@ -240,22 +240,46 @@ std::string KernelFamily::full_config_name(const Config& config, DType dtype) co
   return s;
 }
 
-std::vector<Config> KernelFamily::all_configs() const {
-  // Built in place, the last parameter varying fastest: one allocation per config (spaces run to tens of
-  // thousands of configs, built again for every problem).
+namespace {
+
+/// The cartesian product of `values` (one list a parameter, named as `params`), built in place, the last parameter
+/// varying fastest: one allocation per config (spaces run to tens of thousands of configs, built for every problem).
+std::vector<Config> product(const std::vector<ParamSpec>& params, const std::vector<std::vector<uint32_t>>& values) {
   size_t count = 1;
-  for (const ParamSpec& p : params) count *= p.values.size();
+  for (const std::vector<uint32_t>& v : values) count *= v.size();
   std::vector<Config> out(count);
   for (size_t i = 0; i < count; ++i) {
     out[i].values.resize(params.size());
     size_t rest = i;
     for (size_t j = params.size(); j-- > 0;) {
-      const std::vector<uint32_t>& values = params[j].values;
-      out[i].values[j] = {params[j].name, values[rest % values.size()]};
-      rest /= values.size();
+      out[i].values[j] = {params[j].name, values[j][rest % values[j].size()]};
+      rest /= values[j].size();
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Config> KernelFamily::all_configs() const {
+  std::vector<std::vector<uint32_t>> values;
+  for (const ParamSpec& p : params) values.push_back(p.values);
+  return product(params, values);
+}
+
+std::vector<Config> KernelFamily::swept_configs(const GemmProblem& problem) const {
+  std::vector<std::vector<uint32_t>> values;
+  for (const ParamSpec& p : params) {
+    const bool swept = (!p.applies || p.applies(problem.dtype)) && (!p.swept_where || p.swept_where(problem));
+    if (swept) {
+      values.push_back(p.values);
+    } else if (p.unnamed_value && std::find(p.values.begin(), p.values.end(), *p.unnamed_value) != p.values.end()) {
+      values.push_back({*p.unnamed_value});
+    } else {
+      return {};  // sweeps() holds no config of the family for this problem
+    }
+  }
+  return product(params, values);
 }
 
 Constraint split_range_constraint() {

@@ -157,6 +157,9 @@ struct KernelFamily {
   std::string full_config_name(const Config& config, DType dtype) const;
   /// The cartesian product of the parameter values, in declaration order.
   std::vector<Config> all_configs() const;
+  /// The configs of all_configs() that `problem` sweeps (sweeps()), in the same order, built without the others: a
+  /// parameter the problem does not sweep takes its unnamed value alone (none, where it has no unnamed value).
+  std::vector<Config> swept_configs(const GemmProblem& problem) const;
   /// Every SPIR-V module a config of the family may dispatch for `dtype`: the main pass, its alternative, the
   /// split-k reduce pass where the family splits k through it, and the unfused epilogue pass (verification).
   std::vector<std::span<const uint32_t>> modules(DType dtype) const;

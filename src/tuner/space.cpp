@@ -31,8 +31,7 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
         continue;
       }
     }
-    for (Config& config : family->all_configs()) {
-      if (!family->sweeps(config, problem)) continue;
+    for (Config& config : family->swept_configs(problem)) {
       std::string name = family->config_name(config, problem.dtype);
       if (auto pruned = broken_constraint(*family, config, name, problem, device)) {
         space.pruned.push_back(std::move(*pruned));

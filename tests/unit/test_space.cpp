@@ -994,6 +994,30 @@ vk::DeviceInfo capable_device() {
 }
 }  // namespace
 
+TEST(SearchSpace, SweptConfigsAreTheSweptPartOfAllConfigsInTheSameOrder) {
+  // build_search_space builds a problem's configs without the ones it does not sweep: the same configs, in the order
+  // all_configs() gives them (the screening order's ties keep it), for every family, six types and the K thresholds of
+  // the parameters swept by problem (tiles and cvec at K <= 512 / 640, chunks from 2048, arrive from 4096).
+  std::vector<const KernelFamily*> families = kernel_families();
+  families.push_back(&family_named("naive"));
+  size_t compared = 0;
+  for (const KernelFamily* f : families)
+    for (DType dtype : {DType::f32, DType::f16, DType::bf16, DType::i8, DType::f16_q4_0, DType::f32_q8_0})
+      for (uint64_t k : {64u, 608u, 2048u, 8192u}) {
+        GemmProblem p;
+        p.shape = Shape{512, 4096, k, 1};
+        p.dtype = dtype;
+        p.layout = Layout{false, true};
+        std::vector<std::string> filtered, swept;
+        for (const Config& c : f->all_configs())
+          if (f->sweeps(c, p)) filtered.push_back(f->full_config_name(c, dtype));
+        for (const Config& c : f->swept_configs(p)) swept.push_back(f->full_config_name(c, dtype));
+        EXPECT_EQ(swept, filtered) << f->name << " " << dtype_name(dtype) << " K = " << k;
+        compared += swept.size();
+      }
+  EXPECT_GT(compared, 10000u);
+}
+
 TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) {
   // Lookup and export decide by KernelFamily::shape_needs whether a tuned config can run another shape; the search
   // space decides by the family's applicability and constraints. On a device that prunes nothing for its limits,
