@@ -8,7 +8,8 @@
 # minutes with cuBLAS, past a 480 s device call; --budget 8 fits one dtype in about 5); --dtypes default f16,bf16,f32;
 # the shapes file defaults to configs/shapes/models.txt. Writes DIR/cublas.jsonl, DIR/nvidia-h200.json (the tuning
 # table), DIR/tune.log, DIR/bench.md and DIR/bench.json (DIR defaults to results/h200/models). CUBLAS_BATCHED_ANCHOR
-# and GEMMTUNE_BIN replace the anchor and the binary.
+# and GEMMTUNE_BIN replace the anchor and the binary. Stopped early (INT or TERM), it still joins the problems tuned so
+# far and exits 1, naming the others.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 budget=15
@@ -28,6 +29,21 @@ bin=${GEMMTUNE_BIN:-$root/build/gemmtune}
 anchor=${CUBLAS_BATCHED_ANCHOR:-$root/scripts/cublas_batched_anchor.py}
 mkdir -p "$out"
 python3 "$anchor" "$shapes" --dtypes "$dtypes" > "$out/cublas.jsonl"
-"$bin" --shapes-file "$shapes" --dtype "$dtypes" --budget "$budget" --out "$out/nvidia-h200.json" 2>&1 | tee "$out/tune.log"
+# gemmtune writes the table as it goes: a run stopped early (INT or TERM, a call's time limit) stops the tune, which
+# keeps what it measured, and still joins it; the report then names the problems the table lacks and exits 1.
+"$bin" --shapes-file "$shapes" --dtype "$dtypes" --budget "$budget" --out "$out/nvidia-h200.json" \
+  > >(tee "$out/tune.log") 2>&1 &
+tune=$!
+trap 'kill -INT "$tune" 2>/dev/null || true' INT TERM
+status=0
+wait "$tune" || status=$?
+while kill -0 "$tune" 2>/dev/null; do  # the wait above ended for the trap: the tune is still saving
+  status=0
+  wait "$tune" || status=$?
+done
+trap - INT TERM
+joined=0
 python3 "$root/scripts/models_bench.py" "$out/nvidia-h200.json" "$out/cublas.jsonl" --markdown "$out/bench.md" \
-  --json "$out/bench.json"
+  --json "$out/bench.json" || joined=$?
+[ "$joined" -ne 0 ] && exit "$joined"
+exit "$status"

@@ -5,9 +5,11 @@ on M, N, K, batch, dtype and layout, targets and the odd/aligned edge rows are c
 lacks fails the report."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -94,6 +96,41 @@ class ModelsBench(unittest.TestCase):
                                capture_output=True, text=True)
             self.assertEqual(p.returncode, 1)
             self.assertIn("no entry for gone 99x9x9x1 f16 nn", p.stderr)
+
+    def test_a_run_stopped_early_joins_what_it_tuned(self):
+        # TERM once the table holds its first problem (a call's time limit): the tune stops and keeps its table, the
+        # join still runs on it and names the problems it lacks, exit 1.
+        with tempfile.TemporaryDirectory() as d:
+            shapes = os.path.join(d, "shapes.txt")
+            with open(shapes, "w") as f:
+                f.write("".join(f"p{i} {16 + i}x16x{32 + 8 * i} nn\n" for i in range(6)))
+            anchor = os.path.join(d, "anchor.py")
+            with open(anchor, "w") as f:
+                f.write(f"import sys\nsys.argv.insert(1, {os.path.join(ROOT, 'scripts')!r})\n" + FAKE_ANCHOR)
+            env = dict(os.environ, GEMMTUNE_BIN=BIN, CUBLAS_BATCHED_ANCHOR=anchor)
+            out = os.path.join(d, "out")
+            table = os.path.join(out, "nvidia-h200.json")
+            p = subprocess.Popen([os.path.join(ROOT, "scripts", "models-bench.sh"), "--budget", "4", "--dtypes", "f32",
+                                  "--out-dir", out, "--shapes-file", shapes], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and p.poll() is None:
+                try:
+                    with open(table) as f:
+                        if json.load(f)["entries"]:
+                            break
+                except (OSError, ValueError, KeyError):
+                    pass
+                time.sleep(0.1)
+            self.assertIsNone(p.poll(), "the run ended before it could be stopped")
+            p.send_signal(signal.SIGTERM)
+            stdout, stderr = p.communicate(timeout=120)
+            self.assertEqual(p.returncode, 1, (stdout + stderr)[-3000:])
+            with open(os.path.join(out, "bench.json")) as f:
+                rows = json.load(f)
+            self.assertGreaterEqual(len(rows), 1)
+            self.assertLess(len(rows), 6)
+            self.assertIn("no entry for p5 ", stderr)
 
 
 if __name__ == "__main__":
