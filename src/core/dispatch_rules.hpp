@@ -421,7 +421,7 @@ inline void append_arrival_passes(Plan& out, Pass decode, Pass main, const Opera
   rest.push.base_y = arrive;
   rest.barrier_before = false;
   rest.counted = true;
-  out.scratch_floats += arrival_ranges(op) * b_planes(op);
+  out.scratch_floats += ranges * b_planes(op);
 }
 
 /// The run of `config` for `op`. `epilogue` false: the product alone (gemmtune's unfused check).

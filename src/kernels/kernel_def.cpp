@@ -47,10 +47,16 @@ std::span<const uint32_t> KernelFamily::main_module(const Config& config, DType 
   return module_for(dtype, device, allow_alternative);
 }
 
+namespace {
+/// The problem sweeps the parameter's values: its input type has it and the problem gains from it.
+bool param_swept(const ParamSpec& p, const GemmProblem& problem) {
+  return (!p.applies || p.applies(problem.dtype)) && (!p.swept_where || p.swept_where(problem));
+}
+}  // namespace
+
 bool KernelFamily::sweeps(const Config& config, const GemmProblem& problem) const {
   for (const ParamSpec& p : params) {
-    const bool swept = (!p.applies || p.applies(problem.dtype)) && (!p.swept_where || p.swept_where(problem));
-    if (!swept && config.get(p.name) != p.unnamed_value) return false;
+    if (!param_swept(p, problem) && config.get(p.name) != p.unnamed_value) return false;
   }
   return true;
 }
@@ -270,8 +276,7 @@ std::vector<Config> KernelFamily::all_configs() const {
 std::vector<Config> KernelFamily::swept_configs(const GemmProblem& problem) const {
   std::vector<std::vector<uint32_t>> values;
   for (const ParamSpec& p : params) {
-    const bool swept = (!p.applies || p.applies(problem.dtype)) && (!p.swept_where || p.swept_where(problem));
-    if (swept) {
+    if (param_swept(p, problem)) {
       values.push_back(p.values);
     } else if (p.unnamed_value && std::find(p.values.begin(), p.values.end(), *p.unnamed_value) != p.values.end()) {
       values.push_back({*p.unnamed_value});

@@ -1234,6 +1234,34 @@ TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMai
   EXPECT_NE(why->find("fast mode only"), std::string::npos) << *why;
 }
 
+namespace {
+
+/// Tiled's reason for refusing `config` on `problem` by its pre-pass constraint ("" where it holds).
+std::string prepass_refusal(const Config& config, const GemmProblem& problem) {
+  const KernelFamily& tiled = family_named("tiled");
+  for (const Constraint& k : tiled.constraints)
+    if (k.code == "prepass") return k.check(tiled, config, problem, matrix_device()).value_or("");
+  return "";
+}
+
+/// The values of `param` (unnamed: `unnamed`) among tiled's candidates for `problem` at another type and K.
+std::set<uint32_t> swept_values(GemmProblem problem, DType dtype, uint64_t k, const char* param, uint32_t unnamed) {
+  problem.dtype = dtype, problem.shape.k = k;
+  std::set<uint32_t> seen;
+  for (const Candidate& c : build_search_space({&family_named("tiled")}, problem, matrix_device()).candidates)
+    seen.insert(c.config.get_or(param, unnamed));
+  return seen;
+}
+
+/// The value a pass gives specialization constant `id`, where it gives one.
+std::optional<uint32_t> pass_constant(const rules::Pass& pass, uint32_t id) {
+  for (uint32_t i = 0; i < pass.constant_count; ++i)
+    if (pass.constants[i].id == id) return pass.constants[i].value;
+  return std::nullopt;
+}
+
+}  // namespace
+
 TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecoding) {
   const KernelFamily& tiled = family_named("tiled");
   Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 4}}};
@@ -1251,17 +1279,14 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
   const std::array<uint32_t, 8> modules{decode, main, decode, main, decode, main, decode, main};
   const std::array<bool, 8> barriers{true, true, false, true, false, true, false, true};
   const std::array<uint32_t, 4> terms{128, 1024, 1024, 1024}, begin{0, 128, 1152, 2176};
-  auto has = [](const rules::Pass& pass, uint32_t id, uint32_t value) {
-    for (uint32_t i = 0; i < pass.constant_count; ++i)
-      if (pass.constants[i].id == id) return pass.constants[i].value == value;
-    return false;
-  };
   for (uint32_t i = 0; i < 8; ++i) {
     const rules::Pass& pass = plan.passes[i];
     const uint32_t range = modules[i] == decode ? i / 2 : (i - 1) / 2;
     SCOPED_TRACE("pass " + std::to_string(i) + ", range " + std::to_string(range));
     EXPECT_EQ(pass.module, modules[i]);
-    if (i > 0) EXPECT_EQ(pass.barrier_before, barriers[i]);
+    if (i > 0) {
+      EXPECT_EQ(pass.barrier_before, barriers[i]);
+    }
     EXPECT_EQ(pass.push.k, terms[range]);
     EXPECT_EQ(pass.push.k_split, terms[range]);
     EXPECT_EQ(pass.scratch_first, (range % 2) * plane / 2);  // binding 4: the range's plane alone
@@ -1277,8 +1302,8 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
       EXPECT_EQ(pass.push.beta, range == 0 ? 0.5f : 1.0f);  // later ranges add to C
       EXPECT_EQ(pass.grid, (std::array<uint64_t, 3>{5, 2, 3}));
       // Bias and activation once, with the last range.
-      EXPECT_EQ(has(pass, rules::constant_id::has_bias, 1), range == 3);
-      EXPECT_EQ(has(pass, rules::constant_id::activation, 2), range == 3);
+      EXPECT_EQ(pass_constant(pass, rules::constant_id::has_bias) == 1u, range == 3);
+      EXPECT_EQ(pass_constant(pass, rules::constant_id::activation) == 2u, range == 3);
     }
   }
   // Where K gives no `chunks` ranges (later ones of whole 256-term steps), the config is refused; without the pre-pass
@@ -1287,27 +1312,14 @@ TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecod
   q.shape = Shape{100, 300, 1792, 1};  // 3 later ranges of 768 leave the first none; 1536 + 256 fit
   q.dtype = DType::f16_q4_0;
   q.layout = Layout{false, true};
-  const vk::DeviceInfo d = matrix_device();
-  auto refusal = [&](const Config& config) {
-    std::optional<std::string> why;
-    for (const Constraint& k : tiled.constraints)
-      if (!why && k.code == "prepass") why = k.check(tiled, config, q, d);
-    return why.value_or("");
-  };
+  auto refusal = [&](const Config& config) { return prepass_refusal(config, q); };
   EXPECT_NE(refusal(c).find("gives no 4 ranges"), std::string::npos) << refusal(c);
   c.values.back().second = 2;
   EXPECT_EQ(refusal(c), "");
   c.values[5].second = 0;
   EXPECT_NE(refusal(c).find("prepass 1 only"), std::string::npos) << refusal(c);
   // Swept for weights in blocks from K = 2048 on; the other types and shorter K sweep 1 alone.
-  auto chunk_values = [&](DType dtype, uint64_t k) {
-    GemmProblem p = q;
-    p.dtype = dtype, p.shape.k = k;
-    std::set<uint32_t> seen;
-    for (const Candidate& cand : build_search_space({&tiled}, p, d).candidates)
-      seen.insert(cand.config.get_or("chunks", 1));
-    return seen;
-  };
+  auto chunk_values = [&](DType dtype, uint64_t k) { return swept_values(q, dtype, k, "chunks", 1); };
   EXPECT_EQ(chunk_values(DType::f16_q4_0, 14336), (std::set<uint32_t>{1, 2, 3, 4}));
   EXPECT_EQ(chunk_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{1, 2, 4}));  // 3: 2 x 2048 leave range 0 none
   EXPECT_EQ(chunk_values(DType::f16_q4_0, 1024), (std::set<uint32_t>{1}));
@@ -1326,11 +1338,6 @@ TEST(DecodePrepass, ArrivingRangesDecodeTheFirstBeforeTheMainPassAndTheRestBesid
   EXPECT_EQ(plan.main_pass, 1u);
   EXPECT_EQ(plan.arrival_counters, 0u);
   EXPECT_EQ(plan.scratch_floats, 3u * 300 * 6176 / 2 + 4 * 3);  // the plane, then a count a range and product
-  auto arriving = [](const rules::Pass& pass) {
-    for (uint32_t i = 0; i < pass.constant_count; ++i)
-      if (pass.constants[i].id == rules::constant_id::arriving) return pass.constants[i].value;
-    return 0u;
-  };
   const rules::Pass &lead = plan.passes[0], &main = plan.passes[1], &rest = plan.passes[2];
   EXPECT_EQ(lead.module, kernel_config_modules::prepass);
   EXPECT_EQ(rest.module, kernel_config_modules::prepass);
@@ -1347,26 +1354,17 @@ TEST(DecodePrepass, ArrivingRangesDecodeTheFirstBeforeTheMainPassAndTheRestBesid
   EXPECT_EQ(main.push.k, 6176u);
   EXPECT_EQ(main.push.beta, 0.5f);
   for (const rules::Pass* pass : {&lead, &main, &rest}) {
-    EXPECT_EQ(arriving(*pass), 2u);
+    EXPECT_EQ(pass_constant(*pass, rules::constant_id::arriving), 2u);
     EXPECT_EQ(pass->scratch_count, 0u);  // the whole plane
     EXPECT_EQ(pass->push.k, 6176u);
   }
-  bool bias = false;
-  for (uint32_t i = 0; i < main.constant_count; ++i)
-    bias |= main.constants[i].id == rules::constant_id::has_bias && main.constants[i].value == 1;
-  EXPECT_TRUE(bias);
+  EXPECT_EQ(pass_constant(main, rules::constant_id::has_bias), 1u);
   // Refused with a reason: no range left to arrive, chunks beside it, no pre-pass.
   GemmProblem q;
   q.shape = Shape{100, 300, 4096, 1};
   q.dtype = DType::f16_q4_0;
   q.layout = Layout{false, true};
-  const vk::DeviceInfo d = matrix_device();
-  auto refusal = [&](const Config& config) {
-    std::optional<std::string> why;
-    for (const Constraint& k : tiled.constraints)
-      if (!why && k.code == "prepass") why = k.check(tiled, config, q, d);
-    return why.value_or("");
-  };
+  auto refusal = [&](const Config& config) { return prepass_refusal(config, q); };
   EXPECT_NE(refusal(c).find("leaves no range"), std::string::npos) << refusal(c);
   c.values.back().second = 1;
   EXPECT_EQ(refusal(c), "");
@@ -1376,14 +1374,7 @@ TEST(DecodePrepass, ArrivingRangesDecodeTheFirstBeforeTheMainPassAndTheRestBesid
   c.values[5].second = 0;
   EXPECT_NE(refusal(c).find("prepass 1 only"), std::string::npos) << refusal(c);
   // Swept for weights in blocks from K = 4096 on, each value where ranges are left to arrive.
-  auto arrive_values = [&](DType dtype, uint64_t k) {
-    GemmProblem p = q;
-    p.dtype = dtype, p.shape.k = k;
-    std::set<uint32_t> seen;
-    for (const Candidate& cand : build_search_space({&tiled}, p, d).candidates)
-      seen.insert(cand.config.get_or("arrive", 0));
-    return seen;
-  };
+  auto arrive_values = [&](DType dtype, uint64_t k) { return swept_values(q, dtype, k, "arrive", 0); };
   EXPECT_EQ(arrive_values(DType::f16_q4_0, 14336), (std::set<uint32_t>{0, 1, 2}));
   EXPECT_EQ(arrive_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{0, 1}));
   EXPECT_EQ(arrive_values(DType::f16_q4_0, 2048), (std::set<uint32_t>{0}));
