@@ -78,12 +78,8 @@ uint scaled_code_pair(uint w, f16vec2 scale) {
   return packFloat2x16(code * scale);
 }
 #if defined(B_PLANE)
-// B decoded once by the pre-pass into f16 rows of K (quant_blocks.glsl's plane_index): 16-byte groups, aligned. With
-// arriving ranges (ARRIVING > 0) read through L2 once b_arrived says a range is there, and decoded from the blocks
-// while staging where it is not yet (the staging build's path, the same f16 values).
+// B decoded once by the pre-pass into f16 rows of K (quant_blocks.glsl's plane_index): 16-byte groups, aligned.
 layout(std430, binding = 4) readonly buffer BufPlane8 { uvec4 plane_vec[]; };
-layout(std430, binding = 4) coherent readonly buffer BufPlaneArriving8 { uvec4 arriving_vec[]; };
-uvec4 plane_group(uint g) { return ARRIVING > 0u ? arriving_vec[g] : plane_vec[g]; }
 #endif
 #if defined(A_F16)
 /// Group g of A (8 elements at element 8 g): as stored.
@@ -177,9 +173,6 @@ uint b_slot(uint g) { return (g / (B_RUN / 8)) * (B_STRIDE / 8) + g % (B_RUN / 8
 bool fast_steps;
 uint k_first;
 uint a_first[A_PER], b_first[B_PER];
-#if defined(BLOCK_OPERANDS) && defined(B_PLANE)
-uint b_block_first[B_PER];  // with arriving ranges: each group's block element index too, for ranges not yet there
-#endif
 
 void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
   const bool rows_clamp = row0 + BM <= p.M || !TRANS_A || p.M % 8 == 0;
@@ -211,14 +204,13 @@ void set_first_indices(uint z, uint row0, uint col0, uint k_begin, uint lid) {
     b_group(lid + j * WG_SIZE, kk, c);
 #if defined(B_PLANE)
     b_first[j] = plane_index(z, k_begin + kk, min(col0 + c, last_col)) / 8;
-    if (ARRIVING > 0u) b_block_first[j] = index_op_b(z, k_begin + kk, min(col0 + c, last_col));
 #else
     b_first[j] = index_op_b(z, k_begin + kk, min(col0 + c, last_col)) / 8;
 #endif
   }
 }
 
-#if defined(BLOCK_OPERANDS)
+#if defined(BLOCK_OPERANDS) && !defined(B_PLANE)
 // B's groups between load_step and store_step: the words holding the block's scale and the group's 8 code bytes
 // (q8_0) or the 8 code bytes whose low or high nibbles are its codes (q4_0), as loaded; where the codes start mid-word
 // (b_mid) they span three words and the scale is the low half of its word, else two and the high half.
@@ -261,19 +253,7 @@ uvec4 decoded_b_group(uint j) {
 #endif
 
 #if defined(BLOCK_OPERANDS)
-#if defined(B_PLANE)
-// Whether the step in reg_b came from the plane (else as block words, which store_step decodes): a step lies in one
-// arriving range, since BK divides ARRIVAL_TERMS.
-bool b_staged_plane = true;
-#define B_BLOCK_FIRST(j) b_block_first[j]
-#else
-#define B_BLOCK_FIRST(j) (b_first[j] * 8)
-#endif
 void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
-#if defined(B_PLANE)
-  const bool plane = b_arrived(z, k0);
-  b_staged_plane = plane;
-#endif
   if (fast_steps && k0 + BK <= k_end) {  // uniform across the workgroup
     const uint s = (k0 - k_first) / BK;
     const uint a_step = (TRANS_A ? BK * p.lda : BK) / 8;
@@ -281,11 +261,9 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
       reg_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_group_at(a_first[j] + s * a_step) : uvec4(0);
 #if defined(B_PLANE)
     // The plane's rows are whole groups (K a multiple of 32): the step's loads issue as the dense kernel's do.
-    if (plane) {
-      [[unroll]] for (uint j = 0; j < B_PER; ++j)
-        reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? plane_group(b_first[j] + s * (BK / 8)) : uvec4(0);
-      return;
-    }
+    [[unroll]] for (uint j = 0; j < B_PER; ++j)
+      reg_b[j] = lid + j * WG_SIZE < B_GROUPS ? plane_vec[b_first[j] + s * (BK / 8)] : uvec4(0);
+    return;
 #endif
   } else {
     [[unroll]] for (uint j = 0; j < A_PER; ++j) {
@@ -310,17 +288,14 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   }
 #if defined(B_PLANE)
   // Rows of K a multiple of 32 with k ranges of whole blocks: a group's 8 k are whole.
-  if (plane) {
-    [[unroll]] for (uint j = 0; j < B_PER; ++j) {
-      const uint g = lid + j * WG_SIZE;
-      uint kk, c;
-      b_group(g, kk, c);
-      const uint gk = k0 + kk, gc = col0 + c;
-      reg_b[j] = g < B_GROUPS && gk < k_end && gc < p.N ? plane_group(plane_index(z, gk, gc) / 8) : uvec4(0);
-    }
-    return;
+  [[unroll]] for (uint j = 0; j < B_PER; ++j) {
+    const uint g = lid + j * WG_SIZE;
+    uint kk, c;
+    b_group(g, kk, c);
+    const uint gk = k0 + kk, gc = col0 + c;
+    reg_b[j] = g < B_GROUPS && gk < k_end && gc < p.N ? plane_vec[plane_index(z, gk, gc) / 8] : uvec4(0);
   }
-#endif
+#else
   // Stored N x K with K a multiple of 32 and k ranges of whole blocks: a group's 8 k are whole and in one block. Only
   // the words that hold it are loaded here; store_step decodes them after this step's products, which so do not wait
   // on the loads. On a whole step every group is one (columns past N read row N - 1, as set_first_indices clamps them).
@@ -328,7 +303,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     const uint g = lid + j * WG_SIZE;
     if (whole_step) {
-      load_b_words(j, g < B_GROUPS, B_BLOCK_FIRST(j) + (k0 - k_first));
+      load_b_words(j, g < B_GROUPS, b_first[j] * 8 + (k0 - k_first));
     } else {
       uint kk, c;
       b_group(g, kk, c);
@@ -337,6 +312,7 @@ void load_step(uint z, uint row0, uint col0, uint k0, uint k_end, uint lid) {
       load_b_words(j, valid, valid ? index_op_b(z, gk, gc) : 0u);
     }
   }
+#endif
 }
 #else
 // Elements i .. i + 7 of an operand from the 32-bit words that hold them, for a whole group whose rows are not 16-byte
@@ -419,9 +395,6 @@ void store_step(uint lid, uint stage) {
     const uint g = lid + j * WG_SIZE;
 #if defined(BLOCK_OPERANDS) && !defined(B_PLANE)
     if (g < B_GROUPS) smem[B_BASE + stage * B_TILE + b_slot(g)] = decoded_b_group(j);
-#elif defined(BLOCK_OPERANDS)
-    if (g < B_GROUPS)
-      smem[B_BASE + stage * B_TILE + b_slot(g)] = ARRIVING == 0u || b_staged_plane ? reg_b[j] : decoded_b_group(j);
 #else
     if (g < B_GROUPS) smem[B_BASE + stage * B_TILE + b_slot(g)] = reg_b[j];
 #endif

@@ -82,43 +82,12 @@ float load_op_a(uint z, uint i, uint kk) { return load_a(index_op_a(z, i, kk)); 
 /// Where the decoding pre-pass (decode_blocks.comp) puts op(B)[z][kk][j] in the scratch buffer: f16, packed N x K
 /// per matrix of B (one where the batch shares it).
 uint plane_index(uint z, uint kk, uint j) { return (p.stride_b != 0u ? z * p.N * p.K : 0u) + j * p.K + kk; }
-#if defined(B_PLANE) || defined(ARRIVING_COUNTS)
-// Arriving ranges (rules::DispatchRule::arrive): the plane's ranges of ARRIVAL_TERMS k are decoded by a pass beside
-// the main one, which counts each range's finished workgroups (one a row of B) in the last words of binding 4, past
-// the plane: range r of plane z at word length - 1 - (z x ranges + r). ARRIVING: the ranges decoded before the main
-// pass (0: the whole plane is, no counts).
-layout(constant_id = 33) const uint ARRIVING = 0;
-const uint ARRIVAL_TERMS = 2048;
-uint arrival_ranges() { return (p.K + ARRIVAL_TERMS - 1) / ARRIVAL_TERMS; }
-/// Range r's count of plane z, counted back from the end of the binding's `words` words.
-uint arrival_count_index(uint words, uint z, uint r) { return words - 1u - (z * arrival_ranges() + r); }
-#endif
 #if defined(B_PLANE)
 // B read from that plane.
 layout(std430, binding = 4) readonly buffer BufPlane { uint plane_words[]; };
-// With arriving ranges, through L2: a range read from the plane was written during this pass, and a line cached with a
-// range read earlier may hold the start of the next one as it was before.
-layout(std430, binding = 4) coherent readonly buffer BufPlaneArriving { uint arriving_words[]; };
-layout(std430, binding = 4) coherent volatile readonly buffer BufArrived { uint arrived[]; };
-uint b_known_range = 0u;  // the last later range this invocation found arrived
-/// Whether the range of product z's plane that holds k is there to read: always without arriving ranges; else the
-/// first ARRIVING ranges and a later one once its count is complete (its writes then visible, as split_one_pass.glsl
-/// reads the planes after their count). Otherwise the caller decodes from the blocks, with the same rounding.
-bool b_arrived(uint z, uint kk) {
-  if (ARRIVING == 0u) return true;
-  const uint r = kk / ARRIVAL_TERMS;
-  if (r < ARRIVING || r == b_known_range) return true;
-  if (arrived[arrival_count_index(uint(arrived.length()), p.stride_b != 0u ? z : 0u, r)] < p.N) return false;
-  memoryBarrierBuffer();
-  b_known_range = r;
-  return true;
-}
 float load_op_b(uint z, uint kk, uint j) {
-  if (!b_arrived(z, kk)) {  // rounded to f16 as the decoding pass rounds it
-    return unpackHalf2x16(packHalf2x16(vec2(load_b_block_elem(index_op_b(z, kk, j)), 0.0))).x;
-  }
   const uint i = plane_index(z, kk, j);
-  const vec2 pair = unpackHalf2x16(ARRIVING > 0u ? arriving_words[i >> 1] : plane_words[i >> 1]);
+  const vec2 pair = unpackHalf2x16(plane_words[i >> 1]);
   return (i & 1u) == 0u ? pair.x : pair.y;
 }
 #else

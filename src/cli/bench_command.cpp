@@ -97,7 +97,7 @@ int run_bench(const TuneCommandOptions& o, const std::string& config_name) {
         throw Error(ExitCode::unsupported, "--config: '" + config_name + "': " + n.variant + " cannot serve " +
                                                describe(problem) + ": " + n.reason);
       }
-      // Its family's constraints, also where the problem's space does not sweep the config (chunks at a short K).
+      // Its family's constraints, also where the problem's space does not sweep the config (tiles at a long K).
       if (auto pc = broken_constraint(*family, named.config, config_name, problem, device.info())) {
         throw Error(ExitCode::unsupported,
                     "--config: '" + config_name + "': pruned on " + device.info().name + ": " + pc->reason);

@@ -60,8 +60,7 @@ struct SpecConstant {
 /// Specialization constant ids set from the operation (kernels/common/gemm_common.glsl).
 namespace constant_id {
 inline constexpr uint32_t trans_a = 20, trans_b = 21, has_bias = 22, activation = 23, deterministic = 24, split = 25,
-                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29, rows_a = 31, a_rows_vector = 32,
-                          arriving = 33;
+                          aligned_a = 26, aligned_b = 27, zero_a = 28, zero_b = 29, rows_a = 31, a_rows_vector = 32;
 }
 
 /// Every stored row of an operand starts on a 16-byte boundary: ld, offset and batch stride multiples of 16 bytes.
@@ -129,14 +128,6 @@ struct DispatchRule {
   /// into bfloat16 parts (split_ab), 3 A and B copied once to 16-byte rows (align_ab), 4 op(A) as two 8-bit parts
   /// a block (quantize_a).
   uint32_t prepass = 0;
-  /// decode_b only: K in `chunks` ranges (chunk_terms), each range's blocks decoded beside the products of the range
-  /// before it (plan()); 1: one decoding pass, then the main pass.
-  uint32_t chunks = 1;
-  /// decode_b only, 0: off. Else the main pass runs once over K while B's ranges of kArrivalTerms arrive: the first
-  /// `arrive` ranges decoded before it, the rest by a decoding pass recorded after it with no barrier, which counts
-  /// each finished range; a tile reads a range from the plane once its count is complete and otherwise decodes it
-  /// from the blocks itself (append_arrival_passes).
-  uint32_t arrive = 0;
 };
 
 /// What a DispatchRule's pre-pass does; its output takes the scratch buffer (binding 4), so such a rule has one
@@ -170,12 +161,6 @@ inline std::array<uint64_t, 3> main_grid(const DispatchRule& rule, const Operati
   return {column_blocks(rule, op) * x_splits, row_blocks(rule, op), op.batch * z_splits};
 }
 
-/// Terms of an arriving range of B (DispatchRule::arrive): a decoding workgroup's 64 blocks.
-inline constexpr uint64_t kArrivalTerms = 64 * 32;
-inline uint64_t arrival_ranges(const Operation& op) { return ceil_div(op.k, kArrivalTerms); }
-/// Planes of the decoded B: one per product where B has its own, else one.
-inline uint64_t b_planes(const Operation& op) { return op.stride_b != 0 ? op.batch : 1; }
-
 /// Arrival counters (uint32) the main pass needs: 0 unless split-k finishes in it.
 inline uint64_t arrival_counters(const DispatchRule& rule, const Operation& op) {
   if (rule.splits <= 1 || !rule.one_pass_split) return 0;
@@ -189,33 +174,9 @@ inline std::array<uint64_t, 3> reduce_grid(const Operation& op) {
 
 /// The f16 elements of the decoded plane of B, and the pre-pass's grid: 64 blocks (2048 k) of one row of B a
 /// workgroup, a row of workgroups per row of B, one z per matrix of B.
-inline uint64_t decode_plane_halves(const Operation& op) { return b_planes(op) * op.n * op.k; }
-inline std::array<uint64_t, 3> decode_grid(const Operation& op) { return {arrival_ranges(op), op.n, b_planes(op)}; }
-/// Chunked decoding (DispatchRule::chunks): range 0 is short, since nothing hides its decoding, and each later range
-/// four times as long, whose decoding then fits under the products of the range before (the decoding pass takes about
-/// a quarter of the main pass's time for the same k). The later ranges' terms: ceil(4K / (4 chunks - 3)) rounded up
-/// to a multiple of 256 (whole steps of every tile's BK); range 0 takes what is left. K gives the ranges where that
-/// is more than nothing.
-inline uint64_t chunk_terms(uint64_t k, uint32_t chunks) {
-  return ceil_div(ceil_div(4 * k, 4 * chunks - 3), 256) * 256;
-}
-inline bool chunk_ranges_fit(uint64_t k, uint32_t chunks) {
-  return chunks <= 1 || (chunks - 1) * chunk_terms(k, chunks) < k;
-}
-/// Range i's first k and terms.
-inline uint64_t chunk_begin(uint64_t k, uint32_t chunks, uint32_t i) {
-  return i == 0 ? 0 : k - (chunks - i) * chunk_terms(k, chunks);
-}
-inline uint64_t chunk_count(uint64_t k, uint32_t chunks, uint32_t i) {
-  return i == 0 ? k - (chunks - 1) * chunk_terms(k, chunks) : chunk_terms(k, chunks);
-}
-/// Its scratch: two planes (even and odd ranges) of a later range's size, one decoding the next range while the
-/// main pass reads the other. The planes start on whole 512-byte steps (N x 256 x batch halves a range step), which
-/// minStorageBufferOffsetAlignment (256 bytes at most) divides.
-inline uint64_t chunk_plane_halves(const Operation& op, uint32_t chunks) {
-  Operation first = op;
-  first.k = chunk_terms(op.k, chunks);
-  return decode_plane_halves(first);
+inline uint64_t decode_plane_halves(const Operation& op) { return (op.stride_b != 0 ? op.batch : 1) * op.n * op.k; }
+inline std::array<uint64_t, 3> decode_grid(const Operation& op) {
+  return {ceil_div(op.k, 64 * 32), op.n, op.stride_b != 0 ? op.batch : 1};
 }
 /// The split parts: rows of K rounded up to whole groups of 8, three 16-bit parts an element, every product's own.
 inline uint64_t split_k_padded(uint64_t k) { return ceil_div(k, 8) * 8; }
@@ -329,8 +290,7 @@ struct KernelConfig {
 inline constexpr size_t kMaxPassConstants = 1 + kMaxTunedConstants + kOperationConstants;
 
 /// One compute dispatch (or several, for_each_dispatch) of a pipeline made from `module` and `constants`, with its
-/// push-constant block (base_*: the pass's first workgroup, zero but where a pass covers part of a grid; recorders add
-/// each dispatch's start from for_each_dispatch).
+/// push-constant block (base_* zero: for_each_dispatch sets them).
 struct Pass {
   uint32_t module = 0;
   std::array<SpecConstant, kMaxPassConstants> constants{};
@@ -338,91 +298,22 @@ struct Pass {
   uint32_t required_subgroup_size = 0;
   std::array<uint64_t, 3> grid{};
   GemmPush push{};
-  /// A shader-write barrier before it (recorders skip it for the first pass); false: it runs beside the pass
-  /// recorded just before it (chunked decoding's pairs, which touch different data).
-  bool barrier_before = true;
-  /// Binding 4 as the scratch's floats [scratch_first, scratch_first + scratch_count) (count 0: the whole buffer):
-  /// chunked decoding's passes see one of its two planes each, so that no pass of a pair touches what the other does.
-  uint64_t scratch_first = 0, scratch_count = 0;
-  /// Recorded beside the pass before it (barrier_before false) where that pass reads what this one writes once this
-  /// one's counts say it is written (arriving ranges): an order synchronization validation cannot follow, so a
-  /// validated run records a barrier before it (the result is the same either way).
-  bool counted = false;
 };
 
-inline constexpr size_t kMaxChunks = 4;
-inline constexpr size_t kMaxPasses = 2 * kMaxChunks;
+inline constexpr size_t kMaxPasses = 3;
 
-/// A run: the passes in order (pre-pass, main, reduce; main always, the others where the rule has them; chunked
-/// decoding's decoding and main passes by ranges of k), each after a barrier on the ones before it unless it says
-/// otherwise. Six storage buffers at bindings 0-5: A, B, C, bias (any buffer where there is none), the scratch
+/// A run: the passes in order (pre-pass, main, reduce; main always, the others where the rule has them), each after
+/// a barrier on the ones before it. Six storage buffers at bindings 0-5: A, B, C, bias (any buffer where there is
+/// none), the scratch
 /// (`scratch_floats` floats: split-k's planes, splits x batch x M x N, or the pre-pass's output) and split-k's
 /// arrival counters (`arrival_counters` uint32s, zero).
 struct Plan {
   std::array<Pass, kMaxPasses> passes{};
   uint32_t pass_count = 0;
-  uint32_t main_pass = 0;  ///< the index of the (last) main pass in `passes`
+  uint32_t main_pass = 0;  ///< the index of the main pass in `passes`
   uint64_t scratch_floats = 0;
   uint64_t arrival_counters = 0;
 };
-
-/// Chunked decoding's passes (DispatchRule::chunks > 1, after `main` and `decode` are made for the whole K; ranges as
-/// chunk_begin and chunk_count give them): the decoding of range 0; then for each range i the main pass over it,
-/// recorded beside the decoding of range i + 1 into the other plane (the main pass first: its few large workgroups take
-/// their units, the decoding's small ones fill what is left), a barrier after each pair. Range i's passes see plane i %
-/// 2 as binding 4 (Pass::scratch_*), with K the range's terms, op(A) and B from the range's first k; range 0 scales C
-/// by beta, later ranges add to it (beta 1); only the last applies bias and activation (`last_main`'s constants).
-inline void append_chunked_passes(Plan& out, const Pass& decode, const Pass& main, const Pass& last_main,
-                                  const Operation& op, uint32_t chunks) {
-  const uint64_t plane = chunk_plane_halves(op, chunks);
-  auto range = [&](Pass pass, uint32_t i, bool is_main) {
-    const uint64_t k0 = chunk_begin(op.k, chunks, i), count = chunk_count(op.k, chunks, i);
-    pass.push.k = pass.push.k_split = uint32_t(count);
-    const uint64_t plane_floats = (plane + 1) / 2;
-    pass.scratch_first = (i % 2) * plane_floats, pass.scratch_count = plane_floats;
-    if (is_main) {
-      pass.push.off_a = uint32_t(op.off_a + (op.trans_a ? k0 * op.lda : k0));
-      if (i > 0) pass.push.beta = 1.0f;
-    } else {
-      pass.push.off_b = uint32_t(op.off_b + k0);  // blocks are stored N x K: k runs along a row
-      pass.grid[0] = ceil_div(count, 64 * 32);
-    }
-    return pass;
-  };
-  out.passes[out.pass_count++] = range(decode, 0, false);
-  for (uint32_t i = 0; i < chunks; ++i) {
-    out.main_pass = out.pass_count;
-    out.passes[out.pass_count++] = range(i + 1 == chunks ? last_main : main, i, true);
-    if (i + 1 < chunks) {
-      out.passes[out.pass_count] = range(decode, i + 1, false);
-      out.passes[out.pass_count++].barrier_before = false;
-    }
-  }
-  out.scratch_floats = 2 * ((plane + 1) / 2);
-}
-
-/// Arriving ranges' passes (DispatchRule::arrive > 0, after `decode` and `main` are made for the whole K): the decoding
-/// of the first `arrive` ranges of B (which also zeroes the range counts), a barrier, the main pass over the whole
-/// K, and beside it, recorded after it with no barrier, the decoding of the other ranges, range by range (its grid
-/// runs along n first). Both decoding passes have x along n and y along the ranges (push base_y: the first range).
-/// The main pass's tiles take a range from the plane once its count says it is complete, else decode it from the
-/// blocks themselves, so the result does not depend on how the two passes overlap, or whether they do. The counts,
-/// one a range and plane of B, take the scratch's last words after the plane (the kernels index them from the end).
-inline void append_arrival_passes(Plan& out, Pass decode, Pass main, const Operation& op, uint32_t arrive) {
-  const uint64_t ranges = arrival_ranges(op);
-  decode.constants[decode.constant_count++] = {constant_id::arriving, arrive};
-  main.constants[main.constant_count++] = {constant_id::arriving, arrive};
-  decode.grid = {op.n, arrive, b_planes(op)};
-  out.passes[out.pass_count++] = decode;
-  out.main_pass = out.pass_count;
-  out.passes[out.pass_count++] = main;
-  Pass& rest = out.passes[out.pass_count++] = decode;
-  rest.grid[1] = ranges - arrive;
-  rest.push.base_y = arrive;
-  rest.barrier_before = false;
-  rest.counted = true;
-  out.scratch_floats += ranges * b_planes(op);
-}
 
 /// The run of `config` for `op`. `epilogue` false: the product alone (gemmtune's unfused check).
 inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue = true) {
@@ -452,15 +343,6 @@ inline Plan plan(const KernelConfig& config, const Operation& op, bool epilogue 
       main.constants[main.constant_count++] = c;
     return main;
   };
-  if (rule.prepass == uint32_t(Prepass::decode_b) && rule.arrive > 0 && rule.arrive < arrival_ranges(op)) {
-    append_arrival_passes(out, pre, main_pass(epilogue), op, rule.arrive);
-    return out;
-  }
-  if (rule.prepass == uint32_t(Prepass::decode_b) && rule.chunks > 1) {
-    const uint32_t chunks = rule.chunks < kMaxChunks ? rule.chunks : uint32_t(kMaxChunks);
-    append_chunked_passes(out, pre, main_pass(false), main_pass(epilogue), op, chunks);
-    return out;
-  }
   if (rule.prepass != uint32_t(Prepass::none)) out.passes[out.pass_count++] = pre;
   out.main_pass = out.pass_count;
   out.passes[out.pass_count++] = main_pass(epilogue && finishes_in_main);

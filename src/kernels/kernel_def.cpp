@@ -139,35 +139,11 @@ void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind
   f.params.back().swept_where = swept_where;
   f.prepass_kind = kind;
   f.plane_spirv = spirv_modules_named(plane_module);
-  // Decoding by ranges of k beside the products (rules::DispatchRule::chunks): worth its extra passes where the
-  // decoding pass is long, so swept from K = 2048 on.
-  bool decodes = false;
-  for (DType d : kAllDTypes) decodes |= kind(d) == rules::Prepass::decode_b;
-  if (decodes) {
-    f.params.push_back({"chunks", kNoSpecConstant, {1, 2, 3, 4}, 1});
-    f.params.back().applies = [kind](DType d) { return kind(d) == rules::Prepass::decode_b; };
-    f.params.back().swept_where = [swept_where](const GemmProblem& p) {
-      return p.shape.k >= 2048 && (!swept_where || swept_where(p));
-    };
-    // One main pass over K while later ranges' decoding arrives beside it (rules::DispatchRule::arrive): the first 1
-    // or 2 ranges of 2048 k decoded before it; from K = 4096 on (two ranges or more).
-    f.params.push_back({"arrive", kNoSpecConstant, {0, 1, 2}, 0});
-    f.params.back().applies = [kind](DType d) { return kind(d) == rules::Prepass::decode_b; };
-    f.params.back().swept_where = [swept_where](const GemmProblem& p) {
-      return p.shape.k >= 2 * rules::kArrivalTerms && (!swept_where || swept_where(p));
-    };
-  }
   f.constraints.push_back(
       {"prepass",
        [](const KernelFamily& family, const Config& c, const GemmProblem& p,
           const vk::DeviceInfo& d) -> std::optional<std::string> {
-         if (c.get_or("prepass", 0) == 0) {
-           if (c.get_or("chunks", 1) > 1)
-             return std::string("chunks are ranges of the decoding pre-pass: with prepass 1 only");
-           if (c.get_or("arrive", 0) > 0)
-             return std::string("arriving ranges are the decoding pre-pass's: with prepass 1 only");
-           return std::nullopt;
-         }
+         if (c.get_or("prepass", 0) == 0) return std::nullopt;
          const rules::Prepass pass = family.prepass_for(p.dtype);
          if (pass == rules::Prepass::none)
            return family.name + " has no pre-pass for " + std::string(dtype_name(p.dtype)) + " inputs";
@@ -175,17 +151,7 @@ void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind
            return std::string("fast mode only: the pre-pass's parts are outside the deterministic order's model");
          if (family.splits(c) > 1)
            return std::string("the pre-pass's output takes the scratch buffer split-k's planes use");
-         const uint32_t chunks = c.get_or("chunks", 1);
-         if (chunks > 1 && !rules::chunk_ranges_fit(p.shape.k, chunks))
-           return "K = " + std::to_string(p.shape.k) + " gives no " + std::to_string(chunks) +
-                  " ranges (a short first one, then ranges of whole 256-term steps)";
-         const uint32_t arrive = c.get_or("arrive", 0);
-         if (arrive > 0 && chunks > 1) return std::string("arriving ranges take one main pass: chunks 1 only");
-         if (arrive > 0 && arrive >= rules::arrival_ranges(operation_of(p)))
-           return "K = " + std::to_string(p.shape.k) + " leaves no range of " + std::to_string(rules::kArrivalTerms) +
-                  " terms to arrive after the first " + std::to_string(arrive);
-         const uint64_t bytes = chunks > 1 ? 2 * rules::chunk_plane_halves(operation_of(p), chunks) * 2
-                                           : rules::prepass_halves(uint32_t(pass), operation_of(p)) * 2;
+         const uint64_t bytes = rules::prepass_halves(uint32_t(pass), operation_of(p)) * 2;
          if (bytes > d.max_storage_buffer_range)
            return "the pre-pass's output needs " + std::to_string(bytes) + " B, limit " +
                   std::to_string(d.max_storage_buffer_range) + " B";
@@ -194,8 +160,6 @@ void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind
   f.dispatch_rule = [rule = f.dispatch_rule, kind](const Config& c, DType d) {
     rules::DispatchRule r = rule(c, d);
     r.prepass = c.get_or("prepass", 0) == 1 ? uint32_t(kind(d)) : 0u;
-    r.chunks = r.prepass == uint32_t(rules::Prepass::decode_b) ? c.get_or("chunks", 1) : 1u;
-    r.arrive = r.prepass == uint32_t(rules::Prepass::decode_b) ? c.get_or("arrive", 0) : 0u;
     return r;
   };
   if (!f.screening_rank) return;
@@ -206,10 +170,7 @@ void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind
     const uint64_t rows = rules::ceil_div(p.shape.m, c.get("bm")), cols = rules::ceil_div(p.shape.n, c.get("bn"));
     const bool once = (decode ? rows : std::min(rows, cols)) >= 3;
     const bool swept = kind(p.dtype) != rules::Prepass::none && (!swept_where || swept_where(p));
-    // Ranges of the decoding beside the products (chunks, arrive): after the tile's one decoding pass until measured
-    // otherwise.
-    return rank(c, p, d) + (swept && (c.get_or("prepass", 0) == 1) != once ? 1.0 : 0.0) +
-           (c.get_or("chunks", 1) > 1 ? 0.5 : 0.0) + (c.get_or("arrive", 0) > 0 ? 0.5 : 0.0);
+    return rank(c, p, d) + (swept && (c.get_or("prepass", 0) == 1) != once ? 1.0 : 0.0);
   };
 }
 

@@ -255,10 +255,7 @@ double tile_wave_time(uint64_t bm, uint64_t bn, uint64_t splits, const GemmProbl
 /// align_ab: 16-bit A and B copied once to 16-byte rows (kernels/align_planes.comp). Each needs one split-k range
 /// (its output takes the scratch) and fast mode. Where the family ranks its configs, the pre-pass goes first where
 /// the staging would repeat its work at least three times (decoding: rows of tiles; the others: rows and columns of
-/// tiles). For decode_b also "chunks" 1 / 2 / 3 / 4 from K = 2048 on (rules::DispatchRule::chunks: the decoding by
-/// ranges of k, each beside the products of the range before; 1 the name's default), ranked after 1, and "arrive" 0 /
-/// 1 / 2 from K = 4096 on (rules::DispatchRule::arrive: one main pass while the ranges after the first 1 or 2 arrive;
-/// 0 the name's default, the plane module's spec constant 33 says which), ranked after 0. `swept_where`:
+/// tiles). `swept_where`:
 /// the problems it is swept for (ParamSpec::swept_where; unset: every problem of a type it serves). Call after the
 /// family's dispatch rule and screening rank are set.
 void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind, const std::string& plane_module,

@@ -139,16 +139,13 @@ struct RunBuffers {
   VkBuffer scratch = VK_NULL_HANDLE, arrivals = VK_NULL_HANDLE;
 };
 
-/// Points the descriptor set of `pass`'s pipeline at `buffers` (the scratch as the part the pass sees,
-/// rules::Pass::scratch_first and scratch_count); only while no submitted work uses the set.
-inline void bind_buffers(VkDevice device, const VulkanFunctions& vk, const PassPipeline& p, const rules::Pass& pass,
-                         const RunBuffers& buffers) {
+/// Points the descriptor set of a pass's pipeline at `buffers`; only while no submitted work uses the set.
+inline void bind_buffers(VkDevice device, const VulkanFunctions& vk, const PassPipeline& p, const RunBuffers& buffers) {
   const VkBuffer all[kBindings] = {buffers.a, buffers.b, buffers.c, buffers.bias, buffers.scratch, buffers.arrivals};
   VkDescriptorBufferInfo infos[kBindings];
   VkWriteDescriptorSet writes[kBindings];
   for (uint32_t i = 0; i < kBindings; ++i) {
     infos[i] = {all[i], 0, VK_WHOLE_SIZE};
-    if (i == 4 && pass.scratch_count > 0) infos[i] = {all[i], pass.scratch_first * 4, pass.scratch_count * 4};
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstSet = p.set;
     writes[i].dstBinding = i;
@@ -170,22 +167,19 @@ inline void record_compute_barrier(VkCommandBuffer cmd, const VulkanFunctions& v
 
 /// Records one run of `plan`: each pass (pipelines[i] made for plan.passes[i], buffers bound) as one or more
 /// dispatches within `max_workgroups` (maxComputeWorkGroupCount) with its own push constants, a barrier before each
-/// pass but the first, except where the pass runs beside the one before it (rules::Pass::barrier_before). A `counted`
-/// pass (arriving ranges) is ordered against the one before it by counts in the scratch, which synchronization
-/// validation cannot follow: a caller that validates may record a barrier before it, as gemmtune does (same result).
+/// pass but the first.
 inline void record_plan(VkCommandBuffer cmd, const VulkanFunctions& vk, const rules::Plan& plan,
                         const PassPipeline* pipelines, const uint32_t max_workgroups[3]) {
   for (uint32_t i = 0; i < plan.pass_count; ++i) {
-    if (i > 0 && plan.passes[i].barrier_before) record_compute_barrier(cmd, vk);
+    if (i > 0) record_compute_barrier(cmd, vk);
     const PassPipeline& p = pipelines[i];
     vk.cmd_bind_pipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
     vk.cmd_bind_descriptor_sets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0, nullptr);
-    const rules::GemmPush pass_push = plan.passes[i].push;
-    rules::GemmPush push = pass_push;
+    rules::GemmPush push = plan.passes[i].push;
     rules::for_each_dispatch(
         plan.passes[i].grid, {max_workgroups[0], max_workgroups[1], max_workgroups[2]},
         [&](uint32_t x, uint32_t y, uint32_t z, uint32_t count_x, uint32_t count_y, uint32_t count_z) {
-          push.base_x = pass_push.base_x + x, push.base_y = pass_push.base_y + y, push.base_z = pass_push.base_z + z;
+          push.base_x = x, push.base_y = y, push.base_z = z;
           vk.cmd_push_constants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
           vk.cmd_dispatch(cmd, count_x, count_y, count_z);
         });

@@ -45,11 +45,11 @@ std::string braced(const std::string& inner) { return std::string("{").append(in
 
 // Every field of the rule, in declaration order: a field left out here would leave the kit dispatching another plan
 // than gemmtune timed (the size check fails when a field is added, so that it is added here too).
-static_assert(sizeof(rules::DispatchRule) == 8 * sizeof(uint32_t), "rule_source must list every DispatchRule field");
+static_assert(sizeof(rules::DispatchRule) == 6 * sizeof(uint32_t), "rule_source must list every DispatchRule field");
 std::string rule_source(const rules::DispatchRule& r) {
   return braced(numbers({r.columns, r.columns_unaligned_b, r.rows, r.splits}) +
                 (r.splits_along_x ? ", true" : ", false") + (r.one_pass_split ? ", true, " : ", false, ") +
-                numbers({r.prepass, r.chunks, r.arrive}));
+                std::to_string(r.prepass));
 }
 
 std::string kernel_source(const rules::KernelConfig& k) {

@@ -215,12 +215,7 @@ void GemmRunner::bind_passes(const KernelFamily& family, const Config& config, c
       arrivals_owner_ = name;
     }
   }
-  // Passes that share a pipeline share its scratch range too (build_passes), so binding each pass's is enough.
-  for (uint32_t i = 0; i < passes.plan.pass_count; ++i) {
-    const rules::Pass& pass = passes.plan.passes[i];
-    passes.pass_pipelines[i]->bind(bindings(), pass.scratch_count > 0 ? 4u : UINT32_MAX, pass.scratch_first * 4,
-                                   pass.scratch_count * 4);
-  }
+  for (uint32_t i = 0; i < passes.plan.pass_count; ++i) passes.pass_pipelines[i]->bind(bindings());
 }
 
 void GemmRunner::ensure_scratch(uint64_t floats) {
@@ -231,14 +226,12 @@ void GemmRunner::ensure_scratch(uint64_t floats) {
 
 void GemmRunner::record_grid(VkCommandBuffer cmd, const vk::ComputePipeline& pipeline, std::array<uint64_t, 3> grid,
                              GemmPush push) const {
-  // Grids past maxComputeWorkGroupCount are split into several dispatches; base_* tells each where it starts (after
-  // the pass's own first workgroup).
+  // Grids past maxComputeWorkGroupCount are split into several dispatches; base_* tells each where it starts.
   const auto& max = device_.info().max_workgroup_count;
-  const GemmPush first = push;
   rules::for_each_dispatch(
       grid, {max[0], max[1], max[2]},
       [&](uint32_t x, uint32_t y, uint32_t z, uint32_t count_x, uint32_t count_y, uint32_t count_z) {
-        push.base_x = first.base_x + x, push.base_y = first.base_y + y, push.base_z = first.base_z + z;
+        push.base_x = x, push.base_y = y, push.base_z = z;
         pipeline.record_dispatch(cmd, &push, count_x, count_y, count_z);
       });
 }
@@ -253,8 +246,7 @@ void GemmRunner::record_run(VkCommandBuffer cmd, const Passes& passes, uint32_t 
     const uint64_t copy = next_copy_++ % copies_;
     for (uint32_t i = 0; i < plan.pass_count; ++i) {
       const rules::Pass& pass = plan.passes[i];
-      // Passes ordered by counts get a barrier under validation, which cannot follow that order (rules::Pass::counted).
-      if (i > 0 && (pass.barrier_before || (pass.counted && device_.validated()))) vk::record_compute_barrier(cmd);
+      if (i > 0) vk::record_compute_barrier(cmd);
       GemmPush push = pass.push;
       push.off_a = uint32_t(push.off_a + copy * a_copy_);
       push.off_b = uint32_t(push.off_b + copy * b_copy_);

@@ -296,20 +296,19 @@ std::unique_ptr<GemmRunner::Passes> GemmRunner::build_passes(const KernelFamily&
   const auto start = std::chrono::steady_clock::now();
   const std::vector<PassRecipe> recipes =
       pass_recipes(family, config, plan, problem_.dtype, device_.info(), options_.alternative_kernels);
-  // Passes of one recipe and one part of the scratch (chunked decoding's even or odd ranges) share a pipeline.
-  std::map<std::tuple<uint64_t, uint64_t, uint64_t>, vk::ComputePipeline*> made;
+  // Passes of one recipe share a pipeline.
+  std::map<uint64_t, vk::ComputePipeline*> made;
   for (uint32_t p = 0; p < plan.pass_count; ++p) {
     const PassRecipe& recipe = recipes[p];
     const uint64_t key = recipe_key(recipe);
-    const auto which = std::make_tuple(key, plan.passes[p].scratch_first, plan.passes[p].scratch_count);
-    if (!made.count(which)) {
+    if (!made.count(key)) {
       passes->pipelines.push_back(std::make_unique<vk::ComputePipeline>(device_, recipe.spirv, recipe.constants,
                                                                         bindings(), uint32_t(sizeof(GemmPush)),
                                                                         recipe.required_subgroup_size));
       device_.note_pipeline_built(key);
-      made[which] = passes->pipelines.back().get();
+      made[key] = passes->pipelines.back().get();
     }
-    passes->pass_pipelines.push_back(made[which]);
+    passes->pass_pipelines.push_back(made[key]);
   }
   passes->main = passes->pass_pipelines[plan.main_pass];
   for (uint32_t p = 0; p < plan.pass_count; ++p) {

@@ -22,8 +22,7 @@ std::string cache_folder() {
   return "";
 }
 
-Device::Device(const Instance& instance, const Instance::Candidate& chosen)
-    : physical_(chosen.physical), info_(chosen.info), validated_(instance.validation()) {
+Device::Device(const Instance&, const Instance::Candidate& chosen) : physical_(chosen.physical), info_(chosen.info) {
   vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
   float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

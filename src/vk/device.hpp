@@ -31,8 +31,6 @@ class Device {
   VkPhysicalDevice physical() const { return physical_; }
   VkQueue queue() const { return queue_; }
   const DeviceInfo& info() const { return info_; }
-  /// Whether the instance runs the validation layers (synchronization validation included).
-  bool validated() const { return validated_; }
   VkPipelineCache pipeline_cache() const { return pipeline_cache_; }
   /// A new pipeline cache (the caller destroys it) holding `data` where the driver accepts it, else empty.
   VkPipelineCache new_pipeline_cache(const std::string& data) const;
@@ -60,7 +58,6 @@ class Device {
 
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;
   DeviceInfo info_;
-  bool validated_ = false;
   VkPhysicalDeviceMemoryProperties memory_{};
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;

@@ -192,13 +192,11 @@ void ComputePipeline::release() noexcept {
   module_ = VK_NULL_HANDLE;
 }
 
-void ComputePipeline::bind(const std::vector<VkBuffer>& buffers, uint32_t ranged, VkDeviceSize offset,
-                           VkDeviceSize range) {
+void ComputePipeline::bind(const std::vector<VkBuffer>& buffers) {
   std::vector<VkDescriptorBufferInfo> infos(binding_count_);
   std::vector<VkWriteDescriptorSet> writes(binding_count_);
   for (uint32_t i = 0; i < binding_count_; ++i) {
-    infos[i] = i == ranged ? VkDescriptorBufferInfo{buffers.at(i), offset, range}
-                           : VkDescriptorBufferInfo{buffers.at(i), 0, VK_WHOLE_SIZE};
+    infos[i] = VkDescriptorBufferInfo{buffers.at(i), 0, VK_WHOLE_SIZE};
     writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     writes[i].dstSet = set_;
     writes[i].dstBinding = i;

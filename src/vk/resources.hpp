@@ -67,9 +67,7 @@ class ComputePipeline {
   ComputePipeline& operator=(const ComputePipeline&) = delete;
 
   /// Points bindings 0..n-1 at `buffers` (same count as at creation); only while no submission uses the set.
-  /// Binding `ranged` (where below the count) sees bytes [offset, offset + range) of its buffer alone.
-  void bind(const std::vector<VkBuffer>& buffers, uint32_t ranged = UINT32_MAX, VkDeviceSize offset = 0,
-            VkDeviceSize range = VK_WHOLE_SIZE);
+  void bind(const std::vector<VkBuffer>& buffers);
   /// Binds pipeline and descriptor set, pushes the constants and dispatches.
   void record_dispatch(VkCommandBuffer cmd, const void* push, uint32_t x, uint32_t y, uint32_t z) const;
   /// The driver's statistics of the compiled pipeline; empty where the device does not report them.

@@ -128,7 +128,7 @@ class Tune(unittest.TestCase):
                 self.assertGreater(best["screen_us"], 0)  # the finalist's screening time, which its finals repeat
                 # A table records every parameter, tiled's pre-pass of weights in blocks and its ranges too (0 and 1
                 # for dense types).
-                tile = {"bm", "bn", "bk", "tm", "tn", "prepass", "chunks", "arrive"}
+                tile = {"bm", "bn", "bk", "tm", "tn", "prepass"}
                 warptile = {"bm", "bn", "bk", "tm", "tn", "wm", "wn", "splits", "reduce", "ahead", "tiles", "cvec"}
                 self.assertEqual(set(best["params"]), warptile if best["variant"] == "warptile" else tile)
                 c = e["candidates"]
@@ -632,10 +632,10 @@ class Bench(unittest.TestCase):
             rc, _, err = run("bench", "--config", name, "--shape", "80x8x8")
             self.assertEqual(rc, 3, err)
             self.assertIn("M = 80", err)
-        # A config the problem's space does not sweep is still held to its family's constraints: four ranges of the
-        # decoding need more k than 1024, and arriving ranges need a range after the first.
-        for name, shape, reason in [("tiled_f16q4_bm32_bn32_bk16_tm4_tn4_prepass1_chunks4", "20x40x1024", "no 4 ranges"),
-                                    ("tiled_f16q4_bm32_bn32_bk16_tm4_tn4_prepass1_arrive1", "20x40x2048", "no range")]:
+        # A config the problem's space does not sweep is still held to its family's constraints: warptile sweeps
+        # several tiles a workgroup only where K <= 512, and they take one k range.
+        for name, shape, reason in [("warptile_f32_bm32_bn32_bk8_wm16_wn32_tm4_tn4_splits2_tiles2_cvec1", "64x64x1024",
+                                     "one k range")]:
             rc, _, err = run("bench", "--config", name, "--shape", shape, "--layout", "nt")
             self.assertEqual(rc, 3, err)
             self.assertIn(reason, err)

@@ -188,42 +188,6 @@ TEST_F(QuantizedGemm, TheDecodingPrePassCoversRowsOfSeveralWorkgroupsAndAShortLa
   }
 }
 
-TEST_F(QuantizedGemm, ChunkedDecodingVerifiesWithTheEpilogueBatchesAndAOneBlockFirstRange) {
-  // Each range's products beside the next range's decoding into the other plane: C scaled by beta once and added to
-  // by the later ranges, bias and gelu once at the end. K = 2336: 4 ranges (one block, then 3 of 768); K = 2080: 2
-  // (288, 1792); K = 2304: 3 (256, 1024, 1024). Both layouts, batches with their own B and one sharing it (an offset,
-  // padded rows).
-  const Config tile{{{"bm", 32}, {"bn", 32}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 1}}};
-  const struct {
-    DType dtype;
-    bool trans_a;
-    Shape shape;
-    uint32_t chunks;
-  } cases[] = {{DType::f16_q4_0, false, {37, 40, 2336, 2}, 4},
-               {DType::f32_q8_0, true, {24, 33, 2080, 1}, 2},
-               {DType::f16_q8_0, true, {9, 40, 2304, 2}, 3},
-               {DType::f32_q4_0, false, {17, 24, 2080, 3}, 2}};
-  for (const auto& cs : cases) {
-    GemmProblem p = quantized_problem(cs.shape, cs.dtype, cs.trans_a);
-    p.alpha = 0.75f;
-    p.beta = -0.5f;
-    p.epilogue.bias = true;
-    p.epilogue.activation = Activation::gelu_erf;
-    if (cs.shape.batch == 3) {
-      p.b.ld = cs.shape.k + 32;
-      p.b.offset = 64;
-      p.b.batch_stride = 0;
-    }
-    Config config = tile;
-    config.values.back().second = cs.chunks;
-    const std::string name = family_named("tiled").config_name(config, cs.dtype) + " at " + cs.shape.to_string();
-    GemmRunner runner(device(), p, RunOptions{});
-    const Measurement m = runner.verify(family_named("tiled"), config);
-    EXPECT_EQ(m.disposition, Disposition::passed) << name << ": " << m.detail;
-    EXPECT_LE(m.error.error, m.error.bound) << name;
-  }
-}
-
 TEST_F(QuantizedGemm, EachPassOfAPlanIsTimedAloneInRunOrder) {
   // What `gemmtune bench` prints for a config of several passes: the pre-pass, then the main pass.
   const GemmProblem p = quantized_problem({8, 40, 256, 1}, DType::f16_q4_0, false);

@@ -299,7 +299,7 @@ bool run_problem(const Context& c, VkCommandPool pool, const Problem& pr, std::m
       for (Buffer* buf : {&a, &b, &out, &bias, &scratch, &arrivals}) free_buffer(c, *buf);
       return false;
     }
-    kit::kit::bind_buffers(c.device, c.fns, pipelines[i], plan.passes[i],
+    kit::kit::bind_buffers(c.device, c.fns, pipelines[i],
                            {a.buffer, b.buffer, out.buffer, bias.buffer, scratch.buffer, arrivals.buffer});
   }
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};

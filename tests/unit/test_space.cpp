@@ -28,8 +28,8 @@ vk::DeviceInfo fake_device(uint32_t shared, uint32_t invocations, uint32_t max_g
 
 TEST(TiledFamily, DeclaresTheDocumentedSpace) {
   const KernelFamily& f = family_named("tiled");
-  // "prepass" (0, 1), "chunks" (1, 2, 3, 4) and "arrive" (0, 1, 2) for weights in blocks
-  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4 * 2 * 4 * 3);
+  // "prepass" (0, 1) for weights in blocks
+  EXPECT_EQ(f.all_configs().size(), 3u * 3 * 3 * 4 * 4 * 2);
   Config c{{{"bm", 64}, {"bn", 128}, {"bk", 16}, {"tm", 4}, {"tn", 8}}};
   EXPECT_EQ(f.workgroup_size(c), 16u * 16);
   EXPECT_EQ(f.shared_bytes(c, DType::f32), 16u * (64 + 128) * 4);  // two unpadded k-major tiles
@@ -690,7 +690,7 @@ TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
   EXPECT_NE(space_error(R"({"space_version": 1, "variants": {"gemv": {}}})").find("variants.gemv: unknown variant"),
             std::string::npos);
   const std::string param = space_error(R"({"space_version": 1, "variants": {"tiled": {"bq": [8]}}})");
-  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn, prepass, chunks, arrive)"),
+  EXPECT_NE(param.find("variants.tiled.bq: unknown parameter (tiled has bm, bn, bk, tm, tn, prepass)"),
             std::string::npos)
       << param;
   const std::string value = space_error(R"({"space_version": 1, "variants": {"tiled": {"bm": [48]}}})");
@@ -997,7 +997,7 @@ vk::DeviceInfo capable_device() {
 TEST(SearchSpace, SweptConfigsAreTheSweptPartOfAllConfigsInTheSameOrder) {
   // build_search_space builds a problem's configs without the ones it does not sweep: the same configs, in the order
   // all_configs() gives them (the screening order's ties keep it), for every family, six types and the K thresholds of
-  // the parameters swept by problem (tiles and cvec at K <= 512 / 640, chunks from 2048, arrive from 4096).
+  // the parameters swept by problem (tiles and cvec at K <= 512 / 640).
   std::vector<const KernelFamily*> families = kernel_families();
   families.push_back(&family_named("naive"));
   size_t compared = 0;
@@ -1261,125 +1261,6 @@ std::optional<uint32_t> pass_constant(const rules::Pass& pass, uint32_t id) {
 }
 
 }  // namespace
-
-TEST(DecodePrepass, ChunkedDecodingPairsEachRangesProductsWithTheNextRangesDecoding) {
-  const KernelFamily& tiled = family_named("tiled");
-  Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 4}}};
-  EXPECT_EQ(tiled.config_name(c, DType::f16_q4_0), "tiled_f16q4_bm64_bn64_bk16_tm4_tn4_prepass1_chunks4");
-  // K = 3200: a first range of 128, then three of 1024 (ceil(4 x 3200 / 13) rounded up to 256); A stored K x M; a
-  // bias and gelu.
-  rules::Operation op = rules::packed(100, 300, 3200, true, true, 2, 3);
-  op.off_a = 8, op.off_b = 64, op.beta = 0.5f, op.bias = true, op.activation = 2;
-  const rules::Plan plan = rules::plan(kernel_config(tiled, c, DType::f16_q4_0), op);
-  ASSERT_EQ(plan.pass_count, 8u);  // decode 0 | main 0, decode 1 | main 1, decode 2 | main 2, decode 3 | main 3
-  const uint64_t plane = 3u * 300 * 1024;
-  EXPECT_EQ(plan.scratch_floats, plane);  // two planes of the first range's halves (floats)
-  EXPECT_EQ(plan.main_pass, 7u);
-  const uint32_t decode = kernel_config_modules::prepass, main = kernel_config_modules::main;
-  const std::array<uint32_t, 8> modules{decode, main, decode, main, decode, main, decode, main};
-  const std::array<bool, 8> barriers{true, true, false, true, false, true, false, true};
-  const std::array<uint32_t, 4> terms{128, 1024, 1024, 1024}, begin{0, 128, 1152, 2176};
-  for (uint32_t i = 0; i < 8; ++i) {
-    const rules::Pass& pass = plan.passes[i];
-    const uint32_t range = modules[i] == decode ? i / 2 : (i - 1) / 2;
-    SCOPED_TRACE("pass " + std::to_string(i) + ", range " + std::to_string(range));
-    EXPECT_EQ(pass.module, modules[i]);
-    if (i > 0) {
-      EXPECT_EQ(pass.barrier_before, barriers[i]);
-    }
-    EXPECT_EQ(pass.push.k, terms[range]);
-    EXPECT_EQ(pass.push.k_split, terms[range]);
-    EXPECT_EQ(pass.scratch_first, (range % 2) * plane / 2);  // binding 4: the range's plane alone
-    EXPECT_EQ(pass.scratch_count, plane / 2);
-    EXPECT_EQ(pass.push.m, 100u);
-    if (modules[i] == decode) {
-      EXPECT_EQ(pass.push.off_b, 64u + begin[range]);  // blocks stored N x K
-      EXPECT_EQ(pass.push.off_a, 8u);
-      EXPECT_EQ(pass.grid, (std::array<uint64_t, 3>{(terms[range] + 2047) / 2048, 300, 3}));
-    } else {
-      EXPECT_EQ(pass.push.off_a, 8u + begin[range] * 100);  // A stored K x M: a range starts lda x k0 on
-      EXPECT_EQ(pass.push.off_b, 64u);
-      EXPECT_EQ(pass.push.beta, range == 0 ? 0.5f : 1.0f);  // later ranges add to C
-      EXPECT_EQ(pass.grid, (std::array<uint64_t, 3>{5, 2, 3}));
-      // Bias and activation once, with the last range.
-      EXPECT_EQ(pass_constant(pass, rules::constant_id::has_bias) == 1u, range == 3);
-      EXPECT_EQ(pass_constant(pass, rules::constant_id::activation) == 2u, range == 3);
-    }
-  }
-  // Where K gives no `chunks` ranges (later ones of whole 256-term steps), the config is refused; without the pre-pass
-  // too.
-  GemmProblem q;
-  q.shape = Shape{100, 300, 1792, 1};  // 3 later ranges of 768 leave the first none; 1536 + 256 fit
-  q.dtype = DType::f16_q4_0;
-  q.layout = Layout{false, true};
-  auto refusal = [&](const Config& config) { return prepass_refusal(config, q); };
-  EXPECT_NE(refusal(c).find("gives no 4 ranges"), std::string::npos) << refusal(c);
-  c.values.back().second = 2;
-  EXPECT_EQ(refusal(c), "");
-  c.values[5].second = 0;
-  EXPECT_NE(refusal(c).find("prepass 1 only"), std::string::npos) << refusal(c);
-  // Swept for weights in blocks from K = 2048 on; the other types and shorter K sweep 1 alone.
-  auto chunk_values = [&](DType dtype, uint64_t k) { return swept_values(q, dtype, k, "chunks", 1); };
-  EXPECT_EQ(chunk_values(DType::f16_q4_0, 14336), (std::set<uint32_t>{1, 2, 3, 4}));
-  EXPECT_EQ(chunk_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{1, 2, 4}));  // 3: 2 x 2048 leave range 0 none
-  EXPECT_EQ(chunk_values(DType::f16_q4_0, 1024), (std::set<uint32_t>{1}));
-  EXPECT_EQ(chunk_values(DType::f32, 4096), (std::set<uint32_t>{1}));
-}
-
-TEST(DecodePrepass, ArrivingRangesDecodeTheFirstBeforeTheMainPassAndTheRestBesideIt) {
-  const KernelFamily& tiled = family_named("tiled");
-  Config c{{{"bm", 64}, {"bn", 64}, {"bk", 16}, {"tm", 4}, {"tn", 4}, {"prepass", 1}, {"chunks", 1}, {"arrive", 2}}};
-  EXPECT_EQ(tiled.config_name(c, DType::f16_q4_0), "tiled_f16q4_bm64_bn64_bk16_tm4_tn4_prepass1_arrive2");
-  // K = 6176: ranges of 2048 k, the last of 32; A stored K x M, three products with their own B; a bias and gelu.
-  rules::Operation op = rules::packed(100, 300, 6176, true, true, 2, 3);
-  op.beta = 0.5f, op.bias = true, op.activation = 2;
-  const rules::Plan plan = rules::plan(kernel_config(tiled, c, DType::f16_q4_0), op);
-  ASSERT_EQ(plan.pass_count, 3u);  // ranges 0-1 decoded | main over K, ranges 2-3 decoded beside it
-  EXPECT_EQ(plan.main_pass, 1u);
-  EXPECT_EQ(plan.arrival_counters, 0u);
-  EXPECT_EQ(plan.scratch_floats, 3u * 300 * 6176 / 2 + 4 * 3);  // the plane, then a count a range and product
-  const rules::Pass &lead = plan.passes[0], &main = plan.passes[1], &rest = plan.passes[2];
-  EXPECT_EQ(lead.module, kernel_config_modules::prepass);
-  EXPECT_EQ(rest.module, kernel_config_modules::prepass);
-  EXPECT_EQ(main.module, kernel_config_modules::main);
-  EXPECT_EQ(lead.grid, (std::array<uint64_t, 3>{300, 2, 3}));  // rows of B first, then ranges
-  EXPECT_EQ(rest.grid, (std::array<uint64_t, 3>{300, 2, 3}));
-  EXPECT_EQ(lead.push.base_y, 0u);
-  EXPECT_EQ(rest.push.base_y, 2u);  // the recorders add each dispatch's start to it
-  EXPECT_TRUE(main.barrier_before);
-  EXPECT_FALSE(rest.barrier_before);
-  EXPECT_TRUE(rest.counted);  // validated runs record a barrier before it
-  EXPECT_FALSE(main.counted);
-  EXPECT_EQ(main.grid, (std::array<uint64_t, 3>{5, 2, 3}));
-  EXPECT_EQ(main.push.k, 6176u);
-  EXPECT_EQ(main.push.beta, 0.5f);
-  for (const rules::Pass* pass : {&lead, &main, &rest}) {
-    EXPECT_EQ(pass_constant(*pass, rules::constant_id::arriving), 2u);
-    EXPECT_EQ(pass->scratch_count, 0u);  // the whole plane
-    EXPECT_EQ(pass->push.k, 6176u);
-  }
-  EXPECT_EQ(pass_constant(main, rules::constant_id::has_bias), 1u);
-  // Refused with a reason: no range left to arrive, chunks beside it, no pre-pass.
-  GemmProblem q;
-  q.shape = Shape{100, 300, 4096, 1};
-  q.dtype = DType::f16_q4_0;
-  q.layout = Layout{false, true};
-  auto refusal = [&](const Config& config) { return prepass_refusal(config, q); };
-  EXPECT_NE(refusal(c).find("leaves no range"), std::string::npos) << refusal(c);
-  c.values.back().second = 1;
-  EXPECT_EQ(refusal(c), "");
-  c.values[6].second = 2;
-  EXPECT_NE(refusal(c).find("chunks 1 only"), std::string::npos) << refusal(c);
-  c.values[6].second = 1;
-  c.values[5].second = 0;
-  EXPECT_NE(refusal(c).find("prepass 1 only"), std::string::npos) << refusal(c);
-  // Swept for weights in blocks from K = 4096 on, each value where ranges are left to arrive.
-  auto arrive_values = [&](DType dtype, uint64_t k) { return swept_values(q, dtype, k, "arrive", 0); };
-  EXPECT_EQ(arrive_values(DType::f16_q4_0, 14336), (std::set<uint32_t>{0, 1, 2}));
-  EXPECT_EQ(arrive_values(DType::f16_q4_0, 4096), (std::set<uint32_t>{0, 1}));
-  EXPECT_EQ(arrive_values(DType::f16_q4_0, 2048), (std::set<uint32_t>{0}));
-  EXPECT_EQ(arrive_values(DType::f32, 14336), (std::set<uint32_t>{0}));
-}
 
 TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) {
   const KernelFamily& coopmat = family_named("coopmat");

@@ -63,24 +63,11 @@ std::vector<uint32_t> gemm_push_offsets() {
           offsetof(GemmPush, k_split)};
 }
 
-/// The ids the runner sets on every pass (src/run/gemm_runner.cpp, problem_constants), the epilogue pass's op and the
-/// arriving ranges' count of the decoding and plane modules (rules::append_arrival_passes).
+/// The ids the runner sets on every pass (src/run/gemm_runner.cpp, problem_constants) and the epilogue pass's op.
 std::set<uint32_t> problem_ids() {
   namespace pc = problem_constant;
-  return {pc::trans_a,
-          pc::trans_b,
-          pc::has_bias,
-          pc::activation,
-          pc::deterministic,
-          pc::split,
-          pc::aligned_a,
-          pc::aligned_b,
-          pc::zero_a,
-          pc::zero_b,
-          pc::rows_a,
-          pc::a_rows_vector,
-          30,
-          rules::constant_id::arriving};
+  return {pc::trans_a,   pc::trans_b, pc::has_bias, pc::activation, pc::deterministic, pc::split, pc::aligned_a,
+          pc::aligned_b, pc::zero_a,  pc::zero_b,   pc::rows_a,     pc::a_rows_vector, 30};
 }
 
 TEST(SpirvInterface, EveryFamilysModulesDeclareTheSpecConstantsAndPushBlockItsDescriptionSays) {
