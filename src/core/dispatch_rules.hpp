@@ -304,9 +304,8 @@ inline constexpr size_t kMaxPasses = 3;
 
 /// A run: the passes in order (pre-pass, main, reduce; main always, the others where the rule has them), each after
 /// a barrier on the ones before it. Six storage buffers at bindings 0-5: A, B, C, bias (any buffer where there is
-/// none), the scratch
-/// (`scratch_floats` floats: split-k's planes, splits x batch x M x N, or the pre-pass's output) and split-k's
-/// arrival counters (`arrival_counters` uint32s, zero).
+/// none), the scratch (`scratch_floats` floats: split-k's planes, splits x batch x M x N, or the pre-pass's output)
+/// and split-k's arrival counters (`arrival_counters` uint32s, zero).
 struct Plan {
   std::array<Pass, kMaxPasses> passes{};
   uint32_t pass_count = 0;

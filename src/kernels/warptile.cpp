@@ -59,6 +59,7 @@ double warptile_screening_rank(const Config& c, const GemmProblem& p, const vk::
   const bool thin = small && !split_ranges_fit(p.shape.k, uint32_t(ceil_div(fill, tiles(64, 64))));
   const bool narrow = small || short_k;  // 8 x 4 lanes in warps of 32 x 32
   const double target_area = thin ? 32.0 * 64.0 : small ? 64.0 * 64.0 : short_k ? 64.0 * 128.0 : 128.0 * 128.0;
+  // 16-row tiles (M <= 16 only) rank by their area as any other (unmeasured: notes, issue 43 step 47).
   const double area = 2.0 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / target_area));
   const double split =
       split_fill_cost(c.get("splits"), double(tiles(c.get("bm"), c.get("bn"))), double(fill), double(fill), 16.0);
@@ -93,7 +94,7 @@ KernelFamily make_warptile() {
   f.name = "warptile";
   f.color = "#bcbd22";
   // Spec constant 0 is the workgroup size; 1..7 the tile (see the shader header).
-  f.params = {{"bm", 1, {32, 64, 128}},
+  f.params = {{"bm", 1, {16, 32, 64, 128}},
               {"bn", 2, {32, 64, 128}},
               {"bk", 3, {8, 16, 32}},
               {"wm", 4, {16, 32, 64}},
@@ -117,6 +118,14 @@ KernelFamily make_warptile() {
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.constraints.push_back(split_device_scope_constraint());
+  f.constraints.push_back({"rows",
+                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             // Elsewhere they read B once for every 16 rows of C, twice what 32-row tiles read.
+                             if (c.get("bm") == 16 && p.shape.m > 16)
+                               return "tiles of 16 rows serve M <= 16 only (M = " + std::to_string(p.shape.m) + ")";
+                             return std::nullopt;
+                           }});
   f.constraints.push_back({"tiles",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
@@ -152,6 +161,7 @@ KernelFamily make_warptile() {
   f.shape_needs = [](const Config& c, DType, Layout) {
     ShapeNeeds needs;
     needs.splits = c.get("splits");
+    if (c.get("bm") == 16) needs.max_m = 16;  // the "rows" constraint
     return needs;
   };
   f.screening_rank = warptile_screening_rank;

@@ -254,6 +254,19 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
       EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << shape.to_string()
                                                     << " " << layout.name() << ": " << m.detail;
     }
+  // Tiles of 16 rows (M <= 16 only): 4 x 4 and 4 x 8 lanes, one k range and three through the reduce pass, two tiles
+  // a workgroup in turn; in every layout at M = 13 and 16 (a batch of two, beta).
+  const Config rows16[] = {tile(16, 64, 8, 16, 32, 4, 4, 1), tile(16, 128, 16, 16, 64, 4, 8, 3, 1, 1),
+                           tile(16, 32, 32, 16, 32, 4, 4, 1, 0, 0, 2, 1)};
+  for (const Config& config : rows16)
+    for (Layout layout : layouts) {
+      const Shape shape = which++ % 2 == 0 ? Shape{13, 200, 400, 1} : Shape{16, 130, 480, 2};
+      GemmProblem p{shape, DType::f32, 1.0f, 0.5f, layout};
+      GemmRunner runner(device(), p, RunOptions{});
+      const Measurement m = runner.verify(*family, config);
+      EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << shape.to_string()
+                                                    << " " << layout.name() << ": " << m.detail;
+    }
   for (Layout layout : layouts) {
     GemmProblem p{{70, 96, 1000, 2}, DType::f32, 0.5f, -1.5f, layout};
     p.epilogue.bias = true;

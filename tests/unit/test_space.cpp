@@ -790,6 +790,35 @@ TEST(SearchSpace, WarptileScreensSmallGridsWithSmallTilesSplitToFillTheDevice) {
   EXPECT_EQ(first_in(Layout{true, true}), "warptile_f32_bm128_bn128_bk8_wm32_wn64_tm8_tn8_splits1_ahead1");
 }
 
+TEST(SearchSpace, WarptileSweepsTilesOfSixteenRowsForDecodeSizedMOnly) {
+  // 16-row tiles: in the space at M <= 16, pruned with the reason above it (they would read B once every 16 rows), and
+  // ranked by their area like any other tile, so unmeasured they do not open the screening.
+  auto space = [](uint64_t m) {
+    GemmProblem p;
+    p.shape = {m, 4096, 4096, 1};
+    p.layout = Layout{true, true};
+    return build_search_space({find_family("warptile")}, p, matrix_device());
+  };
+  auto rows16 = [](const SearchSpace& s) {
+    size_t n = 0;
+    for (const Candidate& c : s.candidates) n += c.config.get("bm") == 16;
+    return n;
+  };
+  SearchSpace decode = space(16);
+  EXPECT_GT(rows16(decode), 0u);
+  GemmProblem p16;
+  p16.shape = {16, 4096, 4096, 1};
+  p16.layout = Layout{true, true};
+  order_for_screening(decode.candidates, p16);
+  EXPECT_NE(decode.candidates.front().config.get("bm"), 16u) << decode.candidates.front().name;
+  const SearchSpace wider = space(17);
+  EXPECT_EQ(rows16(wider), 0u);
+  bool reason = false;
+  for (const PrunedConfig& pr : wider.pruned)
+    reason |= pr.code == "rows" && pr.reason == "tiles of 16 rows serve M <= 16 only (M = 17)";
+  EXPECT_TRUE(reason);
+}
+
 TEST(SearchSpace, SplitkScreensTheSplitsThatFillTheDeviceFirst) {
   // The fewest splits that bring the tiles to 384 workgroups, 32 outputs a lane (8 x 4), BK 16, 8192-element tiles:
   // the search benchmark's two f32 optima (128 x 64 in 3 ranges, 32 x 128 in 4) come among the first picks.
