@@ -1263,34 +1263,6 @@ TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMai
   EXPECT_NE(why->find("fast mode only"), std::string::npos) << *why;
 }
 
-namespace {
-
-/// Tiled's reason for refusing `config` on `problem` by its pre-pass constraint ("" where it holds).
-std::string prepass_refusal(const Config& config, const GemmProblem& problem) {
-  const KernelFamily& tiled = family_named("tiled");
-  for (const Constraint& k : tiled.constraints)
-    if (k.code == "prepass") return k.check(tiled, config, problem, matrix_device()).value_or("");
-  return "";
-}
-
-/// The values of `param` (unnamed: `unnamed`) among tiled's candidates for `problem` at another type and K.
-std::set<uint32_t> swept_values(GemmProblem problem, DType dtype, uint64_t k, const char* param, uint32_t unnamed) {
-  problem.dtype = dtype, problem.shape.k = k;
-  std::set<uint32_t> seen;
-  for (const Candidate& c : build_search_space({&family_named("tiled")}, problem, matrix_device()).candidates)
-    seen.insert(c.config.get_or(param, unnamed));
-  return seen;
-}
-
-/// The value a pass gives specialization constant `id`, where it gives one.
-std::optional<uint32_t> pass_constant(const rules::Pass& pass, uint32_t id) {
-  for (uint32_t i = 0; i < pass.constant_count; ++i)
-    if (pass.constants[i].id == id) return pass.constants[i].value;
-  return std::nullopt;
-}
-
-}  // namespace
-
 TEST(DecodePrepass, MatrixUnitsDecodeOnceWhereThreeRowsOfTilesWouldEachDecodeB) {
   const KernelFamily& coopmat = family_named("coopmat");
   const vk::DeviceInfo d = matrix_device();
