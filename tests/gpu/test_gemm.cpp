@@ -267,6 +267,23 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
       EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << shape.to_string()
                                                     << " " << layout.name() << ": " << m.detail;
     }
+  // The aligning pre-pass (prepass1): A and B copied once to rows on 16 bytes, then every tile stages 16-byte vectors;
+  // rows off 16 bytes (K = 55, N = 123, an offset A), a batch with B shared, beta, bias and relu, in every layout.
+  const Config aligned[] = {tile(64, 64, 16, 32, 32, 8, 4, 1), tile(32, 64, 8, 16, 64, 4, 8, 1, 0, 1)};
+  for (const Config& base : aligned)
+    for (Layout layout : layouts) {
+      Config config = base;
+      config.values.push_back({"prepass", 1});
+      GemmProblem p{{77, 123, 55, 2}, DType::f32, 1.0f, 0.5f, layout};
+      p.a.offset = 3;
+      p.b.batch_stride = 0;
+      p.epilogue.bias = true;
+      p.epilogue.activation = Activation::relu;
+      GemmRunner runner(device(), p, RunOptions{});
+      const Measurement m = runner.verify(*family, config);
+      EXPECT_EQ(m.disposition, Disposition::passed)
+          << family->config_name(config, p.dtype) << " " << layout.name() << ": " << m.detail;
+    }
   for (Layout layout : layouts) {
     GemmProblem p{{70, 96, 1000, 2}, DType::f32, 0.5f, -1.5f, layout};
     p.epilogue.bias = true;
