@@ -37,22 +37,17 @@ void main() {
   // The operand as stored: rows x cols elements, row r at off + z * stride + r * ld.
   const uint rows = is_b ? (TRANS_B ? p.N : p.K) : (TRANS_A ? p.K : p.M);
   const uint cols = is_b ? (TRANS_B ? p.K : p.N) : (TRANS_A ? p.M : p.K);
+  // The group's first element as stored (read only where row < rows).
+  const uint first = is_b ? p.off_b + z * p.stride_b + row * p.ldb + col : p.off_a + z * p.stride_a + row * p.lda + col;
 #if defined(INPUT_F32)
   uint e[8];
-  [[unroll]] for (uint i = 0; i < 8u; ++i) e[i] = 0u;
-  if (row < rows) {
-    const uint first = is_b ? p.off_b + z * p.stride_b + row * p.ldb + col
-                            : p.off_a + z * p.stride_a + row * p.lda + col;
-    [[unroll]] for (uint i = 0; i < 8u; ++i) e[i] = col + i < cols ? word_at(is_b, first + i) : 0u;
-  }
+  [[unroll]] for (uint i = 0; i < 8u; ++i) e[i] = row < rows && col + i < cols ? word_at(is_b, first + i) : 0u;
   const uint at = (is_b ? plane_b_base(z) : plane_a_base(z)) / 4u + 2u * g;  // elements of 4 bytes, 4 a vector
   plane_groups[at] = uvec4(e[0], e[1], e[2], e[3]);
   plane_groups[at + 1u] = uvec4(e[4], e[5], e[6], e[7]);
 #else
   uvec4 group = uvec4(0u);
   if (row < rows) {
-    const uint first = is_b ? p.off_b + z * p.stride_b + row * p.ldb + col
-                            : p.off_a + z * p.stride_a + row * p.lda + col;
     if (col + 8u <= cols) {
       const uint w = first >> 1;
       const uint x0 = word_at(is_b, w), x1 = word_at(is_b, w + 1u), x2 = word_at(is_b, w + 2u),
