@@ -39,7 +39,8 @@ KernelFamily make_bf16x6() {
                              if ((wm / 16) * (wn / 16) > kMaxFragments)
                                return "more than 8 accumulator fragments a subgroup (each has a zeroed twin a k step)";
                              return std::nullopt;
-                           }});
+                           },
+                           true});
   describe_split_tiles(f);
   f.workgroup_size_constant_id = 0;
   f.required_subgroup_size = 32;

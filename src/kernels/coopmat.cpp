@@ -145,7 +145,8 @@ KernelFamily make_coopmat() {
                              if ((c.get("bm") / c.get("sgm")) % 16 != 0 || (c.get("bn") / c.get("sgn")) % 16 != 0)
                                return "a subgroup's block is not a whole number of 16 x 16 fragments";
                              return std::nullopt;
-                           }});
+                           },
+                           true});
   // The integer kernel steps k by whole 32-deep fragments and writes int32 C directly (no split-k), a tile a workgroup.
   f.constraints.push_back({"integer",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,

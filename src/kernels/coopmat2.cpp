@@ -40,7 +40,8 @@ KernelFamily make_coopmat2() {
                              if (uint64_t(c.get("bm")) * c.get("bn") / c.get("wg") > 128u)
                                return "more than 128 accumulators per invocation";
                              return std::nullopt;
-                           }});
+                           },
+                           true});
   f.constraints.push_back({"matrix_shape",
                            [](const KernelFamily&, const Config& c, const GemmProblem& p,
                               const vk::DeviceInfo& d) -> std::optional<std::string> {

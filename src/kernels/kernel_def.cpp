@@ -149,14 +149,21 @@ void describe_prepass(KernelFamily& f, std::function<rules::Prepass(DType)> kind
            return family.name + " has no pre-pass for " + std::string(dtype_name(p.dtype)) + " inputs";
          if (p.mode == Mode::deterministic)
            return std::string("fast mode only: the pre-pass's parts are outside the deterministic order's model");
-         if (family.splits(c) > 1)
-           return std::string("the pre-pass's output takes the scratch buffer split-k's planes use");
          const uint64_t bytes = rules::prepass_halves(uint32_t(pass), operation_of(p)) * 2;
          if (bytes > d.max_storage_buffer_range)
            return "the pre-pass's output needs " + std::to_string(bytes) + " B, limit " +
                   std::to_string(d.max_storage_buffer_range) + " B";
          return std::nullopt;
        }});
+  f.constraints.push_back({"prepass_splits",
+                           [](const KernelFamily& family, const Config& c, const GemmProblem&,
+                              const vk::DeviceInfo&) -> std::optional<std::string> {
+                             if (c.get_or("prepass", 0) == 1 && family.splits(c) > 1)
+                               return std::string(
+                                   "the pre-pass's output takes the scratch buffer split-k's planes use");
+                             return std::nullopt;
+                           },
+                           true});
   f.dispatch_rule = [rule = f.dispatch_rule, kind](const Config& c, DType d) {
     rules::DispatchRule r = rule(c, d);
     r.prepass = c.get_or("prepass", 0) == 1 ? uint32_t(kind(d)) : 0u;
@@ -209,43 +216,73 @@ std::string KernelFamily::full_config_name(const Config& config, DType dtype) co
 
 namespace {
 
-/// The cartesian product of `values` (one list a parameter, named as `params`), built in place, the last parameter
-/// varying fastest: one allocation per config (spaces run to tens of thousands of configs, built for every problem).
-std::vector<Config> product(const std::vector<ParamSpec>& params, const std::vector<std::vector<uint32_t>>& values) {
+std::vector<std::vector<uint32_t>> param_values(const std::vector<ParamSpec>& params) {
+  std::vector<std::vector<uint32_t>> values;
+  for (const ParamSpec& p : params) values.push_back(p.values);
+  return values;
+}
+
+/// The combinations of the parameter values that break no layout rule, the last parameter varying fastest: one
+/// config is filled in place and copied out where it is a kernel (warptile's product runs to 663,552).
+std::vector<Config> listed_configs(const KernelFamily& family) {
+  const std::vector<ParamSpec>& params = family.params;
   size_t count = 1;
-  for (const std::vector<uint32_t>& v : values) count *= v.size();
-  std::vector<Config> out(count);
+  for (const ParamSpec& p : params) count *= p.values.size();
+  std::vector<Config> out;
+  Config config;
+  for (const ParamSpec& p : params) config.values.push_back({p.name, 0});
   for (size_t i = 0; i < count; ++i) {
-    out[i].values.resize(params.size());
     size_t rest = i;
     for (size_t j = params.size(); j-- > 0;) {
-      out[i].values[j] = {params[j].name, values[j][rest % values[j].size()]};
-      rest /= values[j].size();
+      config.values[j].second = params[j].values[rest % params[j].values.size()];
+      rest /= params[j].values.size();
     }
+    if (!family.broken_layout_rule(config)) out.push_back(config);
   }
   return out;
 }
 
 }  // namespace
 
+std::optional<std::string> KernelFamily::broken_layout_rule(const Config& config) const {
+  // A layout rule reads the config alone (Constraint::layout_rule): any problem and device will do.
+  static const GemmProblem any_problem;
+  static const vk::DeviceInfo any_device;
+  for (const Constraint& c : constraints) {
+    if (!c.layout_rule) continue;
+    if (auto reason = c.check(*this, config, any_problem, any_device)) return c.code + ": " + *reason;
+  }
+  return std::nullopt;
+}
+
 std::vector<Config> KernelFamily::all_configs() const {
-  std::vector<std::vector<uint32_t>> values;
-  for (const ParamSpec& p : params) values.push_back(p.values);
-  return product(params, values);
+  ConfigList& list = *config_list;
+  std::call_once(list.listed, [&] {
+    list.values = param_values(params);
+    list.configs = listed_configs(*this);
+  });
+  if (list.values != param_values(params)) return listed_configs(*this);  // a copy with values of its own
+  return list.configs;
 }
 
 std::vector<Config> KernelFamily::swept_configs(const GemmProblem& problem) const {
-  std::vector<std::vector<uint32_t>> values;
+  std::vector<std::optional<uint32_t>> only;  // per parameter: the one value swept (its unnamed value), or any
   for (const ParamSpec& p : params) {
     if (param_swept(p, problem)) {
-      values.push_back(p.values);
-    } else if (p.unnamed_value && std::find(p.values.begin(), p.values.end(), *p.unnamed_value) != p.values.end()) {
-      values.push_back({*p.unnamed_value});
+      only.push_back(std::nullopt);
+    } else if (p.unnamed_value) {
+      only.push_back(p.unnamed_value);
     } else {
       return {};  // sweeps() holds no config of the family for this problem
     }
   }
-  return product(params, values);
+  std::vector<Config> out;
+  for (Config& config : all_configs()) {
+    bool swept = true;
+    for (size_t j = 0; j < only.size() && swept; ++j) swept = !only[j] || config.values[j].second == *only[j];
+    if (swept) out.push_back(std::move(config));
+  }
+  return out;
 }
 
 Constraint split_range_constraint() {

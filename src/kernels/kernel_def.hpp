@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,6 +54,10 @@ struct Constraint {
   std::function<std::optional<std::string>(const KernelFamily&, const Config&, const GemmProblem&,
                                            const vk::DeviceInfo&)>
       check;
+  /// A layout rule: the check reads the config alone (warp tiles that tile the workgroup's tile), so a config that
+  /// breaks it is no kernel of the family on any problem: all_configs() leaves it out, and no search space lists it
+  /// as pruned (warptile's parameter product is 663,552 combinations, some 4 % of them kernels).
+  bool layout_rule = false;
 };
 
 /// Specialization constants set from the problem (not tuned): rules::operation_constants,
@@ -155,11 +161,21 @@ struct KernelFamily {
   std::string config_name(const Config& config, DType dtype) const;
   /// The name with every parameter, those at their `unnamed_value` too (accepted wherever a name is looked up).
   std::string full_config_name(const Config& config, DType dtype) const;
-  /// The cartesian product of the parameter values, in declaration order.
+  /// The cartesian product of the parameter values, in declaration order (the last parameter varying fastest),
+  /// less the combinations that break a layout rule: the family's configs.
   std::vector<Config> all_configs() const;
-  /// The configs of all_configs() that `problem` sweeps (sweeps()), in the same order, built without the others: a
-  /// parameter the problem does not sweep takes its unnamed value alone (none, where it has no unnamed value).
+  /// The configs of all_configs() that `problem` sweeps (sweeps()), in the same order.
   std::vector<Config> swept_configs(const GemmProblem& problem) const;
+  /// The layout rule a combination of the parameter values breaks, as "<code>: <reason>", or nullopt.
+  std::optional<std::string> broken_layout_rule(const Config& config) const;
+  /// all_configs() as listed once, shared by the family's copies; it records the parameter values it was listed for,
+  /// so a copy whose values were narrowed (a space file) lists its own. Give such a copy a new, empty list.
+  struct ConfigList {
+    std::once_flag listed;
+    std::vector<std::vector<uint32_t>> values;
+    std::vector<Config> configs;
+  };
+  std::shared_ptr<ConfigList> config_list = std::make_shared<ConfigList>();
   /// Every SPIR-V module a config of the family may dispatch for `dtype`: the main pass, its alternative, the
   /// split-k reduce pass where the family splits k through it, and the unfused epilogue pass (verification).
   std::vector<std::span<const uint32_t>> modules(DType dtype) const;

@@ -78,6 +78,7 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
         }
         spec->values = chosen;
       }
+      f.config_list = std::make_shared<KernelFamily::ConfigList>();  // listed anew for the narrowed values
     }
     out.push_back(std::move(f));
   }

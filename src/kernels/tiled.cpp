@@ -21,7 +21,8 @@ KernelFamily tile_family(const std::string& name, std::vector<ParamSpec> params)
                              if (c.get("bm") % c.get("tm") != 0) return "bm is not a multiple of tm";
                              if (c.get("bn") % c.get("tn") != 0) return "bn is not a multiple of tn";
                              return std::nullopt;
-                           }});
+                           },
+                           true});
   f.constraints.push_back(
       {"deterministic_order",
        [](const KernelFamily&, const Config& c, const GemmProblem& p,

@@ -124,8 +124,8 @@ KernelFamily make_warptile() {
   f.params[10].swept_where = [](const GemmProblem& p) { return p.shape.k <= 512; };
   f.params[11].swept_where = [](const GemmProblem& p) { return p.shape.k <= 640; };
   f.not_applicable = warptile_not_applicable;
-  f.constraints.push_back({"lane_grid", lane_grid});
-  f.constraints.push_back({"warp_tiles", warp_tiles});
+  f.constraints.push_back({"lane_grid", lane_grid, true});
+  f.constraints.push_back({"warp_tiles", warp_tiles, true});
   for (Constraint& c : device_limit_constraints()) f.constraints.push_back(std::move(c));
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
@@ -147,14 +147,16 @@ KernelFamily make_warptile() {
                              if (c.get_or("tiles", 1) > 1 && c.get_or("cvec", 0) == 0)
                                return std::string("several tiles a workgroup write C as 16-byte runs (cvec1)");
                              return std::nullopt;
-                           }});
+                           },
+                           true});
   f.constraints.push_back({"reduce",
                            [](const KernelFamily&, const Config& c, const GemmProblem&,
                               const vk::DeviceInfo&) -> std::optional<std::string> {
                              if (c.get("reduce") == 1 && c.get("splits") == 1)
                                return std::string("reduce: one range leaves nothing to add");
                              return std::nullopt;
-                           }});
+                           },
+                           true});
   f.workgroup_size_constant_id = 0;
   f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn")) * kLanes; };
   // Two buffers of the k-major tiles, rows padded, and split-k's arrival flag.

@@ -9,6 +9,7 @@ namespace gemmtune {
 std::optional<PrunedConfig> broken_constraint(const KernelFamily& family, const Config& config, const std::string& name,
                                               const GemmProblem& problem, const vk::DeviceInfo& device) {
   for (const Constraint& c : family.constraints) {
+    if (c.layout_rule) continue;  // every config of all_configs() keeps them
     if (auto reason = c.check(family, config, problem, device)) return PrunedConfig{name, c.code, *reason};
   }
   return std::nullopt;

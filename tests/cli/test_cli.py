@@ -628,15 +628,19 @@ class Bench(unittest.TestCase):
         rc, _, err = run("bench", "--config", "tiled_f32_bm33_bn32_bk8_tm1_tn1", "--shape", "8x8x8")
         self.assertEqual(rc, 2, err)
         self.assertIn("no config of tiled has this name", err)
+        # Values of the family that make no kernel together: the layout rule they break.
+        rc, _, err = run("bench", "--config", "warptile_f32_bm64_bn64_bk16_wm32_wn32_tm8_tn8_splits1", "--shape", "8x8x8")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("no kernel of warptile: lane_grid:", err)
         # A parameter at its unnamed value (splits 1) may be named or not: both name the same config.
         for name in ["fewrows_f32_cols8_slices4_unroll4_vec1", "fewrows_f32_cols8_slices4_unroll4_vec1_splits1"]:
             rc, _, err = run("bench", "--config", name, "--shape", "80x8x8")
             self.assertEqual(rc, 3, err)
             self.assertIn("M = 80", err)
         # A config the problem's space does not sweep is still held to its family's constraints: warptile sweeps
-        # several tiles a workgroup only where K <= 512, and they take one k range.
-        for name, shape, reason in [("warptile_f32_bm32_bn32_bk8_wm16_wn32_tm4_tn4_splits2_tiles2_cvec1", "64x64x1024",
-                                     "one k range")]:
+        # several tiles a workgroup only where K <= 512, and its tiles of 16 rows serve M <= 16 only.
+        for name, shape, reason in [("warptile_f32_bm16_bn32_bk8_wm16_wn32_tm4_tn4_splits1_tiles2_cvec1", "64x64x1024",
+                                     "M <= 16 only (M = 64)")]:
             rc, _, err = run("bench", "--config", name, "--shape", shape, "--layout", "nt")
             self.assertEqual(rc, 3, err)
             self.assertIn(reason, err)

@@ -12,7 +12,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.abspath(os.environ.get("GEMMTUNE_BIN", os.path.join(ROOT, "build", "gemmtune")))
 TABLES = os.path.join(ROOT, "tests", "data", "tables")
-EMULATED = "bf16x6_f32_bm128_bn128_bk32_sgm2_sgn2_splits4_stages1"
+EMULATED = "bf16x6_f32_bm128_bn128_bk32_sgm4_sgn2_splits4_stages1"
 
 
 def run(args, **kw):
@@ -29,7 +29,7 @@ def emulating_table(directory):
     native.update(m=64, n=64, k=64)
     best = table["entries"][0]["best"]
     best.update(variant="bf16x6", name=EMULATED, numerics="bf16x6", kernel_hash="",
-                params={"bm": 128, "bn": 128, "bk": 32, "sgm": 2, "sgn": 2, "splits": 4, "stages": 1})
+                params={"bm": 128, "bn": 128, "bk": 32, "sgm": 4, "sgn": 2, "splits": 4, "stages": 1})
     table["entries"].append(native)
     path = os.path.join(directory, "emulating.json")
     with open(path, "w") as f:

@@ -684,6 +684,25 @@ TEST(SpaceFile, RestrictsTheListedParametersAndKeepsTheRest) {
   EXPECT_EQ(families[1].all_configs().size(), family_named("tiled").all_configs().size());
 }
 
+TEST(SpaceFile, ANarrowedFamilyListsItsOwnConfigsTheKernelsOfItsValues) {
+  // The registry's warptile has listed its configs (shared by its copies); the narrowed copy lists those with tm 8.
+  const KernelFamily& full = family_named("warptile");
+  std::vector<std::string> expected;
+  for (const Config& c : full.all_configs())
+    if (c.get("tm") == 8) expected.push_back(full.config_name(c, DType::f32));
+  const std::string text = R"({"space_version": 1, "variants": {"warptile": {"tm": [8]}}})";
+  const std::vector<KernelFamily> families = apply_space(text, "s.json", {&full});
+  std::vector<std::string> narrowed;
+  for (const Config& c : families[0].all_configs()) narrowed.push_back(families[0].config_name(c, DType::f32));
+  EXPECT_EQ(narrowed, expected);
+  EXPECT_GT(expected.size(), 1000u);
+  // A copy whose values change without a list of its own still lists its own values' kernels.
+  KernelFamily copy = full;
+  copy.params[5].values = {8};
+  EXPECT_EQ(copy.all_configs().size(), expected.size());
+  EXPECT_GT(full.all_configs().size(), expected.size());
+}
+
 TEST(SpaceFile, BadFilesAreOneLineNamingTheFileAndThePlace) {
   EXPECT_NE(space_error("{\n  \"variants\": [1,\n}").find("s.json:3:"), std::string::npos);
   EXPECT_NE(space_error(R"({"variants": {}})").find("space_version"), std::string::npos);
@@ -1047,6 +1066,67 @@ TEST(SearchSpace, SweptConfigsAreTheSweptPartOfAllConfigsInTheSameOrder) {
   EXPECT_GT(compared, 10000u);
 }
 
+TEST(SearchSpace, LayoutRulesReadTheConfigAloneAndLeaveTheCombinationsThatBreakThemOutOfTheFamily) {
+  // all_configs() is the parameter product, in order, less exactly the combinations that break a layout rule; a rule
+  // gives the same answer for every problem and device (it is checked once, with none).
+  std::vector<const KernelFamily*> families = kernel_families();
+  families.push_back(&family_named("naive"));
+  std::vector<GemmProblem> problems;
+  for (DType dtype : {DType::f32, DType::f16, DType::i8, DType::f16_q4_0})
+    for (Mode mode : {Mode::fast, Mode::deterministic}) {
+      GemmProblem p;
+      p.shape = Shape{dtype == DType::f16 ? 7u : 4096u, 77, 3000, 2};
+      p.dtype = dtype;
+      p.layout = Layout{dtype == DType::f32, true};
+      p.mode = mode;
+      problems.push_back(p);
+    }
+  const vk::DeviceInfo devices[] = {vk::DeviceInfo{}, matrix_device(), capable_device()};
+  size_t broken = 0;
+  for (const KernelFamily* f : families) {
+    std::vector<std::string> kept;
+    size_t count = 1;
+    for (const ParamSpec& p : f->params) count *= p.values.size();
+    Config c;
+    for (const ParamSpec& p : f->params) c.values.push_back({p.name, 0});
+    for (size_t i = 0; i < count; ++i) {
+      for (size_t j = f->params.size(), rest = i; j-- > 0; rest /= f->params[j].values.size())
+        c.values[j].second = f->params[j].values[rest % f->params[j].values.size()];
+      const std::optional<std::string> rule = f->broken_layout_rule(c);
+      if (!rule) kept.push_back(f->full_config_name(c, DType::f32));
+      broken += rule.has_value();
+      if (i % 61 != 0) continue;
+      for (const Constraint& k : f->constraints) {
+        if (!k.layout_rule) continue;
+        const bool breaks = k.check(*f, c, GemmProblem{}, vk::DeviceInfo{}).has_value();
+        for (const GemmProblem& p : problems)
+          for (const vk::DeviceInfo& d : devices)
+            EXPECT_EQ(k.check(*f, c, p, d).has_value(), breaks)
+                << f->name << " " << k.code << " " << p.shape.to_string() << " " << dtype_name(p.dtype);
+      }
+    }
+    std::vector<std::string> listed;
+    for (const Config& config : f->all_configs()) listed.push_back(f->full_config_name(config, DType::f32));
+    EXPECT_EQ(listed, kept) << f->name;
+  }
+  EXPECT_GT(broken, 600000u);  // warptile's lanes and warp tiles, above all
+  const Config lanes16{{{"bm", 64},
+                        {"bn", 64},
+                        {"bk", 16},
+                        {"wm", 32},
+                        {"wn", 32},
+                        {"tm", 8},
+                        {"tn", 8},
+                        {"splits", 1},
+                        {"reduce", 0},
+                        {"ahead", 0},
+                        {"tiles", 1},
+                        {"cvec", 0},
+                        {"prepass", 0}}};
+  EXPECT_EQ(family_named("warptile").broken_layout_rule(lanes16).value_or(""),
+            "lane_grid: (wm/tm) x (wn/tn) = 16 lanes, a warp tile has 32");
+}
+
 TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) {
   // Lookup and export decide by KernelFamily::shape_needs whether a tuned config can run another shape; the search
   // space decides by the family's applicability and constraints. On a device that prunes nothing for its limits,
@@ -1182,8 +1262,11 @@ TEST(Bf16x6Space, F32FastModeOnlyWithinRegistersAndSharedMemory) {
   EXPECT_TRUE(s.not_applicable.empty());
   std::map<std::string, int> codes;
   for (const PrunedConfig& pc : s.pruned) ++codes[pc.code];
-  EXPECT_GT(codes["tile"], 0);
   EXPECT_GT(codes["shared_memory"], 0);
+  // 256 x 256 in 2 x 2 subgroups is 64 fragments a subgroup: no kernel of the family (its "tile" layout rule).
+  const Config wide{{{"bm", 256}, {"bn", 256}, {"bk", 16}, {"sgm", 2}, {"sgn", 2}, {"splits", 1}, {"stages", 1}}};
+  EXPECT_EQ(f.broken_layout_rule(wide).value_or("").rfind("tile: ", 0), 0u);
+  for (const Config& c : f.all_configs()) EXPECT_NE(f.config_name(c, DType::f32), f.config_name(wide, DType::f32));
   for (const Candidate& c : s.candidates) {
     EXPECT_LE(f.shared_bytes(c.config, DType::f32), 49152u) << c.name;
     const uint32_t fragments =
@@ -1242,7 +1325,8 @@ TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMai
   EXPECT_EQ(plan.scratch_floats, 300u * 4096 / 2);
   c.values.back().second = 0;
   EXPECT_EQ(rules::plan(kernel_config(tiled, c, DType::f32_q8_0), op).pass_count, 1u);
-  // Refused with a reason: split-k (the plane takes the scratch) and deterministic mode (B rounded to f16).
+  // Refused with a reason: split-k (the plane takes the scratch: no kernel at all) and deterministic mode (B rounded
+  // to f16).
   const KernelFamily& coopmat = family_named("coopmat");
   GemmProblem q;
   q.shape = Shape{512, 256, 1024, 1};
@@ -1250,11 +1334,13 @@ TEST(DecodePrepass, OnlyWeightsInBlocksSweepItAndItsPlanDecodesBOnceBeforeTheMai
   q.layout = Layout{false, true};
   Config split{
       {{"bm", 128}, {"bn", 128}, {"bk", 64}, {"sgm", 2}, {"sgn", 2}, {"splits", 2}, {"stages", 1}, {"prepass", 1}}};
-  std::optional<std::string> why;
-  for (const Constraint& k : coopmat.constraints)
-    if (k.code == "prepass") why = k.check(coopmat, split, q, d);
+  std::optional<std::string> why = coopmat.broken_layout_rule(split);
   ASSERT_TRUE(why.has_value());
+  EXPECT_EQ(why->rfind("prepass_splits: ", 0), 0u) << *why;
   EXPECT_NE(why->find("scratch"), std::string::npos) << *why;
+  split.values[5].second = 1;
+  EXPECT_FALSE(coopmat.broken_layout_rule(split));
+  why.reset();
   q.mode = Mode::deterministic;
   c.values.back().second = 1;
   for (const Constraint& k : tiled.constraints)
