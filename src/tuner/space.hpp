@@ -38,7 +38,8 @@ SearchSpace build_search_space(const std::vector<const KernelFamily*>& families,
                                const vk::DeviceInfo& device);
 
 /// The first of the family's constraints that `config` breaks for the problem on the device, as a pruned config
-/// named `name`; nullopt where it keeps them all. Also for configs the problem's space does not sweep (`bench`).
+/// named `name`; nullopt where it keeps them all. Also for configs the problem's space does not sweep (`bench`). Its
+/// layout rules are not checked: a config of all_configs() keeps them.
 std::optional<PrunedConfig> broken_constraint(const KernelFamily& family, const Config& config, const std::string& name,
                                               const GemmProblem& problem, const vk::DeviceInfo& device);
 
