@@ -41,7 +41,7 @@ TEST(NamedConfig, EveryConfigIsFoundByItsNameAndItsFullName) {
 TEST(NamedConfig, NamesOfNoConfigAreRefusedWithTheReason) {
   const std::string good = "warptile_f32_bm64_bn64_bk16_wm32_wn32_tm8_tn4_splits1";
   EXPECT_EQ(refusal(good), "");
-  for (const std::string& name :
+  for (const char* name :
        {"warptile_f32_bm64_bn64_bk16_wm32_wn32_tm8_tn4",                         // splits has no unnamed value
         "warptile_f32_bm64_bn64_bk16_wm32_wn32_tm8_tn4_splits1_x1",              // no such parameter
         "warptile_f32_bn64_bm64_bk16_wm32_wn32_tm8_tn4_splits1",                 // out of order
