@@ -9,14 +9,14 @@
 
 namespace gemmtune {
 
-uint32_t Config::get(const std::string& name) const {
+uint32_t Config::get(std::string_view name) const {
   for (const auto& [key, value] : values) {
     if (key == name) return value;
   }
-  throw std::out_of_range("config has no parameter '" + name + "'");
+  throw std::out_of_range("config has no parameter '" + std::string(name) + "'");
 }
 
-uint32_t Config::get_or(const std::string& name, uint32_t fallback) const {
+uint32_t Config::get_or(std::string_view name, uint32_t fallback) const {
   for (const auto& [key, value] : values) {
     if (key == name) return value;
   }

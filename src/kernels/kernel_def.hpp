@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -42,9 +43,9 @@ struct ParamSpec {
 /// One point of a family's parameter space, values in the order of the family's ParamSpecs.
 struct Config {
   std::vector<std::pair<std::string, uint32_t>> values;
-  uint32_t get(const std::string& name) const;  ///< throws std::out_of_range for an unknown name
+  uint32_t get(std::string_view name) const;  ///< throws std::out_of_range for an unknown name
   /// The value, or `fallback` where the config has no such parameter (one written before it existed).
-  uint32_t get_or(const std::string& name, uint32_t fallback) const;
+  uint32_t get_or(std::string_view name, uint32_t fallback) const;
 };
 
 struct KernelFamily;

@@ -78,7 +78,10 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
         }
         spec->values = chosen;
       }
-      f.config_list = std::make_shared<KernelFamily::ConfigList>();  // listed anew for the narrowed values
+      // Listed anew where the file narrows the values (the built-in default names them all: the list is shared).
+      for (size_t i = 0; i < f.params.size(); ++i)
+        if (f.params[i].values != family->params[i].values)
+          f.config_list = std::make_shared<KernelFamily::ConfigList>();
     }
     out.push_back(std::move(f));
   }

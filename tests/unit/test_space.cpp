@@ -661,6 +661,8 @@ TEST(SpaceFile, TheBuiltInDefaultCoversEveryVariantWithSupportedValues) {
   for (size_t i = 0; i < families.size(); ++i) {
     EXPECT_EQ(families[i].name, kernel_families()[i]->name);
     EXPECT_FALSE(families[i].all_configs().empty());
+    // It narrows nothing, so each family keeps the registry's list of its configs (listed once a process).
+    EXPECT_EQ(families[i].config_list, kernel_families()[i]->config_list) << families[i].name;
   }
   // It keeps the k step the screen tries first for 8-bit inputs (coopmat BK 128: issue 21 step 16).
   const auto coopmat =
@@ -696,6 +698,7 @@ TEST(SpaceFile, ANarrowedFamilyListsItsOwnConfigsTheKernelsOfItsValues) {
   for (const Config& c : families[0].all_configs()) narrowed.push_back(families[0].config_name(c, DType::f32));
   EXPECT_EQ(narrowed, expected);
   EXPECT_GT(expected.size(), 1000u);
+  EXPECT_NE(families[0].config_list, full.config_list);
   // A copy whose values change without a list of its own still lists its own values' kernels.
   KernelFamily copy = full;
   copy.params[5].values = {8};
