@@ -1,19 +1,13 @@
 #!/usr/bin/env bash
 # Session of 2026-12-07 (28), call 1. First s93/call1.sh (issue 43 steps 47 and 48 A/B beside cuBLAS and a
-# `--budget 15` tune; rows16.txt, cublas.jsonl, tune.json), then issue 48 step 39 (qrowdp's `fused1`, s94/step39.patch
-# on this tree, binary build/gemmtune-s39) beside the pre-pass form, M = 1, 2, 4, once each (ab.txt), then the
-# decoding: the copy rate, ggml-vulkan's
+# `--budget 15` tune; rows16.txt, cublas.jsonl, tune.json), then issue 48's decoding: the copy rate, ggml-vulkan's
 # q8_0 / q4_0 MUL_MAT cases, a hot `--budget 10` tune of M = 1, 2, 4, 8 (N 4096, K 14336, nt, f32 activations, both
-# types) and each winner benched again cold (the targets' share of the copy rate). Binary build/gemmtune-s93 (this
-# tree's build/gemmtune). Carry [".gpu-kit", "build/gemmtune-s93", "build/gemmtune-s39"]. About 520 s.
+# types) and each winner benched again cold (the targets' share of the copy rate). Binary build/gemmtune-s93: this
+# tree's build/gemmtune. Carry [".gpu-kit", "build/gemmtune-s93"]. About 450 s.
 set -uo pipefail
 start=$(date +%s)
 bash results/h200/s93/call1.sh
 echo "s93 done at $(( $(date +%s) - start ))s" | tee $OUT/decode.txt
-# s83/call3.sh (kept here as s83-call3.sh) without its 8-bit tunes, its log in /tmp (8 files come back).
-sed -e '/^cp \$bin build\/gemmtune$/,$d' -e 's#\$OUT/ab.log#/tmp/ab.log#' results/h200/s94/s83-call3.sh > /tmp/s83call3.sh
-MS="1 2 4" REPS=1 bash /tmp/s83call3.sh
-echo "step 39 done at $(( $(date +%s) - start ))s" | tee -a $OUT/decode.txt
 source .gpu-kit/activate.sh
 bin=build/gemmtune-s93
 timeout 30 $bin peak --json > /tmp/peak.json 2>/dev/null
