@@ -79,9 +79,9 @@ std::vector<KernelFamily> apply_space(const std::string& text, const std::string
         spec->values = chosen;
       }
       // Listed anew where the file narrows the values (the built-in default names them all: the list is shared).
-      for (size_t i = 0; i < f.params.size(); ++i)
-        if (f.params[i].values != family->params[i].values)
-          f.config_list = std::make_shared<KernelFamily::ConfigList>();
+      if (!std::equal(f.params.begin(), f.params.end(), family->params.begin(),
+                      [](const ParamSpec& a, const ParamSpec& b) { return a.values == b.values; }))
+        f.config_list = std::make_shared<KernelFamily::ConfigList>();
     }
     out.push_back(std::move(f));
   }

@@ -240,6 +240,12 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
                             tile(64, 64, 16, 32, 64, 8, 8, 1, 0, 1, 2, 1),
                             tile(32, 64, 8, 16, 64, 4, 8, 1, 0, 0, 2, 1)};
   const auto layouts = {Layout{false, false}, Layout{false, true}, Layout{true, false}, Layout{true, true}};
+  auto expect_verified = [&](const Config& config, const GemmProblem& p) {
+    GemmRunner runner(device(), p, RunOptions{});
+    const Measurement m = runner.verify(*family, config);
+    EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << p.shape.to_string()
+                                                  << " " << p.layout.name() << ": " << m.detail;
+  };
   const Shape shapes[] = {{17, 33, 65, 1}, {128, 192, 100, 1}, {64, 64, 48, 1}, {128, 128, 96, 1}};
   size_t which = 0;  // each config in every layout, the shapes taking turns (a pipeline build per case on lavapipe)
   for (const Config& config : configs)
@@ -249,10 +255,7 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
       if (shape.k == 48) p.a.offset = 1;
       // C's rows on 16 bytes with N off the 4 grid: runs of 4 columns leave as one 16-byte store, the last in parts.
       if (shape.n == 33 && (which / 4) % 2 == 0) p.c.ld = 36;  // every other config
-      GemmRunner runner(device(), p, RunOptions{});
-      const Measurement m = runner.verify(*family, config);
-      EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << shape.to_string()
-                                                    << " " << layout.name() << ": " << m.detail;
+      expect_verified(config, p);
     }
   // Tiles of 16 rows (M <= 16 only): 4 x 4 and 4 x 8 lanes, one k range and three through the reduce pass, two tiles
   // a workgroup in turn; in every layout at M = 13 and 16 (a batch of two, beta).
@@ -262,10 +265,7 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
     for (Layout layout : layouts) {
       const Shape shape = which++ % 2 == 0 ? Shape{13, 200, 400, 1} : Shape{16, 130, 480, 2};
       GemmProblem p{shape, DType::f32, 1.0f, 0.5f, layout};
-      GemmRunner runner(device(), p, RunOptions{});
-      const Measurement m = runner.verify(*family, config);
-      EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << shape.to_string()
-                                                    << " " << layout.name() << ": " << m.detail;
+      expect_verified(config, p);
     }
   // The aligning pre-pass (prepass1): A and B copied once to rows on 16 bytes, then every tile stages 16-byte vectors;
   // rows off 16 bytes (K = 55, N = 123, an offset A), a batch with B shared, beta, bias and relu, in every layout.
@@ -279,10 +279,7 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
       p.b.batch_stride = 0;
       p.epilogue.bias = true;
       p.epilogue.activation = Activation::relu;
-      GemmRunner runner(device(), p, RunOptions{});
-      const Measurement m = runner.verify(*family, config);
-      EXPECT_EQ(m.disposition, Disposition::passed)
-          << family->config_name(config, p.dtype) << " " << layout.name() << ": " << m.detail;
+      expect_verified(config, p);
     }
   for (Layout layout : layouts) {
     GemmProblem p{{70, 96, 1000, 2}, DType::f32, 0.5f, -1.5f, layout};
