@@ -5,8 +5,7 @@
 // operand, so that the main pass (gemm_coopmat.comp built with AB_PLANES) stages every tile as 16-byte vectors
 // wherever the operands' own rows start (a leading dimension or offset off 16 bytes) and takes no partial k step. An
 // invocation writes one group of 8 elements; neighbouring invocations take neighbouring groups of a row, so both the
-// reads and the writes coalesce. One build serves f16 and bf16: it moves 16-bit patterns; the INPUT_F32 build
-// (warptile's pre-pass) moves 32-bit ones, a group of 8 then two 16-byte vectors.
+// reads and the writes coalesce. One build serves f16 and bf16: it moves 16-bit patterns.
 
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_GOOGLE_include_directive : enable
@@ -39,13 +38,6 @@ void main() {
   const uint cols = is_b ? (TRANS_B ? p.K : p.N) : (TRANS_A ? p.M : p.K);
   // The group's first element as stored (read only where row < rows).
   const uint first = is_b ? p.off_b + z * p.stride_b + row * p.ldb + col : p.off_a + z * p.stride_a + row * p.lda + col;
-#if defined(INPUT_F32)
-  uint e[8];
-  [[unroll]] for (uint i = 0; i < 8u; ++i) e[i] = row < rows && col + i < cols ? word_at(is_b, first + i) : 0u;
-  const uint at = (is_b ? plane_b_base(z) : plane_a_base(z)) / 4u + 2u * g;  // elements of 4 bytes, 4 a vector
-  plane_groups[at] = uvec4(e[0], e[1], e[2], e[3]);
-  plane_groups[at + 1u] = uvec4(e[4], e[5], e[6], e[7]);
-#else
   uvec4 group = uvec4(0u);
   if (row < rows) {
     if (col + 8u <= cols) {
@@ -67,5 +59,4 @@ void main() {
     }
   }
   plane_groups[(is_b ? plane_b_base(z) : plane_a_base(z)) / 8u + g] = group;
-#endif
 }

@@ -47,17 +47,6 @@ layout(constant_id = 11) const bool C_VECTORS = false;
 
 #include "common/gemm_common.glsl"
 #include "common/split_one_pass.glsl"
-#if defined(AB_PLANES)
-// Built with AB_PLANES the operands come from the aligning pre-pass's planes (rules::Prepass::align_ab: rows of whole
-// 8-element groups, so every row starts on 16 bytes; one k range).
-const bool A_ROWS_ALIGNED = true, B_ROWS_ALIGNED = true;
-#define STAGED_LDA plane_ld_a()
-#define STAGED_LDB plane_ld_b()
-#else
-#define STAGED_LDA p.lda
-#define STAGED_LDB p.ldb
-const bool A_ROWS_ALIGNED = ALIGNED_A, B_ROWS_ALIGNED = ALIGNED_B;
-#endif
 layout(std430, binding = 2) buffer BufC4 { vec4 c_vec4[]; };  // C as 16-byte vectors, for rows on 16 bytes
 
 const uint LM = WM / TM;  // lanes down a warp tile
@@ -98,7 +87,7 @@ bool interior;
 uint a_first[A_PER], b_first[B_PER];
 
 void set_first_indices() {
-  interior = A_ROWS_ALIGNED && B_ROWS_ALIGNED && row0 + BM <= p.M && col0 + BN <= p.N;
+  interior = ALIGNED_A && ALIGNED_B && row0 + BM <= p.M && col0 + BN <= p.N;
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     uint r, kk;
     a_group(lid + j * WG_SIZE, r, kk);
@@ -115,7 +104,7 @@ void set_first_indices() {
 void load_step(uint s) {
   const uint k0 = k_begin + s * BK;
   if (interior && k0 + BK <= k_end) {  // uniform across the workgroup
-    const uint a_step = (TRANS_A ? BK * STAGED_LDA : BK) / 4, b_step = (TRANS_B ? BK : BK * STAGED_LDB) / 4;
+    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 4, b_step = (TRANS_B ? BK : BK * p.ldb) / 4;
     [[unroll]] for (uint j = 0; j < A_PER; ++j)
       staged_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec4[a_first[j] + s * a_step] : vec4(0.0);
     [[unroll]] for (uint j = 0; j < B_PER; ++j)
@@ -130,7 +119,7 @@ void load_step(uint s) {
     const bool whole = TRANS_A ? (gk < k_end && gr + 4 <= p.M) : (gr < p.M && gk + 4 <= k_end);
     if (g >= A_GROUPS) {
       staged_a[j] = vec4(0.0);
-    } else if (A_ROWS_ALIGNED && whole) {
+    } else if (ALIGNED_A && whole) {
       staged_a[j] = a_vec4[index_op_a(z, gr, gk) / 4];
     } else {
       [[unroll]] for (uint e = 0; e < 4; ++e) {
@@ -147,7 +136,7 @@ void load_step(uint s) {
     const bool whole = TRANS_B ? (gk + 4 <= k_end && gc < p.N) : (gk < k_end && gc + 4 <= p.N);
     if (g >= B_GROUPS) {
       staged_b[j] = vec4(0.0);
-    } else if (B_ROWS_ALIGNED && whole) {
+    } else if (ALIGNED_B && whole) {
       staged_b[j] = b_vec4[index_op_b(z, gk, gc) / 4];
     } else {
       [[unroll]] for (uint e = 0; e < 4; ++e) {

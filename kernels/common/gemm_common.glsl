@@ -40,19 +40,11 @@ layout(push_constant) uniform Params {
 // integer kernels as words of four 8-bit values (see gemm_tiled_int.comp), the block-quantized ones B as words of
 // blocks (see gemm_qrowdot.comp), the aligning pre-pass as 16-bit patterns (see align_planes.comp).
 #elif defined(INPUT_F32)
-#if defined(AB_PLANES)
-// Both operands from the aligning pre-pass's planes in the scratch buffer (index_op_a and index_op_b below).
-#define BINDING_A 4
-#define BINDING_B 4
-#else
-#define BINDING_A 0
-#define BINDING_B 1
-#endif
-layout(std430, binding = BINDING_A) readonly buffer BufA { float a_data[]; };
-layout(std430, binding = BINDING_B) readonly buffer BufB { float b_data[]; };
+layout(std430, binding = 0) readonly buffer BufA { float a_data[]; };
+layout(std430, binding = 1) readonly buffer BufB { float b_data[]; };
 // The same buffers as 16-byte vectors, for aligned rows.
-layout(std430, binding = BINDING_A) readonly buffer BufA4 { vec4 a_vec4[]; };
-layout(std430, binding = BINDING_B) readonly buffer BufB4 { vec4 b_vec4[]; };
+layout(std430, binding = 0) readonly buffer BufA4 { vec4 a_vec4[]; };
+layout(std430, binding = 1) readonly buffer BufB4 { vec4 b_vec4[]; };
 float load_a_elem(uint i) { return a_data[i]; }
 float load_b_elem(uint i) { return b_data[i]; }
 #else

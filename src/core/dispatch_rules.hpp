@@ -137,9 +137,9 @@ struct DispatchRule {
 /// and op(B) once into three bfloat16 parts (hi, mid, lo): for product z, rows of op(A) then rows of op(B)^T (M + N
 /// rows of split_k_padded(K) elements, zero past K), each group of 8 elements of a row as three 16-byte vectors, hi,
 /// mid and lo, at vector 3 x (z x (M + N) x K8 + row x K8 + group) + part, K8 = split_k_padded(K) / 8.
-/// align_ab: kernels/align_planes.comp copies op(A) and op(B) (16-bit, or f32 for warptile) once, each in its stored
-/// orientation, to rows that start on 16 bytes (AlignedPlanes), so the main pass stages every tile as 16-byte vectors
-/// whatever the operands' leading dimensions and offsets, and steps K in whole steps of up to 64.
+/// align_ab: kernels/align_planes.comp copies 16-bit op(A) and op(B) once, each in its stored orientation, to rows
+/// that start on 16 bytes (AlignedPlanes), so the main pass stages every tile as 16-byte vectors whatever the
+/// operands' leading dimensions and offsets, and steps K in whole steps of up to 64.
 /// quantize_a: kernels/quantize_a.comp writes each 32-element block of each row of op(A) (K a multiple of 32) as
 /// integers v = 254 h + l over a step d (quantized_a_words): h and l signed bytes, element e of the block v_e d.
 enum class Prepass : uint32_t { none = 0, decode_b = 1, split_ab = 2, align_ab = 3, quantize_a = 4 };
@@ -231,7 +231,7 @@ inline std::array<uint64_t, 3> quantize_grid(const Operation& op) {
 inline uint64_t prepass_halves(uint32_t prepass, const Operation& op) {
   return prepass == uint32_t(Prepass::decode_b)     ? decode_plane_halves(op)
          : prepass == uint32_t(Prepass::split_ab)   ? split_plane_halves(op)
-         : prepass == uint32_t(Prepass::align_ab)   ? op.batch * aligned_planes(op).region() * op.input_bytes / 2
+         : prepass == uint32_t(Prepass::align_ab)   ? op.batch * aligned_planes(op).region()
          : prepass == uint32_t(Prepass::quantize_a) ? 2 * quantized_a_words(op)
                                                     : 0;
 }

@@ -89,18 +89,6 @@ double warptile_screening_rank(const Config& c, const GemmProblem& p, const vk::
   return area + split + outputs + 0.5 * wg + 0.5 * bk + warp + shape + finish + ahead + in_turn + stores;
 }
 
-// Operands whose rows are off 16 bytes (a leading dimension or offset off 4 floats) leave every tile on the checked,
-// element-by-element staging: copied once to aligned rows by the aligning pre-pass, every tile stages 16-byte vectors
-// (notes, issue 43 step 48). Swept only there.
-void describe_aligning_prepass(KernelFamily& f) {
-  describe_prepass(
-      f, [](DType d) { return d == DType::f32 ? rules::Prepass::align_ab : rules::Prepass::none; }, "warptile_plane",
-      [](const GemmProblem& p) {
-        const rules::Operation op = operation_of(p);
-        return !rules::a_aligned(op) || !rules::b_aligned(op);
-      });
-}
-
 KernelFamily make_warptile() {
   KernelFamily f;
   f.name = "warptile";
@@ -179,7 +167,6 @@ KernelFamily make_warptile() {
     return needs;
   };
   f.screening_rank = warptile_screening_rank;
-  describe_aligning_prepass(f);
   return f;
 }
 }  // namespace

@@ -169,53 +169,6 @@ TEST(SplitPrepass, Bf16x6SplitsBothOperandsOnceIntoPartsItsMainPassReadsInOneLay
   EXPECT_LT(rank({128, 768, 3072, 1}, 0), rank({128, 768, 3072, 1}, 1));
 }
 
-TEST(AligningPrepass, WarptileCopiesF32OperandsOnceOnlyWhereTheirRowsAreOffSixteenBytes) {
-  const KernelFamily& warptile = family_named("warptile");
-  EXPECT_EQ(warptile.prepass_for(DType::f32), rules::Prepass::align_ab);
-  EXPECT_FALSE(warptile.plane_spirv(DType::f32).empty());
-  EXPECT_FALSE(prepass_spirv(rules::Prepass::align_ab, DType::f32).empty());
-  auto copies = [&](const GemmProblem& p) {
-    size_t with = 0;
-    for (const Candidate& c : build_search_space({&warptile}, p, matrix_device()).candidates) {
-      with += c.config.get("prepass");
-      EXPECT_FALSE(c.config.get("prepass") == 1 && c.config.get("splits") > 1) << c.name;  // the copy takes the scratch
-    }
-    return with;
-  };
-  GemmProblem p;
-  p.shape = {777, 1234, 555, 1};  // rows of 555 and 1234 floats: off 16 bytes
-  p.layout = Layout{false, false};
-  EXPECT_GT(copies(p), 0u);
-  p.shape = {777, 1236, 556, 1};  // every row on 16 bytes (M off the tiles is the edge tiles' business)
-  EXPECT_EQ(copies(p), 0u);
-  p.a.offset = 1;  // A's rows start a float past 16 bytes
-  EXPECT_GT(copies(p), 0u);
-  // The plan: the copy, 32-bit elements (twice a 16-bit plane's scratch), then the main pass on the planes.
-  const Config c{{{"bm", 64},
-                  {"bn", 64},
-                  {"bk", 16},
-                  {"wm", 32},
-                  {"wn", 32},
-                  {"tm", 8},
-                  {"tn", 4},
-                  {"splits", 1},
-                  {"reduce", 0},
-                  {"ahead", 0},
-                  {"tiles", 1},
-                  {"cvec", 0},
-                  {"prepass", 1}}};
-  EXPECT_EQ(warptile.config_name(c, DType::f32), "warptile_f32_bm64_bn64_bk16_wm32_wn32_tm8_tn4_splits1_prepass1");
-  const rules::Operation op = rules::packed(777, 1234, 555, false, false, 4, 2);
-  const rules::Plan plan = rules::plan(kernel_config(warptile, c, DType::f32), op);
-  ASSERT_EQ(plan.pass_count, 2u);
-  EXPECT_EQ(plan.passes[0].module, kernel_config_modules::prepass);
-  EXPECT_EQ(plan.passes[1].module, kernel_config_modules::main);
-  const rules::AlignedPlanes planes = rules::aligned_planes(op);  // K to 576, B's rows (K x N) to 1240 floats
-  EXPECT_EQ(planes.ld_a, 576u);
-  EXPECT_EQ(planes.ld_b, 1240u);
-  EXPECT_EQ(plan.scratch_floats, 2u * (777 * 576 + 576 * 1240));
-}
-
 TEST(AligningPrepass, CoopmatCopiesSixteenBitOperandsOnceOnlyWhereSomeTileWouldLeaveTheFastPath) {
   const KernelFamily& coopmat = family_named("coopmat");
   const vk::DeviceInfo d = matrix_device();
