@@ -1,6 +1,7 @@
 // The warp-tiled f32 family (kernels/gemm_warptile.comp): the workgroup tile split into warp tiles of 32 lanes,
 // each lane TM x TN outputs read as 16-byte runs from double-buffered shared tiles; split-k finished in the same pass
 // or by the reduce pass (REDUCE).
+#include <algorithm>
 #include <cmath>
 
 #include "core/shape_needs.hpp"
@@ -58,21 +59,31 @@ double warptile_screening_rank(const Config& c, const GemmProblem& p, const vk::
   // The splits that bring 64 x 64 tiles to `fill` workgroups, and whether K gives that many ranges (the space's rule).
   const bool thin = small && !split_ranges_fit(p.shape.k, uint32_t(ceil_div(fill, tiles(64, 64))));
   const bool narrow = small || short_k;  // 8 x 4 lanes in warps of 32 x 32
-  const double target_area = thin ? 32.0 * 64.0 : small ? 64.0 * 64.0 : short_k ? 64.0 * 128.0 : 128.0 * 128.0;
-  // 16-row tiles (M <= 16 only) rank by their area as any other (unmeasured: notes, issue 43 step 47).
-  const double area = 2.0 * std::abs(std::log2(double(c.get("bm")) * c.get("bn") / target_area));
+  // Decode-sized M (16 rows or fewer): a tile counts by the rows that hold outputs, each doubling of BM past them costs
+  // as a doubling of area (those rows multiply zeros), and 16 x 128 tiles of 4 x 4 outputs in warps of 16 x 32 lead:
+  // 43.9-46.1 us at 16x4096x4096 tt against 52.3 for 32 x 128 (notes, issue 43 steps 47 and 47b).
+  const bool decode = p.shape.m <= 16;
+  const double rows = decode ? std::min(double(c.get("bm")), 16.0) : double(c.get("bm"));
+  const double zero_rows = 2.0 * std::log2(double(c.get("bm")) / rows);
+  const double target_area = decode    ? 16.0 * 128.0
+                             : thin    ? 32.0 * 64.0
+                             : small   ? 64.0 * 64.0
+                             : short_k ? 64.0 * 128.0
+                                       : 128.0 * 128.0;
+  const double area = 2.0 * std::abs(std::log2(rows * c.get("bn") / target_area)) + zero_rows;
   const double split =
       split_fill_cost(c.get("splits"), double(tiles(c.get("bm"), c.get("bn"))), double(fill), double(fill), 16.0);
-  const double outputs = std::abs(std::log2((narrow ? 32.0 : 64.0) / double(c.get("tm") * c.get("tn"))));
+  const double wanted_outputs = decode ? 16.0 : narrow ? 32.0 : 64.0;  // a lane's, TM x TN
+  const double outputs = std::abs(std::log2(wanted_outputs / double(c.get("tm") * c.get("tn"))));
   const double warps = double((c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn")));
   const double wg = std::abs(std::log2(warps / (thin ? 2.0 : small ? 4.0 : 8.0)));
   const double bk = std::abs(std::log2(double(c.get("bk")) / 8.0));
-  const double warp = c.get("wm") == 32 && c.get("wn") == (narrow ? 32u : 64u) ? 0.0 : 0.25;
+  const double warp = c.get("wm") == (decode ? 16u : 32u) && c.get("wn") == (narrow ? 32u : 64u) ? 0.0 : 0.25;
   // Tiles of the target's shape, and lanes at least as tall as wide (the measured 8 x 4, not 4 x 8), before others of
   // their area.
-  const double wanted_ratio = short_k || thin ? 0.5 : 1.0;  // bm / bn
-  const double shape = 0.5 * std::abs(std::log2(double(c.get("bm")) / c.get("bn") / wanted_ratio)) +
-                       (c.get("tm") < c.get("tn") ? 0.25 : 0.0);
+  const double wanted_ratio = decode ? 0.125 : short_k || thin ? 0.5 : 1.0;  // bm / bn
+  const double shape =
+      0.5 * std::abs(std::log2(rows / c.get("bn") / wanted_ratio)) + (c.get("tm") < c.get("tn") ? 0.25 : 0.0);
   // Split configs try the reduce pass first: the one-pass finish lost at M = 128 in step 7 (probe B measures both).
   const double finish = c.get("splits") > 1 && c.get("reduce") == 0 ? 0.25 : 0.0;
   // Fragments read a k row ahead: first for the large tiles but in nt (step 17 and the suite after it: 4096^3 nn 3506
