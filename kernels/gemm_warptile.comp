@@ -25,6 +25,9 @@
 //   10: TILES, tiles side by side in n a workgroup computes in turn (one k range only): the next tile's first step is
 //       loaded before the current one is written out, as coopmat's TILES (results/h200/notes.md, issue 43 step 45)
 //   11: C_VECTORS, a lane's runs of 4 columns of C written as one 16-byte store where C's rows allow it
+//   12: KSLICES, groups of warps that each cover the whole tile over their own part of every k step (CUTLASS's sliced
+//       k): a tile gets KSLICES times the warps without split-k's planes; the groups' sums are added in shared
+//       memory at the end, group 0's first (one tile and no one-pass finish: src/kernels/warptile.cpp)
 // TILES 1 without C_VECTORS is the kernel as it was before both (long k loops ran 3-6 % slower with them: step 45b).
 // TM and TN are 4 or 8. Summation: k ascends in every invocation and ranges are added in order, no atomics in
 // the sums, so repeated runs give identical bits (the fixed order of deterministic mode is the tiled kernel's).
@@ -44,6 +47,7 @@ layout(constant_id = 8) const bool REDUCE_PASS = false;
 layout(constant_id = 9) const bool ROW_AHEAD = false;
 layout(constant_id = 10) const uint TILES = 1;
 layout(constant_id = 11) const bool C_VECTORS = false;
+layout(constant_id = 12) const uint KSLICES = 1;
 
 #include "common/gemm_common.glsl"
 #include "common/split_one_pass.glsl"
@@ -52,12 +56,17 @@ layout(std430, binding = 2) buffer BufC4 { vec4 c_vec4[]; };  // C as 16-byte ve
 const uint LM = WM / TM;  // lanes down a warp tile
 const uint LN = WN / TN;  // lanes across it
 const uint WARPS_N = BN / WN;
-const uint WG_SIZE = (BM / WM) * WARPS_N * 32;
+const uint SLICE_SIZE = (BM / WM) * WARPS_N * 32;  // invocations of one k slice: the whole tile
+const uint WG_SIZE = SLICE_SIZE * KSLICES;
+const uint SLICE_K = BK / KSLICES;  // k rows of each step a slice multiplies
 const uint SA = BM + 4;  // floats per k row of the A tile
 const uint SB = BN + 4;
 
 shared vec4 tile_a[2 * BK * SA / 4];  // buffer b, element (kk, row) at float (b * BK + kk) * SA + row
 shared vec4 tile_b[2 * BK * SB / 4];  // buffer b, element (kk, col) at float (b * BK + kk) * SB + col
+// Slices 1.. leave their sums here for slice 0: sum i of slice s's invocation t at ((s - 1) * TM * TN + i) *
+// SLICE_SIZE + t, so a slice's invocations write neighbouring words.
+shared float slice_sums[(KSLICES - 1) * BM * BN + 1];
 
 // Staging moves groups of 4 elements contiguous in memory: along k for A stored M x K and B stored N x K (stored
 // transposed, a float at a time), along m for A stored K x M and along n for B stored K x N (one vec4 store).
@@ -80,7 +89,7 @@ void b_group(uint g, out uint kk, out uint c) {
 }
 
 // The workgroup's problem coordinates, set once by main().
-uint z, row0, col0, k_begin, k_end, lid;
+uint z, row0, col0, k_begin, k_end, lid, slice;
 // Interior tiles of aligned operands stage whole steps without a bounds check: each group's vec4 index at the first
 // step, advanced by a constant a step (issue 22 step 5: a quarter faster than computing them each step).
 bool interior;
@@ -197,18 +206,20 @@ vec4 a_even[TM / 4], b_even[TN / 4], a_odd[TM / 4], b_odd[TN / 4];
 void multiply(uint buf, uint a_at, uint b_at) {
   // No [[unroll]] on the kk loops: unrolled, a BK 16 step of 8 x 8 outputs took the H200's driver 84-100 s to build
   // (step 4).
+  // The slice's k rows of the step (constant bounds where KSLICES is 1, as the loop was before slices).
+  const uint k_first = KSLICES > 1 ? slice * SLICE_K : 0, k_last = k_first + SLICE_K;
   if (!ROW_AHEAD) {
-    for (uint kk = 0; kk < BK; ++kk) {
+    for (uint kk = k_first; kk < k_last; ++kk) {
       READ_ROW(kk, a_even, b_even)
       MULTIPLY_ROW(a_even, b_even)
     }
     return;
   }
-  READ_ROW(0, a_even, b_even)
-  for (uint kk = 0; kk < BK; kk += 2) {  // BK is a multiple of 8
+  READ_ROW(k_first, a_even, b_even)
+  for (uint kk = k_first; kk < k_last; kk += 2) {  // SLICE_K is a multiple of 4
     READ_ROW(kk + 1, a_odd, b_odd)
     MULTIPLY_ROW(a_even, b_even)
-    if (kk + 2 < BK) {
+    if (kk + 2 < k_last) {
       READ_ROW(kk + 2, a_even, b_even)
     }
     MULTIPLY_ROW(a_odd, b_odd)
@@ -239,7 +250,8 @@ void k_loop(uint steps, uint a_at, uint b_at) {
 
 void main() {
   lid = gl_LocalInvocationID.x;
-  const uint warp = lid / 32, lane = lid % 32;
+  slice = lid / SLICE_SIZE;
+  const uint warp = (lid % SLICE_SIZE) / 32, lane = lid % 32;
   const uint warp_m = warp / WARPS_N, warp_n = warp % WARPS_N;
   const uint lane_m = lane / LN, lane_n = lane % LN;
   const uint tile_x = gl_WorkGroupID.x + p.base_x, tile_y = gl_WorkGroupID.y + p.base_y;
@@ -263,6 +275,18 @@ void main() {
       set_first_indices();
       load_step(0);
       k_loop(steps, a_at, b_at);
+    }
+    if (KSLICES > 1) {  // slice 0 adds the other slices' sums in slice order and writes the tile alone
+      if (slice > 0) {
+        [[unroll]] for (uint i = 0; i < TM * TN; ++i)
+          slice_sums[((slice - 1) * TM * TN + i) * SLICE_SIZE + lid % SLICE_SIZE] = total[i];
+      }
+      barrier();
+      if (slice > 0) return;
+      for (uint s = 1; s < KSLICES; ++s) {
+        [[unroll]] for (uint i = 0; i < TM * TN; ++i)
+          total[i] += slice_sums[((s - 1) * TM * TN + i) * SLICE_SIZE + lid];
+      }
     }
     write_tile(range, tile_x, tile_y, warp_m, warp_n, lane_m, lane_n);
     return;

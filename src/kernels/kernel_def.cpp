@@ -223,7 +223,7 @@ std::vector<std::vector<uint32_t>> param_values(const std::vector<ParamSpec>& pa
 }
 
 /// The combinations of the parameter values that break no layout rule, the last parameter varying fastest: one
-/// config is filled in place and copied out where it is a kernel (warptile's product runs to 331,776).
+/// config is filled in place and copied out where it is a kernel (warptile's product runs to 663,552).
 std::vector<Config> listed_configs(const KernelFamily& family) {
   const std::vector<ParamSpec>& params = family.params;
   size_t count = 1;

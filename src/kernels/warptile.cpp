@@ -37,6 +37,39 @@ std::optional<std::string> warp_tiles(const KernelFamily&, const Config& c, cons
   return std::nullopt;
 }
 
+std::optional<std::string> rows_rule(const KernelFamily&, const Config& c, const GemmProblem& p,
+                                     const vk::DeviceInfo&) {
+  // Elsewhere they read B once for every 16 rows of C, twice what 32-row tiles read.
+  if (c.get("bm") == 16 && p.shape.m > 16)
+    return "tiles of 16 rows serve M <= 16 only (M = " + std::to_string(p.shape.m) + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> one_k_range_for_tiles(const KernelFamily&, const Config& c, const GemmProblem&,
+                                                 const vk::DeviceInfo&) {
+  if (c.get_or("tiles", 1) > 1 && c.get("splits") > 1) return std::string("several tiles a workgroup take one k range");
+  // Measured only with the 16-byte stores, which short k loops gain from at one tile too.
+  if (c.get_or("tiles", 1) > 1 && c.get_or("cvec", 0) == 0)
+    return std::string("several tiles a workgroup write C as 16-byte runs (cvec1)");
+  return std::nullopt;
+}
+
+std::optional<std::string> slices_rule(const KernelFamily&, const Config& c, const GemmProblem&,
+                                       const vk::DeviceInfo&) {
+  // Slices 1.. leave once their sums are in shared memory: every barrier after that is slice 0's alone, so no tiles in
+  // turn and no one-pass finish.
+  if (c.get_or("kslices", 1) > 1 && c.get_or("tiles", 1) > 1) return std::string("k slices take one tile a workgroup");
+  if (c.get_or("kslices", 1) > 1 && c.get("splits") > 1 && c.get("reduce") == 0)
+    return std::string("k slices finish split-k by the reduce pass (reduce1)");
+  return std::nullopt;
+}
+
+std::optional<std::string> reduce_rule(const KernelFamily&, const Config& c, const GemmProblem&,
+                                       const vk::DeviceInfo&) {
+  if (c.get("reduce") == 1 && c.get("splits") == 1) return std::string("reduce: one range leaves nothing to add");
+  return std::nullopt;
+}
+
 // Screening. Grids of 256 or more 128 x 128 tiles (128 or more with K over 1024): those tiles, unsplit, 8 x 8 outputs a
 // lane (64 FMAs per 4 shared loads), 256 invocations, warp tiles of 32 x 64: the H200's fastest at 2048^3 and 4096^3
 // (issue 22 steps 5-6; at BK 16 the same tile took 133 registers, past the 128 that fit two workgroups an SM). Smaller
@@ -97,7 +130,9 @@ double warptile_screening_rank(const Config& c, const GemmProblem& p, const vk::
   // 16-byte stores of C first where they are swept (a short k loop): they won at every such shape measured. A bonus,
   // so that the order of everything else stays as it was.
   const double stores = c.get_or("cvec", 0) == 1 ? -0.25 : 0.0;
-  return area + split + outputs + 0.5 * wg + 0.5 * bk + warp + shape + finish + ahead + in_turn + stores;
+  // Sliced k: unmeasured on the device when written (issue 43 step 49), so after the same tile in one slice.
+  const double slices = c.get_or("kslices", 1) > 1 ? 0.5 : 0.0;
+  return area + split + outputs + 0.5 * wg + 0.5 * bk + warp + shape + finish + ahead + in_turn + stores + slices;
 }
 
 KernelFamily make_warptile() {
@@ -116,12 +151,19 @@ KernelFamily make_warptile() {
               {"reduce", 8, {0, 1}, 0},
               {"ahead", 9, {0, 1}, 0},
               {"tiles", 10, {1, 2, 4, 8}, 1},
-              {"cvec", 11, {0, 1}, 0}};
+              {"cvec", 11, {0, 1}, 0},
+              {"kslices", 12, {1, 2}, 1}};
   // Several tiles a workgroup in turn, the next one's first step loaded before the current one is written (as
   // coopmat's), and C's runs of 4 columns as 16-byte stores: swept where the k loop is short against the tile's
   // stores (notes, issue 43 steps 44 and 45: K = 64-576 ran 5-25 % faster with the stores, K = 768-4096 3-6 % slower).
   f.params[10].swept_where = [](const GemmProblem& p) { return p.shape.k <= 512; };
   f.params[11].swept_where = [](const GemmProblem& p) { return p.shape.k <= 640; };
+  // Sliced k: more warps a tile without split-k's planes, for the long k loops of small grids (512 or fewer 64 x 64
+  // tiles) that split-k fills today (notes, issue 43: the planes and the reduce pass cost 15-30 us of 1500x768x3072's
+  // 228-243).
+  f.params[12].swept_where = [](const GemmProblem& p) {
+    return p.shape.k >= 768 && ceil_div(p.shape.m, 64) * ceil_div(p.shape.n, 64) * p.shape.batch <= 512;
+  };
   f.not_applicable = warptile_not_applicable;
   f.constraints.push_back({"lane_grid", lane_grid, true});
   f.constraints.push_back({"warp_tiles", warp_tiles, true});
@@ -129,38 +171,20 @@ KernelFamily make_warptile() {
   f.constraints.push_back(split_range_constraint());
   f.constraints.push_back(split_scratch_constraint());
   f.constraints.push_back(split_device_scope_constraint());
-  f.constraints.push_back({"rows",
-                           [](const KernelFamily&, const Config& c, const GemmProblem& p,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             // Elsewhere they read B once for every 16 rows of C, twice what 32-row tiles read.
-                             if (c.get("bm") == 16 && p.shape.m > 16)
-                               return "tiles of 16 rows serve M <= 16 only (M = " + std::to_string(p.shape.m) + ")";
-                             return std::nullopt;
-                           }});
-  f.constraints.push_back({"tiles",
-                           [](const KernelFamily&, const Config& c, const GemmProblem&,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get_or("tiles", 1) > 1 && c.get("splits") > 1)
-                               return std::string("several tiles a workgroup take one k range");
-                             // Measured only with the 16-byte stores, which short k loops gain from at one tile too.
-                             if (c.get_or("tiles", 1) > 1 && c.get_or("cvec", 0) == 0)
-                               return std::string("several tiles a workgroup write C as 16-byte runs (cvec1)");
-                             return std::nullopt;
-                           },
-                           true});
-  f.constraints.push_back({"reduce",
-                           [](const KernelFamily&, const Config& c, const GemmProblem&,
-                              const vk::DeviceInfo&) -> std::optional<std::string> {
-                             if (c.get("reduce") == 1 && c.get("splits") == 1)
-                               return std::string("reduce: one range leaves nothing to add");
-                             return std::nullopt;
-                           },
-                           true});
+  f.constraints.push_back({"rows", rows_rule});
+  f.constraints.push_back({"tiles", one_k_range_for_tiles, true});
+  f.constraints.push_back({"kslices", slices_rule, true});
+  f.constraints.push_back({"reduce", reduce_rule, true});
   f.workgroup_size_constant_id = 0;
-  f.workgroup_size = [](const Config& c) { return (c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn")) * kLanes; };
-  // Two buffers of the k-major tiles, rows padded, and split-k's arrival flag.
+  f.workgroup_size = [](const Config& c) {
+    return (c.get("bm") / c.get("wm")) * (c.get("bn") / c.get("wn")) * kLanes * c.get_or("kslices", 1);
+  };
+  // Two buffers of the k-major tiles, rows padded, the other k slices' sums (one float at least) and split-k's
+  // arrival flag.
   f.shared_bytes = [](const Config& c, DType) {
-    return 2 * uint64_t(c.get("bk")) * (c.get("bm") + kPad + c.get("bn") + kPad) * sizeof(float) + kSplitFlagBytes;
+    const uint64_t tiles = 2 * uint64_t(c.get("bk")) * (c.get("bm") + kPad + c.get("bn") + kPad);
+    const uint64_t slices = (c.get_or("kslices", 1) - 1) * uint64_t(c.get("bm")) * c.get("bn") + 1;
+    return (tiles + slices) * sizeof(float) + kSplitFlagBytes;
   };
   // reduce1 configs leave their planes to the reduce pass (H200, step 7: the last workgroup of each of 12 tiles
   // adding 16 planes alone took 57.4 us at 128x768x3072 where splitk's reduce pass took 44.4).

@@ -129,7 +129,8 @@ class Tune(unittest.TestCase):
                 # A table records every parameter, tiled's pre-pass of weights in blocks and its ranges too (0 and 1
                 # for dense types).
                 tile = {"bm", "bn", "bk", "tm", "tn", "prepass"}
-                warptile = {"bm", "bn", "bk", "tm", "tn", "wm", "wn", "splits", "reduce", "ahead", "tiles", "cvec"}
+                warptile = {"bm", "bn", "bk", "tm", "tn", "wm", "wn", "splits", "reduce", "ahead", "tiles", "cvec",
+                            "kslices"}
                 self.assertEqual(set(best["params"]), warptile if best["variant"] == "warptile" else tile)
                 c = e["candidates"]
                 self.assertGreater(c["evaluated"], 0)

@@ -20,9 +20,11 @@ std::vector<Candidate> sampled_candidates(const GemmProblem& p, size_t stride, u
   SearchSpace space = build_search_space(kernel_families(), p, device().info());
   std::vector<Candidate> pool;
   for (const Candidate& c : space.candidates) {
-    // warptile's code paths of a short k loop (tiles, cvec) are EveryWarptileCodePathVerifiesInEveryLayout's: sampled
-    // here they would multiply the pipelines this test builds.
-    if (c.family->name == "warptile" && (c.config.get_or("tiles", 1) > 1 || c.config.get_or("cvec", 0) == 1)) continue;
+    // warptile's code paths of a short k loop (tiles, cvec) and its k slices are
+    // EveryWarptileCodePathVerifiesInEveryLayout's: sampled here they would multiply the pipelines this test builds.
+    if (c.family->name == "warptile" &&
+        (c.config.get_or("tiles", 1) > 1 || c.config.get_or("cvec", 0) == 1 || c.config.get_or("kslices", 1) > 1))
+      continue;
     const bool tile = c.family->name == "tiled" || c.family->name == "splitk";
     if (min_outputs == 0 || (tile && c.config.get("tm") * c.config.get("tn") >= min_outputs)) pool.push_back(c);
   }
@@ -208,7 +210,7 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
   // checked path on every tile);
   // C's rows of 33 floats (every store alone) and, for every other config, 36 (with cvec1: 16-byte runs, the last one
   // cut);
-  // every layout. Split-k in 3 ranges with
+  // every layout; two k slices (below). Split-k in 3 ranges with
   // beta, bias and gelu, finished in the pass (the arrival counters come back to zero) and by the reduce pass
   // (reduce1): fused = unfused, bits repeat.
   const KernelFamily* family = find_family("warptile");
@@ -265,6 +267,22 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
     for (Layout layout : layouts) {
       const Shape shape = which++ % 2 == 0 ? Shape{13, 200, 400, 1} : Shape{16, 130, 480, 2};
       GemmProblem p{shape, DType::f32, 1.0f, 0.5f, layout};
+      expect_verified(config, p);
+    }
+  // Two k slices (kslices2: the second group's sums added in shared memory), unsplit and in three ranges through the
+  // reduce pass, both kk loops, BK 8 and 16; in every layout on an odd shape (K off the step) and an aligned batch
+  // of two (beta, bias).
+  auto sliced = [](Config c) {
+    c.values.push_back({"kslices", 2});
+    return c;
+  };
+  const Config slices[] = {sliced(tile(64, 64, 8, 32, 32, 8, 4, 1)), sliced(tile(32, 64, 16, 16, 64, 8, 4, 3, 1, 1))};
+  for (const Config& config : slices)
+    for (Layout layout : layouts) {
+      const bool odd = which++ % 2 == 0;
+      GemmProblem p{odd ? Shape{77, 123, 301, 1} : Shape{128, 128, 256, 2}, DType::f32, 1.0f, odd ? 0.0f : 0.5f,
+                    layout};
+      p.epilogue.bias = !odd;
       expect_verified(config, p);
     }
   for (Layout layout : layouts) {

@@ -396,6 +396,42 @@ TEST(SearchSpace, WarptileSweepsTilesOfSixteenRowsForDecodeSizedMOnly) {
   EXPECT_TRUE(reason);
 }
 
+TEST(SearchSpace, WarptileSweepsKSlicesForLongKOnSmallGridsOnly) {
+  // Two k slices: swept where K >= 768 on 512 or fewer 64 x 64 tiles, one tile a workgroup, split only through the
+  // reduce pass, after the same tile in one slice; twice the invocations, the second slice's sums in shared memory.
+  const KernelFamily& f = family_named("warptile");
+  auto space = [&](Shape shape) {
+    GemmProblem p;
+    p.shape = shape;
+    p.layout = Layout{false, true};
+    SearchSpace s = build_search_space({&f}, p, matrix_device());
+    order_for_screening(s.candidates, p);
+    return s;
+  };
+  auto sliced = [](const SearchSpace& s) {
+    size_t n = 0;
+    for (const Candidate& c : s.candidates) {
+      if (c.config.get("kslices") == 1) continue;
+      ++n;
+      EXPECT_EQ(c.config.get("tiles"), 1u) << c.name;
+      EXPECT_FALSE(c.config.get("splits") > 1 && c.config.get("reduce") == 0) << c.name;
+    }
+    return n;
+  };
+  const SearchSpace whisper = space({1500, 768, 3072, 1});  // 24 x 12 tiles of 64 x 64
+  EXPECT_GT(sliced(whisper), 0u);
+  EXPECT_EQ(whisper.candidates.front().config.get("kslices"), 1u);
+  EXPECT_EQ(sliced(space({1500, 768, 512, 1})), 0u);    // a short k loop
+  EXPECT_EQ(sliced(space({2048, 2048, 4096, 1})), 0u);  // 1024 tiles
+  Config c = whisper.candidates.front().config;
+  const uint32_t invocations = f.workgroup_size(c);
+  const uint64_t shared = f.shared_bytes(c, DType::f32);
+  for (auto& [name, value] : c.values)
+    if (name == "kslices") value = 2;
+  EXPECT_EQ(f.workgroup_size(c), 2 * invocations);
+  EXPECT_EQ(f.shared_bytes(c, DType::f32), shared + uint64_t(c.get("bm")) * c.get("bn") * 4);
+}
+
 TEST(SearchSpace, SplitkScreensTheSplitsThatFillTheDeviceFirst) {
   // The fewest splits that bring the tiles to 384 workgroups, 32 outputs a lane (8 x 4), BK 16, 8192-element tiles:
   // the search benchmark's two f32 optima (128 x 64 in 3 ranges, 32 x 128 in 4) come among the first picks.
@@ -668,7 +704,7 @@ TEST(SearchSpace, LayoutRulesReadTheConfigAloneAndLeaveTheCombinationsThatBreakT
                         {"ahead", 0},
                         {"tiles", 1},
                         {"cvec", 0},
-                        {"prepass", 0}}};
+                        {"kslices", 1}}};
   EXPECT_EQ(family_named("warptile").broken_layout_rule(lanes16).value_or(""),
             "lane_grid: (wm/tm) x (wn/tn) = 16 lanes, a warp tile has 32");
 }
