@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/error.hpp"
 #include "kernels/matrix_requirements.hpp"
@@ -719,8 +721,8 @@ TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) 
   size_t compared = 0;
   for (DType dtype : {DType::f32, DType::f16, DType::i8})
     for (Layout layout : {Layout{false, false}, Layout{false, true}}) {
-      std::map<std::string, std::pair<const KernelFamily*, Config>> seen;  // configs that are candidates somewhere
-      std::vector<std::pair<GemmProblem, std::set<std::string>>> spaces;
+      std::unordered_map<std::string, std::pair<const KernelFamily*, Config>> seen;  // candidates somewhere
+      std::vector<std::pair<GemmProblem, std::unordered_set<std::string>>> spaces;
       for (uint64_t m : ms)
         for (uint64_t n : ns)
           for (uint64_t k : ks) {
@@ -728,10 +730,10 @@ TEST(SearchSpace, EachFamilysShapeNeedsAreExactlyWhatItsChecksAcceptOnAnyShape) 
             p.shape = {m, n, k, 1};
             p.dtype = dtype;
             p.layout = layout;
-            std::set<std::string> names;
+            std::unordered_set<std::string> names;
             for (Candidate& c : build_search_space(kernel_families(), p, device).candidates) {
-              names.insert(c.name);
-              seen.emplace(c.name, std::make_pair(c.family, c.config));
+              seen.try_emplace(c.name, c.family, c.config);  // no node built for a name seen before
+              names.insert(std::move(c.name));
             }
             spaces.emplace_back(p, std::move(names));
           }
