@@ -10,9 +10,9 @@
 // of the tiled kernel's row-of-lanes layout. Both tiles are k-major (A transposed on its way in), rows padded by
 // 4 floats so the transposing stores of 4 k values spread over the banks, and double-buffered: one barrier a step.
 // The next step's global loads are issued into registers before this step is multiplied and stored into the other
-// buffer after it. Interior tiles of aligned operands stage whole steps without bounds checks (each group's index
-// computed once and advanced by a constant a step: issue 22 step 5); edge tiles and the k tail check every element
-// (zero fill), so any M, N, K works.
+// buffer after it. Interior tiles stage whole steps without bounds checks (each group's index computed once and
+// advanced by a constant a step: issue 22 step 5), a group of an aligned operand as one 16-byte load, of an
+// unaligned one as 4 scalar loads; edge tiles and the k tail check every element (zero fill), so any M, N, K works.
 //
 // With SPLIT > 1 workgroup z covers product z / SPLIT over k range z % SPLIT and writes its raw sums to that range's
 // plane; split-k is finished in this pass (common/split_one_pass.glsl: the last workgroup of a tile to arrive adds
@@ -90,34 +90,43 @@ void b_group(uint g, out uint kk, out uint c) {
 
 // The workgroup's problem coordinates, set once by main().
 uint z, row0, col0, k_begin, k_end, lid, slice;
-// Interior tiles of aligned operands stage whole steps without a bounds check: each group's vec4 index at the first
-// step, advanced by a constant a step (issue 22 step 5: a quarter faster than computing them each step).
+// Interior tiles stage whole steps without a bounds check: each group's first element index at the first step,
+// advanced by a constant a step (issue 22 step 5: a quarter faster than computing them each step). Unaligned
+// operands take this path too (issue 43 step 50): their checked path computed and tested every element's index.
 bool interior;
 uint a_first[A_PER], b_first[B_PER];
 
 void set_first_indices() {
-  interior = ALIGNED_A && ALIGNED_B && row0 + BM <= p.M && col0 + BN <= p.N;
+  interior = row0 + BM <= p.M && col0 + BN <= p.N;
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {
     uint r, kk;
     a_group(lid + j * WG_SIZE, r, kk);
-    a_first[j] = index_op_a(z, row0 + r, k_begin + kk) / 4;
+    a_first[j] = index_op_a(z, row0 + r, k_begin + kk);
   }
   [[unroll]] for (uint j = 0; j < B_PER; ++j) {
     uint kk, c;
     b_group(lid + j * WG_SIZE, kk, c);
-    b_first[j] = index_op_b(z, k_begin + kk, col0 + c) / 4;
+    b_first[j] = index_op_b(z, k_begin + kk, col0 + c);
   }
+}
+
+// A group's 4 elements, contiguous in memory from element i: one 16-byte load where the operand's rows allow it.
+vec4 a_group_at(uint i) {
+  return ALIGNED_A ? a_vec4[i / 4] : vec4(a_data[i], a_data[i + 1], a_data[i + 2], a_data[i + 3]);
+}
+vec4 b_group_at(uint i) {
+  return ALIGNED_B ? b_vec4[i / 4] : vec4(b_data[i], b_data[i + 1], b_data[i + 2], b_data[i + 3]);
 }
 
 /// Step s of the range into registers: a 16-byte load where the 4 elements are in range and rows are aligned.
 void load_step(uint s) {
   const uint k0 = k_begin + s * BK;
   if (interior && k0 + BK <= k_end) {  // uniform across the workgroup
-    const uint a_step = (TRANS_A ? BK * p.lda : BK) / 4, b_step = (TRANS_B ? BK : BK * p.ldb) / 4;
+    const uint a_step = TRANS_A ? BK * p.lda : BK, b_step = TRANS_B ? BK : BK * p.ldb;
     [[unroll]] for (uint j = 0; j < A_PER; ++j)
-      staged_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_vec4[a_first[j] + s * a_step] : vec4(0.0);
+      staged_a[j] = lid + j * WG_SIZE < A_GROUPS ? a_group_at(a_first[j] + s * a_step) : vec4(0.0);
     [[unroll]] for (uint j = 0; j < B_PER; ++j)
-      staged_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_vec4[b_first[j] + s * b_step] : vec4(0.0);
+      staged_b[j] = lid + j * WG_SIZE < B_GROUPS ? b_group_at(b_first[j] + s * b_step) : vec4(0.0);
     return;
   }
   [[unroll]] for (uint j = 0; j < A_PER; ++j) {

@@ -205,9 +205,9 @@ TEST_F(GemmOperation, EveryTiledCodePathVerifiesInEveryLayout) {
 TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
   // kernels/gemm_warptile.comp: each lane grid (4 x 8, 8 x 4, 2 x 16, 16 x 2 lanes), 4- and 8-wide runs, BK 8, 16
   // and 32, both kk loops (ahead 0 and 1), workgroups of 1 to 8 warp tiles, 1, 2 or 4 tiles a workgroup in turn; on
-  // an odd shape (checked staging everywhere), an aligned one whose interior tiles take the unchecked path and whose
-  // k tail does not (K = 100), an aligned one of whole steps (K = 96) and one with an offset A (unaligned rows: the
-  // checked path on every tile);
+  // a small odd shape (checked staging everywhere), an aligned one whose interior tiles take the unchecked path and
+  // whose k tail does not (K = 100), an aligned one of whole steps (K = 96), one with an offset A and one with every
+  // operand's rows off 16 bytes (unaligned interior tiles: unchecked scalar loads, issue 43 step 50);
   // C's rows of 33 floats (every store alone) and, for every other config, 36 (with cvec1: 16-byte runs, the last one
   // cut);
   // every layout; two k slices (below). Split-k in 3 ranges with
@@ -248,11 +248,11 @@ TEST_F(GemmOperation, EveryWarptileCodePathVerifiesInEveryLayout) {
     EXPECT_EQ(m.disposition, Disposition::passed) << family->config_name(config, p.dtype) << " " << p.shape.to_string()
                                                   << " " << p.layout.name() << ": " << m.detail;
   };
-  const Shape shapes[] = {{17, 33, 65, 1}, {128, 192, 100, 1}, {64, 64, 48, 1}, {128, 128, 96, 1}};
+  const Shape shapes[] = {{17, 33, 65, 1}, {128, 192, 100, 1}, {64, 64, 48, 1}, {128, 128, 96, 1}, {150, 141, 67, 1}};
   size_t which = 0;  // each config in every layout, the shapes taking turns (a pipeline build per case on lavapipe)
   for (const Config& config : configs)
     for (Layout layout : layouts) {
-      const Shape shape = shapes[which++ % 4];
+      const Shape shape = shapes[which++ % 5];
       GemmProblem p{shape, DType::f32, 1.0f, 0.0f, layout};
       if (shape.k == 48) p.a.offset = 1;
       // C's rows on 16 bytes with N off the 4 grid: runs of 4 columns leave as one 16-byte store, the last in parts.
