@@ -3,8 +3,8 @@
 # models rows below 0.75 whose tiles split k, each row's table config beside the same or a near tile in two slices;
 # step 50 (unaligned interior tiles staged unchecked) on the edge row 777x1234x555 nn beside its aligned neighbour
 # (the same configs; their path did not change) and the table's bf16x6 config; hot, two rounds. Then
-# `scripts/models-bench.sh --budget 15 --dtypes f32` of rows.txt beside cuBLAS (does the screening find them).
-# Binary build/gemmtune (the tree's). Carry [".gpu-kit", "build/gemmtune"]. About 240 s.
+# `scripts/models-bench.sh --budget ${BUDGET:-15} --dtypes f32` of rows.txt beside cuBLAS (does the screening find them).
+# Binary build/gemmtune (the tree's). Carry [".gpu-kit", "build/gemmtune"]. About 240 s (ROUNDS=1 BUDGET=10: 150).
 set -uo pipefail
 source .gpu-kit/activate.sh
 d=$(dirname "$0")
@@ -18,7 +18,7 @@ print('$1 $3', r['config'], r['disposition'], round(r.get('median_us') or 0, 2),
 " | tee -a $OUT/ab.txt
 }
 w() { bench $1 warptile_f32_$2 nt; }
-for round in 1 2; do
+for round in $(seq ${ROUNDS:-2}); do
   echo "round $round" | tee -a $OUT/ab.txt
   s=1500x768x3072
   w $s bm64_bn64_bk8_wm64_wn16_tm4_tn8_splits4_reduce1
@@ -44,7 +44,7 @@ for round in 1 2; do
   done
   bench 777x1234x555 bf16x6_f32_bm64_bn64_bk16_sgm2_sgn2_splits1_stages2_prepass1 nn
 done
-timeout -s INT 240 scripts/models-bench.sh --budget 15 --dtypes f32 --shapes-file $d/rows.txt --out-dir build/sl \
+timeout -s INT 240 scripts/models-bench.sh --budget ${BUDGET:-15} --dtypes f32 --shapes-file $d/rows.txt --out-dir build/sl \
   > build/sl.log 2>&1
 echo "models-bench rc $?" | tee -a $OUT/ab.txt
 grep -E "  screened|  best:" build/sl/tune.log | tee -a $OUT/ab.txt
